@@ -1,0 +1,36 @@
+package io.cassette.cql;
+
+import java.net.InetSocketAddress;
+
+/** Per-connection state the language layer reads and changes (USE). Not thread-safe. */
+public final class ClientState {
+  private final InetSocketAddress remoteAddress;
+  private volatile String keyspace;
+  private volatile String user;
+
+  public ClientState(InetSocketAddress remoteAddress) {
+    this.remoteAddress = remoteAddress;
+  }
+
+  public InetSocketAddress remoteAddress() {
+    return remoteAddress;
+  }
+
+  /** The keyspace set by USE, or null. */
+  public String keyspace() {
+    return keyspace;
+  }
+
+  public void setKeyspace(String keyspace) {
+    this.keyspace = keyspace;
+  }
+
+  /** The authenticated user, or null with AllowAllAuthenticator. */
+  public String user() {
+    return user;
+  }
+
+  public void setUser(String user) {
+    this.user = user;
+  }
+}

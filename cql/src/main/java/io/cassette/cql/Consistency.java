@@ -1,0 +1,23 @@
+package io.cassette.cql;
+
+/** Consistency levels with their protocol codes. */
+public enum Consistency {
+  ANY(0x0000), ONE(0x0001), TWO(0x0002), THREE(0x0003), QUORUM(0x0004), ALL(0x0005),
+  LOCAL_QUORUM(0x0006), EACH_QUORUM(0x0007), SERIAL(0x0008), LOCAL_SERIAL(0x0009),
+  LOCAL_ONE(0x000A);
+
+  public final int code;
+
+  Consistency(int code) {
+    this.code = code;
+  }
+
+  public static Consistency fromCode(int code) {
+    for (Consistency c : values()) {
+      if (c.code == code) {
+        return c;
+      }
+    }
+    throw new CqlException(ErrorCode.PROTOCOL_ERROR, "Unknown code " + code + " for a consistency level");
+  }
+}

@@ -1,0 +1,30 @@
+package io.cassette.cql;
+
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * What the native-protocol transport asks of the CQL language: the contract between
+ * {@code io.cassette.cql.transport} and {@code io.cassette.cql.language}. Implementations are
+ * thread-safe; each call may block (storage I/O) and runs off the event loop. Errors are
+ * thrown as {@link CqlException} with the code Cassandra uses for the same situation.
+ */
+public interface QueryHandler {
+
+  Result query(String query, QueryOptions options, ClientState state);
+
+  /** Prepares {@code query}; {@code keyspace} is the per-query keyspace (v5) or null. */
+  Result.Prepared prepare(String query, String keyspace, ClientState state);
+
+  /**
+   * Executes a prepared statement. Throws {@link CqlException.Unprepared} when {@code id} is
+   * unknown, or (v5) when {@code resultMetadataId} no longer matches the table.
+   */
+  Result execute(byte[] id, byte[] resultMetadataId, QueryOptions options, ClientState state);
+
+  /** @param type 0 LOGGED, 1 UNLOGGED, 2 COUNTER */
+  Result batch(int type, List<BatchStatement> statements, QueryOptions options, ClientState state);
+
+  /** Called after every schema change, for EVENT pushes to registered connections. */
+  void onSchemaChange(Consumer<Result.SchemaChange> listener);
+}

@@ -1,0 +1,51 @@
+package io.cassette.storage;
+
+import java.util.Collection;
+import java.util.Optional;
+
+/**
+ * The storage engine: tables of partitions in one data directory, made durable through one
+ * commit log. Open it, create or get tables, apply mutations, read, scan, flush, compact,
+ * snapshot, close. Thread-safe.
+ *
+ * <pre>{@code
+ * try (Engine engine = Engine.open(EngineOptions.defaults(dir))) {
+ *   Table t = engine.createTable(TableSpec.withDefaults("ks", "t", id));
+ *   t.apply(update);
+ *   PartitionView p = t.read(key, ReadQuery.all(nowInSeconds));
+ * }
+ * }</pre>
+ */
+public interface Engine extends AutoCloseable {
+
+  /** Opens the directory, recovering tables from the catalog and replaying the commit log. */
+  static Engine open(EngineOptions options) {
+    return StorageEngine.open(options);
+  }
+
+  /** Creates a table, or returns the existing one with the same id. */
+  Table createTable(TableSpec spec);
+
+  /** Changes a table's options (compression, compaction, gc grace...); data is kept. */
+  Table alterTable(TableSpec spec);
+
+  Optional<Table> table(String keyspace, String name);
+
+  Collection<Table> tables();
+
+  /** Removes the table and its files. */
+  void dropTable(String keyspace, String name);
+
+  /**
+   * Makes the mutation durable as {@link CommitLogSync} says, then visible to reads. Throws
+   * {@link StorageException} (e.g. disk full) without having applied any part of it.
+   */
+  void apply(Mutation mutation);
+
+  /** Flushes every table. */
+  void flush();
+
+  /** Flushes memtables, syncs the commit log and stops background work. */
+  @Override
+  void close();
+}

@@ -1,0 +1,18 @@
+package io.cassette.storage;
+
+import java.util.List;
+
+/**
+ * The merged, live state of one partition as a read sees it: only live rows and live cells
+ * (tombstones and expired cells already applied and removed). {@code staticRow} is null when
+ * the partition has none. Cells keep their timestamp and TTL for WRITETIME() and TTL().
+ */
+public record PartitionView(DecoratedKey key, Row staticRow, List<Row> rows) {
+  public PartitionView {
+    rows = List.copyOf(rows);
+  }
+
+  public boolean isEmpty() {
+    return staticRow == null && rows.isEmpty();
+  }
+}

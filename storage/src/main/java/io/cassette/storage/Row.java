@@ -1,0 +1,38 @@
+package io.cassette.storage;
+
+import java.util.List;
+
+/**
+ * One clustering row of a partition.
+ *
+ * <p>{@code clustering} is the row's key inside its partition, already encoded by the front
+ * door so that unsigned byte order is the table's clustering order (descending columns
+ * inverted, each component prefix-free). The empty clustering is the partition's only row in
+ * a table without clustering columns, or its static row in a table with them (it sorts first).
+ * {@code cells} are sorted by column name, then by cell path.
+ */
+public record Row(byte[] clustering, LivenessInfo liveness, DeletionTime deletion,
+                  List<Cell> cells) {
+
+  public Row {
+    cells = List.copyOf(cells);
+  }
+
+  public static Row of(byte[] clustering, List<Cell> cells) {
+    return new Row(clustering, LivenessInfo.EMPTY, DeletionTime.LIVE, cells);
+  }
+
+  public boolean isStatic() {
+    return clustering.length == 0;
+  }
+
+  /** The live cell of a simple column, or null. */
+  public Cell cell(String column) {
+    for (Cell c : cells) {
+      if (c.column().equals(column) && c.path() == null) {
+        return c;
+      }
+    }
+    return null;
+  }
+}

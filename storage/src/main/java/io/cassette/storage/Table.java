@@ -1,0 +1,42 @@
+package io.cassette.storage;
+
+import java.util.Iterator;
+
+/**
+ * One table of the engine. Thread-safe; reads see every write acknowledged before they began.
+ */
+public interface Table {
+  TableSpec spec();
+
+  /** Same as {@code engine.apply(Mutation.of(update))}. */
+  void apply(PartitionUpdate update);
+
+  /** The live view of one partition; an empty view when there is nothing live. */
+  PartitionView read(byte[] partitionKey, ReadQuery query);
+
+  /**
+   * Live partitions of {@code range} in token order, each filtered by {@code query}; empty
+   * partitions are skipped. The iterator reads lazily and must be closed.
+   */
+  CloseableIterator<PartitionView> scan(KeyRange range, ReadQuery query);
+
+  /** Writes the memtable to an SSTable and waits for it. */
+  void flush();
+
+  /** Compacts all SSTables into one (nodetool compact) and waits for it. */
+  void compact();
+
+  /** Removes all data (CQL TRUNCATE); durable when this returns. */
+  void truncate();
+
+  /** Hard-links the table's current SSTables under {@code snapshots/<tag>/}. */
+  void snapshot(String tag);
+
+  TableMetrics metrics();
+
+  /** An iterator over files that holds resources until closed. */
+  interface CloseableIterator<T> extends Iterator<T>, AutoCloseable {
+    @Override
+    void close();
+  }
+}
