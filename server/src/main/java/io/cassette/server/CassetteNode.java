@@ -1,0 +1,125 @@
+package io.cassette.server;
+
+import io.cassette.server.config.Config;
+import io.cassette.server.config.ConfigKeys;
+import io.cassette.server.http.AdminHttpServer;
+import io.cassette.storage.CommitLogSync;
+import io.cassette.storage.Engine;
+import io.cassette.storage.EngineOptions;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One running node: the storage engine and the front doors on top of it, started in order
+ * and closed in reverse. Front doors with port 0 are not started.
+ */
+public final class CassetteNode implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(CassetteNode.class);
+
+  private final Config config;
+  private final ResourceSizing sizing;
+  private final List<AutoCloseable> started = new ArrayList<>();
+  private final List<String> listening = new ArrayList<>();
+  private Engine engine;
+  private EventLoopGroup adminLoop;
+
+  public CassetteNode(Config config, ResourceSizing sizing) {
+    this.config = config;
+    this.sizing = sizing;
+  }
+
+  /**
+   * Opens storage and binds every enabled port.
+   *
+   * @throws StartException with a message for the operator when a port cannot be bound
+   */
+  public void start() throws InterruptedException {
+    engine = Engine.open(engineOptions());
+    started.add(engine);
+    String host = config.string(ConfigKeys.LISTEN_ADDRESS);
+
+    int httpPort = config.integer(ConfigKeys.HTTP_PORT);
+    if (httpPort != 0) {
+      adminLoop = new NioEventLoopGroup(1, new DefaultThreadFactory("cassette-http", true));
+      AdminHttpServer http = new AdminHttpServer(host, httpPort, adminLoop);
+      http.register("/health", req -> AdminHttpServer.Response.json("{\"status\":\"UP\"}"));
+      http.register("/version", req -> AdminHttpServer.Response.json(
+          "{\"version\":\"" + Version.get() + "\"}"));
+      listening.add("HTTP " + format(bind("HTTP", ConfigKeys.HTTP_PORT, http::start)));
+      started.add(http);
+    }
+  }
+
+  /** "CQL 127.0.0.1:9042, RESP ..." for the ready line. */
+  public String listeningSummary() {
+    return listening.isEmpty() ? "no ports (all front doors disabled)" : String.join(", ", listening);
+  }
+
+  public Engine engine() {
+    return engine;
+  }
+
+  private EngineOptions engineOptions() {
+    String sync = config.string(ConfigKeys.COMMITLOG_SYNC);
+    return new EngineOptions(config.dataFileDirectory(), config.commitLogDirectory(),
+        sync.equals("periodic") ? CommitLogSync.PERIODIC : CommitLogSync.BATCH,
+        config.duration(ConfigKeys.COMMITLOG_SYNC_PERIOD),
+        config.bytes(ConfigKeys.COMMITLOG_SEGMENT_SIZE),
+        sizing.commitLogBacklogBytes(), sizing.memtableBytes(),
+        config.bytes(ConfigKeys.COMPACTION_THROUGHPUT), sizing.compactionThreads());
+  }
+
+  /** Something that binds a port and returns the bound address. */
+  private interface Binder {
+    InetSocketAddress bind() throws InterruptedException;
+  }
+
+  private InetSocketAddress bind(String what, String key, Binder binder) throws InterruptedException {
+    try {
+      return binder.bind();
+    } catch (RuntimeException e) {
+      Throwable cause = e;
+      while (cause.getCause() != null && !(cause instanceof BindException)) {
+        cause = cause.getCause();
+      }
+      throw new StartException("Cannot listen for " + what + " on "
+          + config.string(ConfigKeys.LISTEN_ADDRESS) + ":" + config.integer(key) + " (" + key
+          + ", from " + config.source(key) + "): " + cause.getMessage());
+    }
+  }
+
+  private static String format(InetSocketAddress a) {
+    return a.getAddress().getHostAddress() + ":" + a.getPort();
+  }
+
+  /** Stops the front doors first so no request reaches a closing engine, then flushes storage. */
+  @Override
+  public void close() {
+    for (int i = started.size() - 1; i >= 0; i--) {
+      try {
+        started.get(i).close();
+      } catch (Exception e) {
+        log.warn("Error while stopping {}: {}", started.get(i).getClass().getSimpleName(), e.toString());
+      }
+    }
+    started.clear();
+    if (adminLoop != null) {
+      adminLoop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+  }
+
+  /** A start failure the operator can fix; its message is printed as is. */
+  public static final class StartException extends RuntimeException {
+    public StartException(String message) {
+      super(message);
+    }
+  }
+}

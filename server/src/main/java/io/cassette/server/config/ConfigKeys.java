@@ -1,0 +1,75 @@
+package io.cassette.server.config;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Every key Cassette reads, in the order {@code conf/cassette.yaml} documents them. Cassandra's
+ * names where the meaning is the same, so a Cassandra operator finds their way.
+ */
+public final class ConfigKeys {
+  public static final String CLUSTER_NAME = "cluster_name";
+  public static final String DATA_DIRECTORY = "data_directory";
+  public static final String DATA_FILE_DIRECTORIES = "data_file_directories";
+  public static final String COMMITLOG_DIRECTORY = "commitlog_directory";
+  public static final String LISTEN_ADDRESS = "listen_address";
+  public static final String NATIVE_TRANSPORT_PORT = "native_transport_port";
+  public static final String RESP_PORT = "resp_port";
+  public static final String HTTP_PORT = "http_port";
+  public static final String COMMITLOG_SYNC = "commitlog_sync";
+  public static final String COMMITLOG_SYNC_PERIOD = "commitlog_sync_period";
+  public static final String COMMITLOG_SEGMENT_SIZE = "commitlog_segment_size";
+  public static final String COMPACTION_THROUGHPUT = "compaction_throughput";
+  public static final String CONCURRENT_COMPACTORS = "concurrent_compactors";
+  public static final String MEMTABLE_HEAP_SPACE = "memtable_heap_space";
+  public static final String NUM_TOKENS = "num_tokens";
+  public static final String NATIVE_TRANSPORT_MAX_FRAME_SIZE = "native_transport_max_frame_size";
+  public static final String AUTHENTICATOR = "authenticator";
+  public static final String REQUIREPASS = "requirepass";
+  public static final String UNIXSOCKET = "unixsocket";
+  public static final String UNIXSOCKETPERM = "unixsocketperm";
+  public static final String SEED_PROVIDER = "seed_provider";
+
+  private static final Map<String, ConfigKey> KEYS = new LinkedHashMap<>();
+
+  static {
+    add(new ConfigKey(CLUSTER_NAME, ValueType.STRING, "Test Cluster"));
+    add(new ConfigKey(DATA_DIRECTORY, ValueType.STRING, "./data"));
+    add(new ConfigKey(DATA_FILE_DIRECTORIES, ValueType.STRING_LIST, null));
+    add(new ConfigKey(COMMITLOG_DIRECTORY, ValueType.STRING, null));
+    add(new ConfigKey(LISTEN_ADDRESS, ValueType.STRING, "127.0.0.1"));
+    add(new ConfigKey(NATIVE_TRANSPORT_PORT, ValueType.PORT, "9042"));
+    add(new ConfigKey(RESP_PORT, ValueType.PORT, "6379"));
+    add(new ConfigKey(HTTP_PORT, ValueType.PORT, "9180"));
+    add(new ConfigKey(COMMITLOG_SYNC, ValueType.ENUM, "periodic", List.of("periodic", "batch", "group")));
+    add(new ConfigKey(COMMITLOG_SYNC_PERIOD, ValueType.DURATION, "10000ms"));
+    add(new ConfigKey(COMMITLOG_SEGMENT_SIZE, ValueType.DATA_SIZE, "32MiB"));
+    add(new ConfigKey(COMPACTION_THROUGHPUT, ValueType.DATA_RATE, "64MiB/s"));
+    add(new ConfigKey(CONCURRENT_COMPACTORS, ValueType.INT, null));
+    add(new ConfigKey(MEMTABLE_HEAP_SPACE, ValueType.DATA_SIZE, null));
+    add(new ConfigKey(NUM_TOKENS, ValueType.INT, "16"));
+    add(new ConfigKey(NATIVE_TRANSPORT_MAX_FRAME_SIZE, ValueType.DATA_SIZE, "16MiB"));
+    add(new ConfigKey(AUTHENTICATOR, ValueType.ENUM, "allowallauthenticator",
+        List.of("allowallauthenticator")));
+    add(new ConfigKey(REQUIREPASS, ValueType.STRING, ""));
+    add(new ConfigKey(UNIXSOCKET, ValueType.STRING, ""));
+    add(new ConfigKey(UNIXSOCKETPERM, ValueType.INT, "700"));
+    // Accepted for Cassandra compatibility; the ring (a later issue) reads it.
+    add(new ConfigKey(SEED_PROVIDER, ValueType.STRING, ""));
+  }
+
+  private ConfigKeys() {}
+
+  private static void add(ConfigKey key) {
+    KEYS.put(key.name(), key);
+  }
+
+  static ConfigKey get(String name) {
+    return KEYS.get(name);
+  }
+
+  static Iterable<ConfigKey> all() {
+    return KEYS.values();
+  }
+}

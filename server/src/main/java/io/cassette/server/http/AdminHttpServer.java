@@ -1,0 +1,130 @@
+package io.cassette.server.http;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * The node's admin HTTP port: small JSON or text endpoints registered by path (health and
+ * version now; metrics, the dashboard and nodetool's endpoints register here later).
+ * Handlers run on the event loop and must be quick.
+ */
+public final class AdminHttpServer implements AutoCloseable {
+  /** A request body larger than this is refused: the admin API takes small JSON only. */
+  static final int MAX_REQUEST_BYTES = 64 << 10;
+
+  /** What an endpoint answers. */
+  public record Response(int status, String contentType, String body) {
+    public static Response json(String body) {
+      return new Response(200, "application/json", body);
+    }
+
+    public static Response text(String body) {
+      return new Response(200, "text/plain; charset=utf-8", body);
+    }
+  }
+
+  /** A request as an endpoint sees it. */
+  public record Request(String method, String path, Map<String, java.util.List<String>> parameters,
+                        String body) {}
+
+  private final String host;
+  private final int port;
+  private final EventLoopGroup group;
+  private final Map<String, Function<Request, Response>> endpoints = new ConcurrentHashMap<>();
+  private Channel channel;
+
+  /** @param group the event loops shared with the other front doors; not closed here */
+  public AdminHttpServer(String host, int port, EventLoopGroup group) {
+    this.host = host;
+    this.port = port;
+    this.group = group;
+  }
+
+  public void register(String path, Function<Request, Response> endpoint) {
+    endpoints.put(path, endpoint);
+  }
+
+  public InetSocketAddress start() throws InterruptedException {
+    ServerBootstrap b = new ServerBootstrap()
+        .group(group)
+        .channel(NioServerSocketChannel.class)
+        .childHandler(new ChannelInitializer<SocketChannel>() {
+          @Override
+          protected void initChannel(SocketChannel ch) {
+            ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(MAX_REQUEST_BYTES),
+                new Dispatcher());
+          }
+        });
+    channel = b.bind(host, port).sync().channel();
+    return (InetSocketAddress) channel.localAddress();
+  }
+
+  @Override
+  public void close() {
+    if (channel != null) {
+      channel.close().syncUninterruptibly();
+    }
+  }
+
+  private final class Dispatcher extends SimpleChannelInboundHandler<FullHttpRequest> {
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+      QueryStringDecoder uri = new QueryStringDecoder(req.uri());
+      Function<Request, Response> endpoint = endpoints.get(uri.path());
+      Response response;
+      if (endpoint == null) {
+        response = new Response(404, "application/json",
+            "{\"error\":\"no such endpoint: " + uri.path().replace("\"", "") + "\"}");
+      } else {
+        try {
+          response = endpoint.apply(new Request(req.method().name(), uri.path(), uri.parameters(),
+              req.content().toString(StandardCharsets.UTF_8)));
+        } catch (RuntimeException e) {
+          response = new Response(500, "application/json",
+              "{\"error\":\"" + String.valueOf(e.getMessage()).replace("\"", "'") + "\"}");
+        }
+      }
+      byte[] body = response.body().getBytes(StandardCharsets.UTF_8);
+      FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+          HttpResponseStatus.valueOf(response.status()),
+          req.method() == HttpMethod.HEAD ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(body));
+      res.headers().set(HttpHeaderNames.CONTENT_TYPE, response.contentType());
+      res.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+      boolean keepAlive = HttpUtil.isKeepAlive(req);
+      HttpUtil.setKeepAlive(res, keepAlive);
+      var f = ctx.writeAndFlush(res);
+      if (!keepAlive) {
+        f.addListener(ChannelFutureListener.CLOSE);
+      }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      ctx.close();
+    }
+  }
+}
