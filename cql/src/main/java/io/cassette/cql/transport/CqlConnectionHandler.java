@@ -1,0 +1,414 @@
+package io.cassette.cql.transport;
+
+import io.cassette.cql.ClientState;
+import io.cassette.cql.ClientWarnings;
+import io.cassette.cql.CqlException;
+import io.cassette.cql.ErrorCode;
+import io.cassette.cql.QueryHandler;
+import io.cassette.cql.Result;
+import io.cassette.cql.ResultMetadataId;
+import io.cassette.cql.transport.compression.BodyCompressor;
+import io.cassette.cql.transport.frame.Envelope;
+import io.cassette.cql.transport.frame.FrameDecoder;
+import io.cassette.cql.transport.frame.FrameEncoder;
+import io.cassette.cql.transport.frame.FrameError;
+import io.cassette.cql.transport.frame.ProtocolVersions;
+import io.cassette.cql.transport.messages.CqlCodec;
+import io.cassette.cql.transport.messages.ErrorEncoder;
+import io.cassette.cql.transport.messages.Opcode;
+import io.cassette.cql.transport.messages.Request;
+import io.cassette.cql.transport.messages.RequestDecoder;
+import io.cassette.cql.transport.messages.ResultEncoder;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.timeout.IdleStateEvent;
+import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One client connection: the STARTUP/authentication state machine, dispatch of requests to
+ * the {@link QueryHandler} on worker threads, and back-pressure.
+ *
+ * <p>Cheap control messages (OPTIONS, STARTUP, REGISTER) are answered on the event loop;
+ * QUERY, PREPARE, EXECUTE, BATCH and AUTH_RESPONSE run on the worker executor and are answered
+ * in completion order, each with its stream id. When {@code maxInFlight} requests are
+ * executing, reading from the socket stops ({@code autoRead=false}) until some finish: the
+ * client's TCP window fills up instead of our memory.
+ *
+ * <p>Thread-safety: the fields without {@code volatile} are event-loop confined.
+ */
+final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
+  private static final Logger LOG = LoggerFactory.getLogger(CqlConnectionHandler.class);
+
+  static final String CQL_VERSION = "3.4.7";
+  private static final Map<String, List<String>> SUPPORTED;
+
+  static {
+    Map<String, List<String>> m = new LinkedHashMap<>();
+    m.put("CQL_VERSION", List.of(CQL_VERSION));
+    m.put("COMPRESSION", List.of("lz4", "snappy"));
+    m.put("PROTOCOL_VERSIONS", ProtocolVersions.NAMES);
+    SUPPORTED = Map.copyOf(m);
+  }
+
+  private final QueryHandler handler;
+  private final Executor executor;
+  private final Authenticator authenticator;
+  private final EventBroadcaster events;
+  private final FrameDecoder decoder;
+  private final FrameEncoder encoder;
+  private final int maxInFlight;
+  /** Reading resumes when the in-flight count falls to this after having reached {@link #maxInFlight}. */
+  private final int resumeAt;
+  /** Requests executing or being answered. */
+  private int inFlight;
+  /** Requests decoded while {@link #inFlight} was at the limit, in arrival order. */
+  private final ArrayDeque<Envelope> waiting = new ArrayDeque<>();
+
+  /** Version of the first frame; all later frames must use it. 0 until then. */
+  private int version;
+  private boolean startedUp;
+  /** STARTUP answered and, if required, authentication complete: requests are accepted. */
+  private volatile boolean ready;
+  private volatile SaslNegotiator negotiator;
+  private ClientState state;
+
+  CqlConnectionHandler(QueryHandler handler, Executor executor, Authenticator authenticator,
+                       EventBroadcaster events, FrameDecoder decoder, FrameEncoder encoder, int maxInFlight) {
+    this.handler = handler;
+    this.executor = executor;
+    this.authenticator = authenticator;
+    this.events = events;
+    this.decoder = decoder;
+    this.encoder = encoder;
+    this.maxInFlight = maxInFlight;
+    this.resumeAt = Math.max(0, maxInFlight * 3 / 4);
+  }
+
+  @Override
+  public void channelActive(ChannelHandlerContext ctx) throws Exception {
+    state = new ClientState((InetSocketAddress) ctx.channel().remoteAddress());
+    super.channelActive(ctx);
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    if (msg instanceof FrameError error) {
+      ByteBuf body = ErrorEncoder.encode(ctx.alloc(), new CqlException(ErrorCode.PROTOCOL_ERROR, error.message()),
+          error.version());
+      var future = ctx.writeAndFlush(new Envelope(error.version(), 0, error.streamId(), Opcode.ERROR, body));
+      if (error.fatal()) {
+        future.addListener(ChannelFutureListener.CLOSE);
+      }
+      return;
+    }
+    if (!(msg instanceof Envelope envelope)) {
+      ctx.fireChannelRead(msg);
+      return;
+    }
+    boolean handedOff = false;
+    try {
+      handedOff = read(ctx, envelope);
+    } catch (CqlException e) {
+      writeError(ctx, envelope, e);
+    } finally {
+      if (!handedOff) {
+        envelope.body().release();
+      }
+    }
+  }
+
+  /** Returns true when the envelope (and its body) was handed to a worker. */
+  private boolean read(ChannelHandlerContext ctx, Envelope envelope) {
+    if (version == 0) {
+      version = envelope.version();
+      ctx.channel().attr(EventBroadcaster.VERSION).set(version);
+    } else if (envelope.version() != version) {
+      throw new CqlException(ErrorCode.PROTOCOL_ERROR, "Invalid message version. Got " + envelope.version()
+          + " but previous messages on this connection had version " + version);
+    }
+    if ((envelope.flags() & Envelope.FLAG_COMPRESSED) != 0) {
+      throw new CqlException(ErrorCode.PROTOCOL_ERROR,
+          "Compression flag set on a v5 envelope: protocol v5 compresses segments, not envelopes");
+    }
+    if ((envelope.flags() & Envelope.FLAG_CUSTOM_PAYLOAD) != 0) {
+      CqlCodec.skipBytesMap(envelope.body());
+    }
+    int opcode = envelope.opcode();
+    String name = Opcode.name(opcode);
+    if (name == null) {
+      throw new CqlException(ErrorCode.PROTOCOL_ERROR, "Unknown opcode " + opcode);
+    }
+    if (Opcode.isResponse(opcode)) {
+      throw new CqlException(ErrorCode.PROTOCOL_ERROR, "Wrong protocol direction (expected RESPONSE, got REQUEST)"
+          + " for opcode " + opcode + " (" + name + ")");
+    }
+    switch (opcode) {
+      case Opcode.OPTIONS -> {
+        RequestDecoder.decode(opcode, envelope.body(), version);
+        ByteBuf body = ctx.alloc().buffer(128);
+        CqlCodec.writeStringMultimap(body, SUPPORTED);
+        respond(ctx, envelope, Opcode.SUPPORTED, body, List.of());
+        return false;
+      }
+      case Opcode.STARTUP -> {
+        startup(ctx, envelope, (Request.Startup) RequestDecoder.decode(opcode, envelope.body(), version));
+        return false;
+      }
+      case Opcode.REGISTER -> {
+        requireReady(name);
+        Request.Register register = (Request.Register) RequestDecoder.decode(opcode, envelope.body(), version);
+        for (String type : register.eventTypes()) {
+          events.register(ctx.channel(), type);
+        }
+        respond(ctx, envelope, Opcode.READY, Unpooled.EMPTY_BUFFER, List.of());
+        return false;
+      }
+      case Opcode.AUTH_RESPONSE -> {
+        if (negotiator == null || ready) {
+          throw new CqlException(ErrorCode.PROTOCOL_ERROR, "Unexpected message AUTH_RESPONSE, "
+              + (startedUp ? "the connection is already authenticated" : "expecting STARTUP or OPTIONS"));
+        }
+        return dispatch(ctx, envelope);
+      }
+      default -> {
+        requireReady(name);
+        return dispatch(ctx, envelope);
+      }
+    }
+  }
+
+  private void requireReady(String message) {
+    if (!startedUp) {
+      throw new CqlException(ErrorCode.PROTOCOL_ERROR, "Unexpected message " + message
+          + ", expecting STARTUP or OPTIONS");
+    }
+    if (!ready) {
+      throw new CqlException(ErrorCode.PROTOCOL_ERROR, "Unexpected message " + message + ", expecting SASL_RESPONSE");
+    }
+  }
+
+  private void startup(ChannelHandlerContext ctx, Envelope envelope, Request.Startup startup) {
+    if (startedUp) {
+      throw new CqlException(ErrorCode.PROTOCOL_ERROR, "Unexpected message STARTUP, the connection is already initialized");
+    }
+    Map<String, String> options = upperCaseKeys(startup.options());
+    if (!options.containsKey("CQL_VERSION")) {
+      throw new CqlException(ErrorCode.PROTOCOL_ERROR, "Missing value CQL_VERSION in STARTUP message");
+    }
+    String compression = options.get("COMPRESSION");
+    BodyCompressor compressor = null;
+    boolean lz4Segments = false;
+    if (compression != null && !compression.isEmpty()) {
+      compressor = BodyCompressor.forName(compression);
+      if (compressor == null) {
+        throw new CqlException(ErrorCode.PROTOCOL_ERROR, "Unknown compression algorithm: " + compression);
+      }
+      if (version >= ProtocolVersions.FIRST_SEGMENTED) {
+        if (!"lz4".equals(compressor.name())) {
+          throw new CqlException(ErrorCode.PROTOCOL_ERROR, "Unsupported compression algorithm for protocol version "
+              + version + ": " + compression + " (only lz4 compresses v5 segments)");
+        }
+        lz4Segments = true;
+        compressor = null;
+      }
+    }
+    startedUp = true;
+    boolean authenticate = authenticator.requireAuthentication();
+    ByteBuf body;
+    int opcode;
+    if (authenticate) {
+      negotiator = authenticator.newNegotiator(state.remoteAddress());
+      body = ctx.alloc().buffer(64);
+      CqlCodec.writeString(body, authenticator.className());
+      opcode = Opcode.AUTHENTICATE;
+    } else {
+      ready = true;
+      body = Unpooled.EMPTY_BUFFER;
+      opcode = Opcode.READY;
+    }
+    // The answer to STARTUP still goes out in the old framing; everything after uses the new one.
+    ctx.writeAndFlush(new Envelope(version, 0, envelope.streamId(), opcode, body));
+    if (version >= ProtocolVersions.FIRST_SEGMENTED) {
+      decoder.switchToSegments(lz4Segments);
+      encoder.switchToSegments(lz4Segments);
+    } else if (compressor != null) {
+      decoder.setBodyCompressor(compressor);
+      encoder.setBodyCompressor(compressor);
+    }
+  }
+
+  private static Map<String, String> upperCaseKeys(Map<String, String> options) {
+    Map<String, String> m = new LinkedHashMap<>();
+    options.forEach((k, v) -> m.put(k.toUpperCase(java.util.Locale.ROOT), v));
+    return m;
+  }
+
+  /**
+   * Starts {@code envelope} on a worker, or parks it when {@link #maxInFlight} requests are
+   * running. Parking is bounded by one socket read: reading stops at the limit.
+   */
+  private boolean dispatch(ChannelHandlerContext ctx, Envelope envelope) {
+    if (inFlight >= maxInFlight || !waiting.isEmpty()) {
+      waiting.add(envelope);
+      ctx.channel().config().setAutoRead(false);
+      return true;
+    }
+    start(ctx, envelope);
+    return true;
+  }
+
+  private void start(ChannelHandlerContext ctx, Envelope envelope) {
+    if (++inFlight >= maxInFlight) {
+      ctx.channel().config().setAutoRead(false);
+    }
+    try {
+      executor.execute(() -> process(ctx, envelope));
+    } catch (RejectedExecutionException e) {
+      envelope.body().release();
+      respond(ctx, envelope, Opcode.ERROR, ErrorEncoder.encode(ctx.alloc(),
+          new CqlException(ErrorCode.OVERLOADED, "Server is shutting down"), envelope.version()), List.of())
+          .addListener(f -> requestDone(ctx));
+    }
+  }
+
+  /** On the event loop, when a response has been written. */
+  private void requestDone(ChannelHandlerContext ctx) {
+    inFlight--;
+    while (inFlight < maxInFlight && !waiting.isEmpty() && ctx.channel().isActive()) {
+      start(ctx, waiting.poll());
+    }
+    if (waiting.isEmpty() && inFlight <= resumeAt && !ctx.channel().config().isAutoRead()) {
+      ctx.channel().config().setAutoRead(true);
+    }
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    Envelope parked;
+    while ((parked = waiting.poll()) != null) {
+      parked.body().release();
+    }
+    super.channelInactive(ctx);
+  }
+
+  /** Runs on a worker thread; owns the envelope's body. */
+  private void process(ChannelHandlerContext ctx, Envelope envelope) {
+    int opcode = Opcode.RESULT;
+    ByteBuf body;
+    List<String> warnings;
+    ClientWarnings.begin();
+    try {
+      body = execute(ctx, envelope);
+      if (envelope.opcode() == Opcode.AUTH_RESPONSE) {
+        opcode = ready ? Opcode.AUTH_SUCCESS : Opcode.AUTH_CHALLENGE;
+      }
+    } catch (CqlException e) {
+      opcode = Opcode.ERROR;
+      body = ErrorEncoder.encode(ctx.alloc(), e, envelope.version());
+    } catch (Throwable t) {
+      LOG.error("Unexpected error executing {} on stream {}", Opcode.name(envelope.opcode()), envelope.streamId(), t);
+      opcode = Opcode.ERROR;
+      body = ErrorEncoder.encode(ctx.alloc(), new CqlException(ErrorCode.SERVER_ERROR,
+          "java.lang." + t.getClass().getSimpleName() + ": " + t.getMessage()), envelope.version());
+    } finally {
+      envelope.body().release();
+      warnings = ClientWarnings.finish();
+    }
+    respond(ctx, envelope, opcode, body, warnings).addListener(f -> requestDone(ctx));
+  }
+
+  private ByteBuf execute(ChannelHandlerContext ctx, Envelope envelope) {
+    int v = envelope.version();
+    Request request = RequestDecoder.decode(envelope.opcode(), envelope.body(), v);
+    if (request instanceof Request.Query q) {
+      Result r = handler.query(q.query(), q.options(), state);
+      return ResultEncoder.encode(ctx.alloc(), r, v, q.options().skipMetadata(), null, null);
+    }
+    if (request instanceof Request.Execute e) {
+      Result r = handler.execute(e.id(), e.resultMetadataId(), e.options(), state);
+      byte[] newMetadataId = null;
+      if (v >= ProtocolVersions.FIRST_SEGMENTED && r instanceof Result.Rows rows) {
+        byte[] current = ResultMetadataId.compute(rows.columns());
+        if (!Arrays.equals(current, e.resultMetadataId())) {
+          newMetadataId = current;
+        }
+      }
+      return ResultEncoder.encode(ctx.alloc(), r, v, e.options().skipMetadata(), newMetadataId, null);
+    }
+    if (request instanceof Request.Prepare p) {
+      Result.Prepared r = handler.prepare(p.query(), p.keyspace(), state);
+      byte[] metadataId = r.resultMetadataId() != null ? r.resultMetadataId()
+          : ResultMetadataId.compute(r.resultColumns() == null ? List.of() : r.resultColumns());
+      return ResultEncoder.encode(ctx.alloc(), r, v, false, null, metadataId);
+    }
+    if (request instanceof Request.Batch b) {
+      Result r = handler.batch(b.type(), b.statements(), b.options(), state);
+      return ResultEncoder.encode(ctx.alloc(), r, v, false, null, null);
+    }
+    if (request instanceof Request.AuthResponse a) {
+      SaslNegotiator n = negotiator;
+      byte[] token = n.evaluateResponse(a.token() == null ? new byte[0] : a.token());
+      if (n.isComplete()) {
+        state.setUser(n.authenticatedUser());
+        ready = true;
+      }
+      ByteBuf body = ctx.alloc().buffer(4 + (token == null ? 0 : token.length));
+      CqlCodec.writeBytes(body, token);
+      return body;
+    }
+    throw new IllegalStateException("Not a worker request: " + request);
+  }
+
+  /** Writes a response on the request's stream, with warnings (v4+). Callable from any thread. */
+  private io.netty.channel.ChannelFuture respond(ChannelHandlerContext ctx, Envelope request, int opcode, ByteBuf body,
+                                                 List<String> warnings) {
+    int flags = 0;
+    if (!warnings.isEmpty() && request.version() >= 4) {
+      ByteBuf prefixed = ctx.alloc().buffer(body.readableBytes() + 64);
+      CqlCodec.writeStringList(prefixed, warnings);
+      prefixed.writeBytes(body);
+      body.release();
+      body = prefixed;
+      flags |= Envelope.FLAG_WARNING;
+    }
+    return ctx.writeAndFlush(new Envelope(request.version(), flags, request.streamId(), opcode, body));
+  }
+
+  private void writeError(ChannelHandlerContext ctx, Envelope request, CqlException e) {
+    respond(ctx, request, Opcode.ERROR, ErrorEncoder.encode(ctx.alloc(), e, request.version()), List.of());
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+    if (evt instanceof IdleStateEvent) {
+      LOG.debug("Closing idle CQL connection from {}", ctx.channel().remoteAddress());
+      ctx.close();
+      return;
+    }
+    super.userEventTriggered(ctx, evt);
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    // I/O errors (connection reset) are routine; anything else is logged before closing.
+    if (cause instanceof java.io.IOException) {
+      LOG.debug("CQL connection {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
+    } else {
+      LOG.warn("Closing CQL connection {} after an unexpected error", ctx.channel().remoteAddress(), cause);
+    }
+    ctx.close();
+  }
+}
