@@ -1,0 +1,115 @@
+package io.cassette.tools.nodetool;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Calls a node's admin HTTP API ({@code /api/...}, JSON) as nodetool calls Cassandra over JMX.
+ * Every failure becomes a {@link NodetoolException} whose message is fit to print as is.
+ */
+final class AdminClient {
+  /** A node that does not accept a connection in this time is reported as down. */
+  static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+  /** Flush and compact wait for the engine; a large compaction on an SD card takes a while. */
+  static final Duration OPERATION_TIMEOUT = Duration.ofHours(6);
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final String host;
+  private final int port;
+  private final HttpClient http;
+
+  AdminClient(String host, int port) {
+    this.host = host;
+    this.port = port;
+    this.http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT)
+        .version(HttpClient.Version.HTTP_1_1).build();
+  }
+
+  JsonNode get(String path, Map<String, List<String>> parameters) {
+    return call("GET", path, parameters);
+  }
+
+  JsonNode post(String path, Map<String, List<String>> parameters) {
+    return call("POST", path, parameters);
+  }
+
+  private JsonNode call(String method, String path, Map<String, List<String>> parameters) {
+    URI uri = URI.create("http://" + hostForUri() + ":" + port + path + query(parameters));
+    HttpRequest request = HttpRequest.newBuilder(uri).timeout(OPERATION_TIMEOUT)
+        .method(method, HttpRequest.BodyPublishers.noBody()).build();
+    HttpResponse<String> response;
+    try {
+      response = http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    } catch (ConnectException | HttpConnectTimeoutException e) {
+      throw new NodetoolException("Failed to connect to '" + host + ":" + port + "' - "
+          + e.getClass().getSimpleName() + ": '" + reason(e) + "'. Is the node running, with its"
+          + " HTTP admin port (http_port) on " + port + "?");
+    } catch (HttpTimeoutException e) {
+      throw new NodetoolException("No answer from '" + host + ":" + port + "' within "
+          + OPERATION_TIMEOUT.toHours() + " h");
+    } catch (IOException e) {
+      throw new NodetoolException("Failed to talk to '" + host + ":" + port + "' - "
+          + e.getClass().getSimpleName() + ": '" + reason(e) + "'");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new NodetoolException("Interrupted");
+    }
+    JsonNode body = parse(response.body(), response.statusCode());
+    if (response.statusCode() == 404 && body.path("error").asText("").startsWith("no such endpoint")) {
+      throw new NodetoolException("'" + host + ":" + port + "' has no " + path
+          + ": it is not a Cassette admin port, or the node is older than this nodetool");
+    }
+    if (response.statusCode() != 200) {
+      throw new NodetoolException(body.path("error").asText("HTTP " + response.statusCode()
+          + " from " + path));
+    }
+    return body;
+  }
+
+  private JsonNode parse(String text, int status) {
+    try {
+      return JSON.readTree(text);
+    } catch (IOException e) {
+      throw new NodetoolException("'" + host + ":" + port + "' answered HTTP " + status
+          + " with something that is not JSON: it is not a Cassette admin port");
+    }
+  }
+
+  private String hostForUri() {
+    return host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
+  }
+
+  private static String query(Map<String, List<String>> parameters) {
+    StringBuilder q = new StringBuilder();
+    for (Map.Entry<String, List<String>> e : parameters.entrySet()) {
+      for (String v : e.getValue()) {
+        q.append(q.length() == 0 ? '?' : '&')
+            .append(URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8)).append('=')
+            .append(URLEncoder.encode(v, StandardCharsets.UTF_8));
+      }
+    }
+    return q.toString();
+  }
+
+  private static String reason(Throwable e) {
+    Throwable t = e;
+    while (t.getMessage() == null && t.getCause() != null) {
+      t = t.getCause();
+    }
+    return t.getMessage() == null ? "Connection refused" : t.getMessage();
+  }
+}
