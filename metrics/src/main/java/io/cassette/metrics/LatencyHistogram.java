@@ -1,0 +1,100 @@
+package io.cassette.metrics;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.PackedHistogram;
+import org.HdrHistogram.Recorder;
+
+/**
+ * Durations in microseconds: an exact count and sum, percentiles since start, and percentiles of
+ * a recent window (what a dashboard or a Prometheus summary shows as "now").
+ *
+ * <p>Writers call {@link #record} from any thread: wait-free, no allocation (an HdrHistogram
+ * {@link Recorder}). Readers call {@link #snapshot}, which folds what was recorded since the last
+ * read into the totals; reads are serialized on this object. The window rolls on reads: the
+ * recent percentiles are those of the last completed window of at least
+ * {@link #RECENT_WINDOW_MILLIS}, so they are empty when nothing happened in it.
+ *
+ * <p>Memory matters: front doors keep one per request type on boards with a 64 MB heap. Two
+ * significant digits and a one-minute ceiling keep the recorder's two flat histograms at about
+ * 21 KB each; the three reader-side ones are packed (sized by the buckets in use, a few KB for a
+ * typical latency spread). {@link #footprintBytes()} tells.
+ */
+public final class LatencyHistogram {
+  /** Longer durations are recorded as this: a request that takes a minute is already lost. */
+  public static final long HIGHEST_MICROS = TimeUnit.MINUTES.toMicros(1);
+  /** Two digits: percentiles within 1%, at a tenth of the memory of three digits. */
+  static final int SIGNIFICANT_DIGITS = 2;
+  /** Length of the window behind {@link LatencySnapshot#recent()}. */
+  public static final long RECENT_WINDOW_MILLIS = 10_000;
+
+  private final Recorder recorder = new Recorder(1, HIGHEST_MICROS, SIGNIFICANT_DIGITS);
+  private final LongAdder count = new LongAdder();
+  private final LongAdder sumMicros = new LongAdder();
+
+  // Reader side, guarded by this.
+  private Histogram interval;
+  private final Histogram total = newPacked();
+  private Histogram current = newPacked();
+  private Histogram recent = newPacked();
+  private long windowStartMillis = Long.MIN_VALUE;
+
+  /** Records one duration; negative values count as 0, values past the ceiling as the ceiling. */
+  public void record(long micros) {
+    long v = micros < 0 ? 0 : Math.min(micros, HIGHEST_MICROS);
+    recorder.recordValue(v);
+    count.increment();
+    sumMicros.add(v);
+  }
+
+  /** Values recorded since start (exact, cheap, no folding). */
+  public long count() {
+    return count.sum();
+  }
+
+  public LatencySnapshot snapshot() {
+    return snapshot(TimeUnit.NANOSECONDS.toMillis(System.nanoTime()));
+  }
+
+  /** @param nowMillis a monotonic clock reading, for tests of the window */
+  synchronized LatencySnapshot snapshot(long nowMillis) {
+    // Read count and sum first: whatever the recorder gives afterwards is at least as much.
+    long n = count.sum();
+    long sum = sumMicros.sum();
+    interval = recorder.getIntervalHistogram(interval);
+    total.add(interval);
+    if (windowStartMillis == Long.MIN_VALUE) {
+      windowStartMillis = nowMillis;
+    }
+    current.add(interval);
+    if (nowMillis - windowStartMillis >= RECENT_WINDOW_MILLIS) {
+      Histogram done = current;
+      current = recent;
+      current.reset();
+      recent = done;
+      windowStartMillis = nowMillis;
+    }
+    return new LatencySnapshot(n, sum, percentiles(recent), percentiles(total));
+  }
+
+  /** Estimated bytes held by the histograms behind this one (the recorder counted as two flat ones). */
+  public synchronized int footprintBytes() {
+    int flat = new Histogram(1, HIGHEST_MICROS, SIGNIFICANT_DIGITS).getEstimatedFootprintInBytes();
+    return 2 * flat + total.getEstimatedFootprintInBytes() + current.getEstimatedFootprintInBytes()
+        + recent.getEstimatedFootprintInBytes();
+  }
+
+  private static Histogram newPacked() {
+    return new PackedHistogram(1, HIGHEST_MICROS, SIGNIFICANT_DIGITS);
+  }
+
+  private static Percentiles percentiles(Histogram h) {
+    long n = h.getTotalCount();
+    if (n == 0) {
+      return Percentiles.EMPTY;
+    }
+    return new Percentiles(n, h.getValueAtPercentile(50), h.getValueAtPercentile(95),
+        h.getValueAtPercentile(99), h.getValueAtPercentile(99.9), h.getMaxValue(), h.getMean());
+  }
+}

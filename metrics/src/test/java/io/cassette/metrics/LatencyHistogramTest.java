@@ -1,0 +1,71 @@
+package io.cassette.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import org.junit.jupiter.api.Test;
+
+class LatencyHistogramTest {
+  @Test
+  void percentilesOfAKnownDistributionAreWithinOnePercent() {
+    LatencyHistogram h = new LatencyHistogram();
+    for (int v = 1; v <= 10_000; v++) {
+      h.record(v);
+    }
+    Percentiles p = h.snapshot(0).allTime();
+    assertThat(p.count()).isEqualTo(10_000);
+    assertThat((double) p.p50()).isCloseTo(5_000, within(50.0));
+    assertThat((double) p.p95()).isCloseTo(9_500, within(95.0));
+    assertThat((double) p.p99()).isCloseTo(9_900, within(99.0));
+    assertThat((double) p.max()).isCloseTo(10_000, within(100.0));
+    assertThat(p.mean()).isCloseTo(5_000.5, within(50.0));
+  }
+
+  @Test
+  void theRecentWindowRollsAndEmptiesWhenNothingHappens() {
+    LatencyHistogram h = new LatencyHistogram();
+    h.record(1_000);
+    LatencySnapshot first = h.snapshot(0);
+    assertThat(first.recent().count()).isZero(); // the first window is not complete yet
+    h.record(3_000);
+    LatencySnapshot second = h.snapshot(LatencyHistogram.RECENT_WINDOW_MILLIS);
+    assertThat(second.recent().count()).isEqualTo(2);
+    assertThat(second.recent().max()).isBetween(2_970L, 3_030L);
+    h.record(500);
+    LatencySnapshot third = h.snapshot(2 * LatencyHistogram.RECENT_WINDOW_MILLIS);
+    assertThat(third.recent().count()).isEqualTo(1);
+    assertThat(third.recent().p99()).isBetween(495L, 505L);
+    assertThat(third.allTime().count()).isEqualTo(3);
+    LatencySnapshot idle = h.snapshot(3 * LatencyHistogram.RECENT_WINDOW_MILLIS);
+    assertThat(idle.recent()).isEqualTo(Percentiles.EMPTY);
+    assertThat(idle.count()).isEqualTo(3);
+    assertThat(idle.sumMicros()).isEqualTo(4_500);
+  }
+
+  @Test
+  void outOfRangeValuesAreClampedNotLost() {
+    LatencyHistogram h = new LatencyHistogram();
+    h.record(-5);
+    h.record(LatencyHistogram.HIGHEST_MICROS * 10);
+    LatencySnapshot s = h.snapshot(0);
+    assertThat(s.count()).isEqualTo(2);
+    assertThat(s.allTime().max()).isGreaterThanOrEqualTo(LatencyHistogram.HIGHEST_MICROS);
+    assertThat(s.sumMicros()).isEqualTo(LatencyHistogram.HIGHEST_MICROS);
+  }
+
+  @Test
+  void oneHistogramStaysSmallEnoughForAHistogramPerRequestType() {
+    LatencyHistogram h = new LatencyHistogram();
+    java.util.Random random = new java.util.Random(7);
+    for (long now = 0; now <= 3 * LatencyHistogram.RECENT_WINDOW_MILLIS; now += LatencyHistogram.RECENT_WINDOW_MILLIS) {
+      for (int i = 0; i < 100_000; i++) {
+        h.record(50 + (long) Math.abs(random.nextGaussian() * 2_000)); // 50 us to ~10 ms
+      }
+      h.record(2_000_000);
+      h.snapshot(now);
+    }
+    int bytes = h.footprintBytes();
+    System.out.println("one LatencyHistogram after 300k requests: " + bytes + " bytes");
+    assertThat(bytes).isLessThan(64 << 10);
+  }
+}
