@@ -1,0 +1,243 @@
+package io.cassette.resp;
+
+import io.cassette.resp.command.CommandTable;
+import io.cassette.resp.command.RedisConfig;
+import io.cassette.resp.command.ServerContext;
+import io.cassette.resp.command.Session;
+import io.cassette.resp.keyspace.Keyspace;
+import io.cassette.resp.protocol.RespDecoder;
+import io.cassette.resp.server.ActiveExpiry;
+import io.cassette.resp.server.CommandDispatcher;
+import io.cassette.resp.server.ConnectionHandler;
+import io.cassette.storage.Engine;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.nio.NioServerDomainSocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.UnixDomainSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Redis front door: a Netty RESP2/RESP3 server over TCP (and optionally a Unix domain
+ * socket, pure Java NIO) whose commands run on one command thread against the storage engine.
+ *
+ * <pre>
+ *  socket ─► RespDecoder ─► ConnectionHandler ─► CommandDispatcher (command thread) ─► Keyspace ─► Engine
+ *         ◄──────────────── replies written by Reply into pooled buffers ◄──────────────┘
+ * </pre>
+ *
+ * Lifecycle: construct, {@link #start()}, {@link #close()}. Thread-safe for those calls.
+ */
+public final class RespServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(RespServer.class);
+  /** Writes queue up to this many bytes per client before reading from it pauses. */
+  static final int WRITE_HIGH_WATER_BYTES = 1 << 20;
+  static final int WRITE_LOW_WATER_BYTES = 256 << 10;
+
+  private final RespServerOptions options;
+  private final Engine engine;
+  private final RedisConfig config = new RedisConfig();
+  private final AtomicLong clientIds = new AtomicLong();
+  private final List<Channel> listeners = new ArrayList<>();
+  private volatile Consumer<String> appendfsyncListener = mode -> { };
+  private ScheduledThreadPoolExecutor commandThread;
+  private EventLoopGroup bossGroup;
+  private EventLoopGroup workerGroup;
+  private ServerContext server;
+  private CommandDispatcher dispatcher;
+
+  public RespServer(RespServerOptions options, Engine engine) {
+    this.options = options;
+    this.engine = engine;
+  }
+
+  /**
+   * Called with "always", "everysec" or "no" when a client runs CONFIG SET appendfsync; the
+   * launcher maps it to the engine's commit-log mode. Set before {@link #start()}.
+   */
+  public void onAppendfsyncChange(Consumer<String> listener) {
+    this.appendfsyncListener = listener;
+  }
+
+  /** The initial appendfsync shown by CONFIG GET (the launcher's commit-log mode). */
+  public void initialAppendfsync(String mode) {
+    config.init("appendfsync", mode);
+  }
+
+  /**
+   * Opens (or creates) the Redis tables, binds the TCP port (and Unix socket) and starts
+   * serving. Returns the bound TCP address (the real port when {@code options.port()} is 0).
+   */
+  public synchronized InetSocketAddress start() {
+    if (server != null) {
+      throw new IllegalStateException("RespServer already started");
+    }
+    commandThread = new ScheduledThreadPoolExecutor(1, new DefaultThreadFactory("resp-commands", true));
+    commandThread.setRemoveOnCancelPolicy(true);
+    Keyspace keyspace;
+    try {
+      keyspace = commandThread.submit(() -> new Keyspace(engine)).get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      commandThread.shutdownNow();
+      throw new IllegalStateException("interrupted while opening Redis tables", e);
+    } catch (ExecutionException e) {
+      commandThread.shutdownNow();
+      throw new IllegalStateException("cannot open Redis tables: " + e.getCause(), e.getCause());
+    }
+    config.init("port", Integer.toString(options.port()));
+    config.init("bind", options.host());
+    config.init("requirepass", options.requirePass() == null ? "" : options.requirePass());
+    config.init("protected-mode", options.protectedMode() ? "yes" : "no");
+    config.init("proto-max-bulk-len", Long.toString(options.maxBulkLength()));
+    config.init("io-threads", Integer.toString(options.ioThreads()));
+    if (options.unixSocket() != null) {
+      config.init("unixsocket", options.unixSocket().toString());
+      config.init("unixsocketperm", Integer.toOctalString(options.unixSocketPerm()));
+    }
+    config.onSet((name, value) -> {
+      if (name.equals("appendfsync")) {
+        appendfsyncListener.accept(value.toLowerCase());
+      }
+    });
+    server = new ServerContext(keyspace, CommandTable.standard(), config, commandThread,
+        options.pubsubOutputLimitBytes());
+    dispatcher = new CommandDispatcher(server, commandThread);
+    server.runner = dispatcher;
+    commandThread.scheduleWithFixedDelay(new ActiveExpiry(server), ActiveExpiry.PERIOD_MILLIS,
+        ActiveExpiry.PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+
+    bossGroup = new NioEventLoopGroup(1, new DefaultThreadFactory("resp-accept", true));
+    workerGroup = new NioEventLoopGroup(Math.max(1, options.ioThreads()),
+        new DefaultThreadFactory("resp-io", true));
+    try {
+      Channel tcp = bootstrap(NioServerSocketChannel.class, true)
+          .bind(options.host(), options.port()).sync().channel();
+      listeners.add(tcp);
+      InetSocketAddress bound = (InetSocketAddress) tcp.localAddress();
+      server.tcpPort = bound.getPort();
+      config.init("port", Integer.toString(bound.getPort()));
+      if (options.unixSocket() != null) {
+        Files.deleteIfExists(options.unixSocket());
+        Channel unix = bootstrap(NioServerDomainSocketChannel.class, false)
+            .bind(UnixDomainSocketAddress.of(options.unixSocket())).sync().channel();
+        listeners.add(unix);
+        if (options.unixSocketPerm() != 0) {
+          Files.setPosixFilePermissions(options.unixSocket(), permissions(options.unixSocketPerm()));
+        }
+      }
+      LOG.info("Redis protocol listening on {}:{}{}", options.host(), bound.getPort(),
+          options.unixSocket() == null ? "" : " and " + options.unixSocket());
+      return bound;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      close();
+      throw new IllegalStateException("interrupted while binding", e);
+    } catch (IOException | RuntimeException e) {
+      close();
+      throw new IllegalStateException("cannot listen for Redis clients on " + options.host() + ":"
+          + options.port() + ": " + e, e);
+    }
+  }
+
+  private ServerBootstrap bootstrap(Class<? extends io.netty.channel.ServerChannel> type,
+                                    boolean tcp) {
+    ServerBootstrap b = new ServerBootstrap().group(bossGroup, workerGroup).channel(type)
+        .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
+            new WriteBufferWaterMark(WRITE_LOW_WATER_BYTES, WRITE_HIGH_WATER_BYTES))
+        .childHandler(new ChannelInitializer<Channel>() {
+          @Override
+          protected void initChannel(Channel ch) {
+            boolean authenticated = !server.requiresPassword();
+            RespDecoder decoder = new RespDecoder(options.limits(), authenticated);
+            ch.pipeline().addLast("resp-decoder", decoder);
+            ch.pipeline().addLast("resp-connection", new ConnectionHandler(server, dispatcher,
+                clientIds, options.protectedMode(), decoder));
+          }
+        });
+    if (tcp) {
+      b.option(ChannelOption.SO_REUSEADDR, true).childOption(ChannelOption.TCP_NODELAY, true);
+    }
+    return b;
+  }
+
+  private static Set<PosixFilePermission> permissions(int mode) {
+    Set<PosixFilePermission> set = EnumSet.noneOf(PosixFilePermission.class);
+    PosixFilePermission[] order = {PosixFilePermission.OTHERS_EXECUTE,
+        PosixFilePermission.OTHERS_WRITE, PosixFilePermission.OTHERS_READ,
+        PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.GROUP_WRITE,
+        PosixFilePermission.GROUP_READ, PosixFilePermission.OWNER_EXECUTE,
+        PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_READ};
+    for (int i = 0; i < order.length; i++) {
+      if ((mode & (1 << i)) != 0) {
+        set.add(order[i]);
+      }
+    }
+    return set;
+  }
+
+  /** Number of connected clients (for the launcher's status and tests). */
+  public int connectedClients() {
+    ServerContext s = server;
+    return s == null ? 0 : s.clients.size();
+  }
+
+  /** Stops accepting, closes every connection, stops the command thread. Idempotent. */
+  @Override
+  public synchronized void close() {
+    for (Channel c : listeners) {
+      c.close().awaitUninterruptibly();
+    }
+    listeners.clear();
+    if (server != null) {
+      for (Session s : server.clients.values()) {
+        s.channel.close();
+      }
+    }
+    if (workerGroup != null) {
+      workerGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+      bossGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+      workerGroup = null;
+      bossGroup = null;
+    }
+    if (commandThread != null) {
+      commandThread.shutdown();
+      try {
+        if (!commandThread.awaitTermination(5, TimeUnit.SECONDS)) {
+          commandThread.shutdownNow();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        commandThread.shutdownNow();
+      }
+      commandThread = null;
+    }
+    if (options.unixSocket() != null) {
+      try {
+        Files.deleteIfExists(options.unixSocket());
+      } catch (IOException e) {
+        LOG.debug("could not remove {}: {}", options.unixSocket(), e.toString());
+      }
+    }
+  }
+}

@@ -1,0 +1,81 @@
+package io.cassette.resp.command;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Clients blocked in BLPOP/BRPOP/BLMOVE, by the keys they wait on, served first come first
+ * served as Redis does. A push to a waited key marks it ready; the command thread then
+ * retries the waiters' commands. Command thread only.
+ */
+public final class BlockingRegistry {
+  private final Map<Session.KeyRef, LinkedHashSet<Session>> waiters = new HashMap<>();
+  private final LinkedHashSet<Session.KeyRef> ready = new LinkedHashSet<>();
+
+  public void block(Session s, Session.Blocked blocked) {
+    s.blocked = blocked;
+    for (Session.KeyRef k : blocked.keys) {
+      waiters.computeIfAbsent(k, x -> new LinkedHashSet<>()).add(s);
+    }
+  }
+
+  public void unblock(Session s) {
+    Session.Blocked b = s.blocked;
+    if (b == null) {
+      return;
+    }
+    s.blocked = null;
+    if (b.timeout != null) {
+      b.timeout.cancel(false);
+    }
+    for (Session.KeyRef k : b.keys) {
+      Set<Session> set = waiters.get(k);
+      if (set != null) {
+        set.remove(s);
+        if (set.isEmpty()) {
+          waiters.remove(k);
+        }
+      }
+    }
+  }
+
+  public void signal(int db, byte[] key) {
+    if (waiters.isEmpty()) {
+      return;
+    }
+    Session.KeyRef ref = new Session.KeyRef(db, ByteBuffer.wrap(key));
+    if (waiters.containsKey(ref)) {
+      ready.add(ref);
+    }
+  }
+
+  public boolean hasReady() {
+    return !ready.isEmpty();
+  }
+
+  /** The ready keys, cleared. */
+  public List<Session.KeyRef> takeReady() {
+    List<Session.KeyRef> out = new ArrayList<>(ready);
+    ready.clear();
+    return out;
+  }
+
+  /** A snapshot of the sessions waiting on {@code key}, oldest first. */
+  public List<Session> waitersOf(Session.KeyRef key) {
+    Set<Session> set = waiters.get(key);
+    return set == null ? List.of() : new ArrayList<>(set);
+  }
+
+  public int blockedClients() {
+    Set<Session> all = new java.util.HashSet<>();
+    for (Set<Session> s : waiters.values()) {
+      all.addAll(s);
+    }
+    return all.size();
+  }
+}

@@ -1,0 +1,293 @@
+package io.cassette.resp.command;
+
+import static io.cassette.resp.command.CommandSpec.DENY_OOM;
+import static io.cassette.resp.command.CommandSpec.FAST;
+import static io.cassette.resp.command.CommandSpec.READONLY;
+import static io.cassette.resp.command.CommandSpec.WRITE;
+
+import io.cassette.resp.keyspace.Batch;
+import io.cassette.resp.keyspace.Database;
+import io.cassette.resp.keyspace.KeyMeta;
+import io.cassette.resp.keyspace.KeyType;
+import io.cassette.resp.keyspace.RedisLayout;
+import io.cassette.resp.protocol.DoubleFormat;
+import io.cassette.resp.protocol.Reply;
+import io.cassette.storage.Row;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Hash commands. Each field is a sub-row {@code 'f' | field}; the metadata row keeps the
+ * field count so HLEN is one read.
+ */
+final class HashCommands {
+  private HashCommands() {}
+
+  static void register(CommandTable t) {
+    t.add("hset", -4, WRITE | DENY_OOM | FAST, 1, 1, 1, c -> {
+      if (c.argc() % 2 != 0) {
+        throw new RedisException(Errors.wrongArity("hset"));
+      }
+      c.reply().integer(hset(c, false));
+    });
+    t.add("hmset", -4, WRITE | DENY_OOM | FAST, 1, 1, 1, c -> {
+      if (c.argc() % 2 != 0) {
+        throw new RedisException(Errors.wrongArity("hmset"));
+      }
+      hset(c, false);
+      c.reply().ok();
+    });
+    t.add("hsetnx", 4, WRITE | DENY_OOM | FAST, 1, 1, 1, c -> c.reply().integer(hset(c, true)));
+    t.add("hget", 3, READONLY | FAST, 1, 1, 1, c -> {
+      KeyMeta m = Keys.read(c, c.arg(1), KeyType.HASH);
+      c.reply().bulk(m == null ? null : c.db().subValue(m, field(c.arg(2))));
+    });
+    t.add("hmget", -3, READONLY | FAST, 1, 1, 1, c -> {
+      KeyMeta m = Keys.read(c, c.arg(1), KeyType.HASH);
+      c.reply().array(c.argc() - 2);
+      for (int i = 2; i < c.argc(); i++) {
+        c.reply().bulk(m == null ? null : c.db().subValue(m, field(c.arg(i))));
+      }
+    });
+    t.add("hgetall", 2, READONLY, 1, 1, 1, c -> {
+      KeyMeta m = Keys.read(c, c.arg(1), KeyType.HASH);
+      List<Row> rows = rows(c, m);
+      c.reply().map(rows.size());
+      for (Row r : rows) {
+        c.reply().bulk(RedisLayout.untag(r.clustering()));
+        c.reply().bulk(Database.valueOf(r));
+      }
+    });
+    t.add("hkeys", 2, READONLY, 1, 1, 1, c -> {
+      List<Row> rows = rows(c, Keys.read(c, c.arg(1), KeyType.HASH));
+      c.reply().array(rows.size());
+      for (Row r : rows) {
+        c.reply().bulk(RedisLayout.untag(r.clustering()));
+      }
+    });
+    t.add("hvals", 2, READONLY, 1, 1, 1, c -> {
+      List<Row> rows = rows(c, Keys.read(c, c.arg(1), KeyType.HASH));
+      c.reply().array(rows.size());
+      for (Row r : rows) {
+        c.reply().bulk(Database.valueOf(r));
+      }
+    });
+    t.add("hdel", -3, WRITE | FAST, 1, 1, 1, HashCommands::hdel);
+    t.add("hexists", 3, READONLY | FAST, 1, 1, 1, c -> {
+      KeyMeta m = Keys.read(c, c.arg(1), KeyType.HASH);
+      c.reply().integer(m != null && c.db().subValue(m, field(c.arg(2))) != null ? 1 : 0);
+    });
+    t.add("hlen", 2, READONLY | FAST, 1, 1, 1, c -> {
+      KeyMeta m = Keys.read(c, c.arg(1), KeyType.HASH);
+      c.reply().integer(m == null ? 0 : m.size);
+    });
+    t.add("hstrlen", 3, READONLY | FAST, 1, 1, 1, c -> {
+      KeyMeta m = Keys.read(c, c.arg(1), KeyType.HASH);
+      byte[] v = m == null ? null : c.db().subValue(m, field(c.arg(2)));
+      c.reply().integer(v == null ? 0 : v.length);
+    });
+    t.add("hincrby", 4, WRITE | DENY_OOM | FAST, 1, 1, 1, HashCommands::hincrby);
+    t.add("hincrbyfloat", 4, WRITE | DENY_OOM | FAST, 1, 1, 1, HashCommands::hincrbyfloat);
+    t.add("hscan", -3, READONLY, 1, 1, 1, c -> {
+      KeyMeta m = Keys.read(c, c.arg(1), KeyType.HASH);
+      ScanHelper.scanSubRows(c, m, RedisLayout.HASH_FIELD, true);
+    });
+    t.add("hrandfield", -2, READONLY, 1, 1, 1, HashCommands::hrandfield);
+  }
+
+  static byte[] field(byte[] name) {
+    return RedisLayout.tagged(RedisLayout.HASH_FIELD, name);
+  }
+
+  private static List<Row> rows(CommandContext c, KeyMeta m) {
+    return m == null ? List.of()
+        : c.db().subRowsTagged(m, RedisLayout.HASH_FIELD, false, Integer.MAX_VALUE);
+  }
+
+  /** HSET/HSETNX: returns the number of fields added. */
+  private static long hset(CommandContext c, boolean onlyNew) {
+    Database db = c.db();
+    byte[] key = c.arg(1);
+    KeyMeta m = Keys.typed(c, key, KeyType.HASH);
+    KeyMeta old = m == null ? null : KeyCommands.copyOf(m);
+    if (m == null) {
+      m = db.newCollection(KeyType.HASH);
+    }
+    // Last value wins for a field given twice; one row per field in the batch.
+    Map<ByteBuffer, byte[]> fields = new LinkedHashMap<>();
+    for (int i = 2; i + 1 < c.argc(); i += 2) {
+      fields.put(ByteBuffer.wrap(field(c.arg(i))), c.arg(i + 1));
+    }
+    Batch b = db.batch();
+    long added = 0;
+    for (Map.Entry<ByteBuffer, byte[]> e : fields.entrySet()) {
+      byte[] f = e.getKey().array();
+      boolean exists = old != null && db.subValue(m, f) != null;
+      if (exists && onlyNew) {
+        return 0;
+      }
+      if (!exists) {
+        added++;
+      }
+      b.putSub(m, f, e.getValue());
+    }
+    m.size += added;
+    if (old == null || added > 0) {
+      db.store(b, key, old, m);
+    }
+    b.commit();
+    return added;
+  }
+
+  private static void hdel(CommandContext c) {
+    Database db = c.db();
+    byte[] key = c.arg(1);
+    KeyMeta m = Keys.typed(c, key, KeyType.HASH);
+    if (m == null) {
+      c.reply().integer(0);
+      return;
+    }
+    KeyMeta old = KeyCommands.copyOf(m);
+    Batch b = db.batch();
+    long removed = 0;
+    Set<ByteBuffer> seen = new HashSet<>();
+    for (int i = 2; i < c.argc(); i++) {
+      byte[] f = field(c.arg(i));
+      if (seen.add(ByteBuffer.wrap(f)) && db.subValue(m, f) != null) {
+        b.deleteSub(m, f);
+        removed++;
+      }
+    }
+    m.size -= removed;
+    if (m.size <= 0) {
+      db.remove(b, key, old);
+    } else if (removed > 0) {
+      db.store(b, key, old, m);
+    }
+    b.commit();
+    c.reply().integer(removed);
+  }
+
+  private static void hincrby(CommandContext c) {
+    long by = Args.parseLong(c.arg(3));
+    Database db = c.db();
+    byte[] key = c.arg(1);
+    KeyMeta m = Keys.typed(c, key, KeyType.HASH);
+    KeyMeta old = m == null ? null : KeyCommands.copyOf(m);
+    if (m == null) {
+      m = db.newCollection(KeyType.HASH);
+    }
+    byte[] f = field(c.arg(2));
+    byte[] cur = old == null ? null : db.subValue(m, f);
+    long value = 0;
+    if (cur != null) {
+      Long v = Args.parseLongOrNull(cur);
+      if (v == null) {
+        throw new RedisException(Errors.HASH_NOT_INTEGER);
+      }
+      value = v;
+    }
+    long result;
+    try {
+      result = Math.addExact(value, by);
+    } catch (ArithmeticException e) {
+      throw new RedisException(Errors.OVERFLOW);
+    }
+    Batch b = db.batch();
+    b.putSub(m, f, Long.toString(result).getBytes(StandardCharsets.US_ASCII));
+    if (cur == null) {
+      m.size++;
+      db.store(b, key, old, m);
+    }
+    b.commit();
+    c.reply().integer(result);
+  }
+
+  private static void hincrbyfloat(CommandContext c) {
+    double by = Args.parseDouble(c.arg(3));
+    Database db = c.db();
+    byte[] key = c.arg(1);
+    KeyMeta m = Keys.typed(c, key, KeyType.HASH);
+    KeyMeta old = m == null ? null : KeyCommands.copyOf(m);
+    if (m == null) {
+      m = db.newCollection(KeyType.HASH);
+    }
+    byte[] f = field(c.arg(2));
+    byte[] cur = old == null ? null : db.subValue(m, f);
+    double value = 0;
+    if (cur != null) {
+      Double v = Args.parseDoubleOrNull(cur);
+      if (v == null) {
+        throw new RedisException(Errors.HASH_NOT_FLOAT);
+      }
+      value = v;
+    }
+    double result = value + by;
+    if (Double.isNaN(result) || Double.isInfinite(result)) {
+      throw new RedisException(Errors.INCR_NAN_OR_INF);
+    }
+    byte[] text = DoubleFormat.human(result).getBytes(StandardCharsets.US_ASCII);
+    Batch b = db.batch();
+    b.putSub(m, f, text);
+    if (cur == null) {
+      m.size++;
+      db.store(b, key, old, m);
+    }
+    b.commit();
+    c.reply().bulk(text);
+  }
+
+  private static void hrandfield(CommandContext c) {
+    KeyMeta m = Keys.read(c, c.arg(1), KeyType.HASH);
+    Reply r = c.reply();
+    if (c.argc() == 2) {
+      if (m == null) {
+        r.nullBulk();
+        return;
+      }
+      List<Row> rows = rows(c, m);
+      r.bulk(RedisLayout.untag(rows.get(ThreadLocalRandom.current().nextInt(rows.size()))
+          .clustering()));
+      return;
+    }
+    long count = Args.parseLong(c.arg(2));
+    boolean withValues = false;
+    if (c.argc() == 4 && Args.is(c.arg(3), "withvalues")) {
+      withValues = true;
+    } else if (c.argc() > 3) {
+      throw new RedisException(Errors.SYNTAX);
+    }
+    List<Row> rows = rows(c, m);
+    List<Row> picked = ScanHelper.randomPick(rows, count);
+    if (withValues && r.resp3()) {
+      r.array(picked.size());
+      for (Row row : picked) {
+        r.array(2);
+        r.bulk(RedisLayout.untag(row.clustering()));
+        r.bulk(Database.valueOf(row));
+      }
+      return;
+    }
+    r.array(picked.size() * (withValues ? 2 : 1));
+    for (Row row : picked) {
+      r.bulk(RedisLayout.untag(row.clustering()));
+      if (withValues) {
+        r.bulk(Database.valueOf(row));
+      }
+    }
+  }
+
+  static <T> List<T> shuffled(List<T> in) {
+    List<T> out = new ArrayList<>(in);
+    Collections.shuffle(out);
+    return out;
+  }
+}

@@ -1,0 +1,8 @@
+package io.cassette.resp.command;
+
+final class ListCommands {
+  private ListCommands() {}
+
+  static void register(CommandTable t) {
+  }
+}

@@ -1,0 +1,128 @@
+package io.cassette.resp.command;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiConsumer;
+
+/**
+ * The settings CONFIG GET shows and CONFIG SET may change. Values we report but do not honour
+ * (save, maxmemory...) keep Redis's defaults so tools that read them behave. Thread-safe
+ * (synchronized): CONFIG runs on the command thread, INFO/options may read from others.
+ */
+public final class RedisConfig {
+  /** Settings CONFIG SET accepts and the server honours (or that need no action). */
+  private static final Set<String> SETTABLE = Set.of("appendfsync", "requirepass",
+      "protected-mode", "slowlog-log-slower-than", "slowlog-max-len",
+      "latency-monitor-threshold", "timeout", "hz", "maxmemory", "maxmemory-policy", "save",
+      "notify-keyspace-events", "client-output-buffer-limit", "maxclients", "appendonly",
+      "lazyfree-lazy-user-del", "lazyfree-lazy-user-flush");
+
+  private final Map<String, String> values = new LinkedHashMap<>();
+  /** Called after a successful CONFIG SET with (name, value). */
+  private volatile BiConsumer<String, String> listener = (n, v) -> { };
+
+  public RedisConfig() {
+    values.put("bind", "127.0.0.1");
+    values.put("port", "6379");
+    values.put("requirepass", "");
+    values.put("protected-mode", "yes");
+    values.put("databases", "16");
+    values.put("appendonly", "yes");
+    values.put("appendfsync", "everysec");
+    values.put("save", "");
+    values.put("maxmemory", "0");
+    values.put("maxmemory-policy", "noeviction");
+    values.put("maxclients", "10000");
+    values.put("timeout", "0");
+    values.put("hz", "10");
+    values.put("proto-max-bulk-len", Long.toString(512L << 20));
+    values.put("slowlog-log-slower-than", "10000");
+    values.put("slowlog-max-len", "128");
+    values.put("latency-monitor-threshold", "0");
+    values.put("notify-keyspace-events", "");
+    values.put("client-output-buffer-limit", "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60");
+    values.put("unixsocket", "");
+    values.put("unixsocketperm", "0");
+    values.put("io-threads", "1");
+    values.put("lazyfree-lazy-user-del", "no");
+    values.put("lazyfree-lazy-user-flush", "no");
+    values.put("tcp-keepalive", "300");
+    values.put("dir", "");
+  }
+
+  public void onSet(BiConsumer<String, String> listener) {
+    this.listener = listener;
+  }
+
+  public synchronized String get(String name) {
+    return values.get(name);
+  }
+
+  /** Sets a value at start-up (not validated). */
+  public synchronized void init(String name, String value) {
+    values.put(name, value);
+  }
+
+  /** Settings whose names match {@code pattern}, in a stable order. */
+  public synchronized Map<String, String> matching(byte[] pattern) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (Map.Entry<String, String> e : values.entrySet()) {
+      if (Glob.matchesIgnoreCase(pattern, Args.bytes(e.getKey()))) {
+        out.put(e.getKey(), e.getValue());
+      }
+    }
+    return out;
+  }
+
+  /** CONFIG SET of one setting; throws with Redis's text when it is unknown or invalid. */
+  public void set(String name, String value) {
+    String n = name.toLowerCase();
+    synchronized (this) {
+      if (!values.containsKey(n) || !SETTABLE.contains(n)) {
+        throw new RedisException(values.containsKey(n)
+            ? "ERR CONFIG SET failed (possibly related to argument '" + name
+                + "') - can't set immutable config"
+            : "ERR Unknown option or number of arguments for CONFIG SET - '" + name + "'");
+      }
+      String v = validate(n, value);
+      values.put(n, v);
+    }
+    listener.accept(n, value);
+  }
+
+  private static String validate(String name, String value) {
+    String lower = value.toLowerCase();
+    switch (name) {
+      case "appendfsync" -> {
+        if (!Set.of("always", "everysec", "no").contains(lower)) {
+          throw invalid(name, "argument(s) must be one of the following: always, everysec, no");
+        }
+        return lower;
+      }
+      case "protected-mode", "appendonly", "lazyfree-lazy-user-del", "lazyfree-lazy-user-flush" -> {
+        if (!lower.equals("yes") && !lower.equals("no")) {
+          throw invalid(name, "argument must be 'yes' or 'no'");
+        }
+        return lower;
+      }
+      case "slowlog-log-slower-than", "slowlog-max-len", "latency-monitor-threshold", "timeout",
+           "hz", "maxmemory", "maxclients" -> {
+        try {
+          Long.parseLong(value);
+        } catch (NumberFormatException e) {
+          throw invalid(name, "argument couldn't be parsed into an integer");
+        }
+        return value;
+      }
+      default -> {
+        return value;
+      }
+    }
+  }
+
+  private static RedisException invalid(String name, String why) {
+    return new RedisException("ERR CONFIG SET failed (possibly related to argument '" + name
+        + "') - " + why);
+  }
+}

@@ -1,0 +1,93 @@
+package io.cassette.resp.command;
+
+import io.cassette.resp.protocol.Reply;
+import io.netty.channel.Channel;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One client connection's Redis state: selected database, protocol, name, authentication,
+ * MULTI queue, WATCHed keys, subscriptions and blocking state.
+ *
+ * <p>Thread-safety: {@link #inbox} and {@link #drainScheduled} are shared between the
+ * channel's event loop (producer) and the command thread (consumer); every other field is
+ * touched only by the command thread.
+ */
+public final class Session {
+  public final long id;
+  public final Channel channel;
+  public final long createdMillis = System.currentTimeMillis();
+  /** Decoded requests and protocol errors waiting for the command thread, in arrival order. */
+  public final Queue<Object> inbox = new ConcurrentLinkedQueue<>();
+  public final AtomicBoolean drainScheduled = new AtomicBoolean();
+  /** This client's reply writer (carries its protocol version). */
+  public final Reply reply = new Reply();
+
+  public String name = "";
+  public int db;
+  public boolean authenticated;
+  public boolean closeAfterReply;
+  public boolean closed;
+  public String lastCommand = "NULL";
+  public long lastInteractionMillis = createdMillis;
+  public boolean noEvict;
+  public String libName = "";
+  public String libVersion = "";
+  /** Runs when AUTH succeeds (lifts the decoder's pre-AUTH limits). */
+  public Runnable onAuthenticated = () -> { };
+
+  public boolean inMulti;
+  public boolean multiFailed;
+  public final List<byte[][]> multiQueue = new ArrayList<>();
+  public final Set<KeyRef> watched = new HashSet<>();
+  /** A WATCHed key changed since WATCH: EXEC must fail. */
+  public boolean watchDirty;
+
+  public final Set<ByteBuffer> channels = new LinkedHashSet<>();
+  public final Set<ByteBuffer> patterns = new LinkedHashSet<>();
+
+  /** Non-null while a blocking command waits for data. */
+  public Blocked blocked;
+
+  public Session(long id, Channel channel) {
+    this.id = id;
+    this.channel = channel;
+  }
+
+  public int protocol() {
+    return reply.protocol();
+  }
+
+  public int subscriptions() {
+    return channels.size() + patterns.size();
+  }
+
+  /** A key in one database, as WATCH and blocking commands refer to it. */
+  public record KeyRef(int db, ByteBuffer key) {
+    public static KeyRef of(int db, byte[] key) {
+      return new KeyRef(db, ByteBuffer.wrap(key));
+    }
+  }
+
+  /** A blocking command waiting for one of {@code keys} to receive data. */
+  public static final class Blocked {
+    public final byte[][] args;
+    public final List<KeyRef> keys;
+    public final long deadlineMillis;
+    public ScheduledFuture<?> timeout;
+
+    public Blocked(byte[][] args, List<KeyRef> keys, long deadlineMillis) {
+      this.args = args;
+      this.keys = keys;
+      this.deadlineMillis = deadlineMillis;
+    }
+  }
+}

@@ -1,0 +1,8 @@
+package io.cassette.resp.command;
+
+final class SetCommands {
+  private SetCommands() {}
+
+  static void register(CommandTable t) {
+  }
+}

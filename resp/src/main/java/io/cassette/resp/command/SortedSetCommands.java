@@ -1,0 +1,8 @@
+package io.cassette.resp.command;
+
+final class SortedSetCommands {
+  private SortedSetCommands() {}
+
+  static void register(CommandTable t) {
+  }
+}

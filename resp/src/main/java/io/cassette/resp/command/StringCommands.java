@@ -1,0 +1,350 @@
+package io.cassette.resp.command;
+
+import static io.cassette.resp.command.CommandSpec.DENY_OOM;
+import static io.cassette.resp.command.CommandSpec.FAST;
+import static io.cassette.resp.command.CommandSpec.READONLY;
+import static io.cassette.resp.command.CommandSpec.WRITE;
+
+import io.cassette.resp.keyspace.Batch;
+import io.cassette.resp.keyspace.Database;
+import io.cassette.resp.keyspace.KeyMeta;
+import io.cassette.resp.keyspace.KeyType;
+import io.cassette.resp.protocol.DoubleFormat;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * String commands: GET, SET (all options), SETNX, SETEX, PSETEX, GETSET, GETDEL, GETEX, MGET,
+ * MSET, MSETNX, INCR, DECR, INCRBY, DECRBY, INCRBYFLOAT, APPEND, STRLEN, GETRANGE, SETRANGE.
+ * A string lives inline in its key's metadata row: one read, one write per command.
+ */
+final class StringCommands {
+  /** Redis's largest string (SETRANGE/APPEND), its default proto-max-bulk-len. */
+  static final long MAX_STRING = 512L * 1024 * 1024;
+
+  private StringCommands() {}
+
+  static void register(CommandTable t) {
+    t.add("get", 2, READONLY | FAST, 1, 1, 1, c -> {
+      KeyMeta m = Keys.read(c, c.arg(1), KeyType.STRING);
+      c.reply().bulk(m == null ? null : m.value);
+    });
+    t.add("set", -3, WRITE | DENY_OOM, 1, 1, 1, StringCommands::set);
+    t.add("setnx", 3, WRITE | DENY_OOM | FAST, 1, 1, 1, c -> {
+      Database db = c.db();
+      if (db.meta(c.arg(1)) != null) {
+        c.reply().integer(0);
+        return;
+      }
+      put(db, c.arg(1), null, c.arg(2), 0);
+      c.reply().integer(1);
+    });
+    t.add("setex", 4, WRITE | DENY_OOM, 1, 1, 1, c -> setWithTtl(c, 1000));
+    t.add("psetex", 4, WRITE | DENY_OOM, 1, 1, 1, c -> setWithTtl(c, 1));
+    t.add("getset", 3, WRITE | DENY_OOM | FAST, 1, 1, 1, c -> {
+      Database db = c.db();
+      KeyMeta old = Keys.typed(c, c.arg(1), KeyType.STRING);
+      put(db, c.arg(1), old, c.arg(2), 0);
+      c.reply().bulk(old == null ? null : old.value);
+    });
+    t.add("getdel", 2, WRITE | FAST, 1, 1, 1, c -> {
+      Database db = c.db();
+      KeyMeta old = Keys.typed(c, c.arg(1), KeyType.STRING);
+      if (old != null) {
+        Batch b = db.batch();
+        db.remove(b, c.arg(1), old);
+        b.commit();
+      }
+      c.reply().bulk(old == null ? null : old.value);
+    });
+    t.add("getex", -2, WRITE | FAST, 1, 1, 1, StringCommands::getex);
+    t.add("mget", -2, READONLY | FAST, 1, -1, 1, c -> {
+      c.reply().array(c.argc() - 1);
+      for (int i = 1; i < c.argc(); i++) {
+        KeyMeta m = c.db().meta(c.arg(i));
+        c.reply().bulk(m == null || m.type != KeyType.STRING ? null : m.value);
+      }
+    });
+    t.add("mset", -3, WRITE | DENY_OOM, 1, -1, 2, c -> {
+      if (c.argc() % 2 != 1) {
+        throw new RedisException(Errors.wrongArity("mset"));
+      }
+      mset(c);
+      c.reply().ok();
+    });
+    t.add("msetnx", -3, WRITE | DENY_OOM, 1, -1, 2, c -> {
+      if (c.argc() % 2 != 1) {
+        throw new RedisException(Errors.wrongArity("msetnx"));
+      }
+      for (int i = 1; i < c.argc(); i += 2) {
+        if (c.db().meta(c.arg(i)) != null) {
+          c.reply().integer(0);
+          return;
+        }
+      }
+      mset(c);
+      c.reply().integer(1);
+    });
+    t.add("incr", 2, WRITE | DENY_OOM | FAST, 1, 1, 1, c -> incrBy(c, 1));
+    t.add("decr", 2, WRITE | DENY_OOM | FAST, 1, 1, 1, c -> incrBy(c, -1));
+    t.add("incrby", 3, WRITE | DENY_OOM | FAST, 1, 1, 1, c -> incrBy(c, Args.parseLong(c.arg(2))));
+    t.add("decrby", 3, WRITE | DENY_OOM | FAST, 1, 1, 1, c -> {
+      long by = Args.parseLong(c.arg(2));
+      if (by == Long.MIN_VALUE) {
+        throw new RedisException("ERR decrement would overflow");
+      }
+      incrBy(c, -by);
+    });
+    t.add("incrbyfloat", 3, WRITE | DENY_OOM | FAST, 1, 1, 1, StringCommands::incrByFloat);
+    t.add("append", 3, WRITE | DENY_OOM | FAST, 1, 1, 1, c -> {
+      Database db = c.db();
+      KeyMeta m = Keys.typed(c, c.arg(1), KeyType.STRING);
+      byte[] add = c.arg(2);
+      byte[] value;
+      if (m == null) {
+        value = add;
+      } else {
+        checkSize((long) m.value.length + add.length);
+        value = Arrays.copyOf(m.value, m.value.length + add.length);
+        System.arraycopy(add, 0, value, m.value.length, add.length);
+      }
+      put(db, c.arg(1), m, value, m == null ? 0 : m.expireAtMs);
+      c.reply().integer(value.length);
+    });
+    t.add("strlen", 2, READONLY | FAST, 1, 1, 1, c -> {
+      KeyMeta m = Keys.read(c, c.arg(1), KeyType.STRING);
+      c.reply().integer(m == null ? 0 : m.value.length);
+    });
+    t.add("getrange", 4, READONLY, 1, 1, 1, StringCommands::getrange);
+    t.add("substr", 4, READONLY, 1, 1, 1, StringCommands::getrange);
+    t.add("setrange", 4, WRITE | DENY_OOM, 1, 1, 1, StringCommands::setrange);
+  }
+
+  /** Stores {@code value} under {@code key} (replacing {@code old}, which may be any type). */
+  static void put(Database db, byte[] key, KeyMeta old, byte[] value, long expireAtMs) {
+    Batch b = db.batch();
+    db.store(b, key, old, KeyMeta.string(value, expireAtMs));
+    b.commit();
+  }
+
+  private static void checkSize(long size) {
+    if (size > MAX_STRING) {
+      throw new RedisException(Errors.STRING_TOO_LONG);
+    }
+  }
+
+  private static void mset(CommandContext c) {
+    Database db = c.db();
+    for (int i = 1; i < c.argc(); i += 2) {
+      put(db, c.arg(i), db.meta(c.arg(i)), c.arg(i + 1), 0);
+    }
+  }
+
+  private static void setWithTtl(CommandContext c, long unit) {
+    long ttl = Args.parseLong(c.arg(2));
+    if (ttl <= 0) {
+      throw new RedisException(Errors.invalidExpire(c.spec.name()));
+    }
+    long at;
+    try {
+      at = Math.addExact(Math.multiplyExact(ttl, unit), System.currentTimeMillis());
+    } catch (ArithmeticException e) {
+      throw new RedisException(Errors.invalidExpire(c.spec.name()));
+    }
+    Database db = c.db();
+    put(db, c.arg(1), db.meta(c.arg(1)), c.arg(3), at);
+    c.reply().ok();
+  }
+
+  /** Parses EX/PX/EXAT/PXAT's value into an absolute time in ms (Redis's checks and texts). */
+  private static long expireAt(CommandContext c, byte[] value, long unit, boolean absolute) {
+    long v = Args.parseLong(value);
+    if (v <= 0) {
+      throw new RedisException(Errors.invalidExpire(c.spec.name()));
+    }
+    try {
+      long ms = Math.multiplyExact(v, unit);
+      return absolute ? ms : Math.addExact(ms, System.currentTimeMillis());
+    } catch (ArithmeticException e) {
+      throw new RedisException(Errors.invalidExpire(c.spec.name()));
+    }
+  }
+
+  private static void set(CommandContext c) {
+    boolean nx = false;
+    boolean xx = false;
+    boolean get = false;
+    boolean keepTtl = false;
+    byte[] expireArg = null;
+    long unit = 0;
+    boolean absolute = false;
+    for (int i = 3; i < c.argc(); i++) {
+      byte[] a = c.arg(i);
+      boolean hasNext = i + 1 < c.argc();
+      if (Args.is(a, "nx") && !xx) {
+        nx = true;
+      } else if (Args.is(a, "xx") && !nx) {
+        xx = true;
+      } else if (Args.is(a, "get")) {
+        get = true;
+      } else if (Args.is(a, "keepttl") && expireArg == null) {
+        keepTtl = true;
+      } else if (hasNext && expireArg == null && !keepTtl
+          && (Args.is(a, "ex") || Args.is(a, "px") || Args.is(a, "exat") || Args.is(a, "pxat"))) {
+        unit = Args.is(a, "ex") || Args.is(a, "exat") ? 1000 : 1;
+        absolute = Args.is(a, "exat") || Args.is(a, "pxat");
+        expireArg = c.arg(++i);
+      } else {
+        throw new RedisException(Errors.SYNTAX);
+      }
+    }
+    long expireAtMs = expireArg == null ? 0 : expireAt(c, expireArg, unit, absolute);
+    Database db = c.db();
+    byte[] key = c.arg(1);
+    KeyMeta old = db.meta(key);
+    if (get && old != null && old.type != KeyType.STRING) {
+      throw new RedisException(Errors.WRONGTYPE);
+    }
+    boolean apply = !(nx && old != null) && !(xx && old == null);
+    if (apply) {
+      if (keepTtl && old != null) {
+        expireAtMs = old.expireAtMs;
+      }
+      put(db, key, old, c.arg(2), expireAtMs);
+    }
+    if (get) {
+      c.reply().bulk(old == null ? null : old.value);
+    } else if (apply) {
+      c.reply().ok();
+    } else {
+      c.reply().nullBulk();
+    }
+  }
+
+  private static void getex(CommandContext c) {
+    long expireAtMs = -1; // -1: leave as is, 0: PERSIST
+    for (int i = 2; i < c.argc(); i++) {
+      byte[] a = c.arg(i);
+      boolean hasNext = i + 1 < c.argc();
+      if (expireAtMs != -1) {
+        throw new RedisException(Errors.SYNTAX);
+      }
+      if (Args.is(a, "persist")) {
+        expireAtMs = 0;
+      } else if (hasNext && (Args.is(a, "ex") || Args.is(a, "px") || Args.is(a, "exat")
+          || Args.is(a, "pxat"))) {
+        long unit = Args.is(a, "ex") || Args.is(a, "exat") ? 1000 : 1;
+        boolean absolute = Args.is(a, "exat") || Args.is(a, "pxat");
+        expireAtMs = expireAt(c, c.arg(++i), unit, absolute);
+      } else {
+        throw new RedisException(Errors.SYNTAX);
+      }
+    }
+    Database db = c.db();
+    KeyMeta m = Keys.read(c, c.arg(1), KeyType.STRING);
+    if (m == null) {
+      c.reply().nullBulk();
+      return;
+    }
+    if (expireAtMs != -1 && expireAtMs != m.expireAtMs) {
+      Batch b = db.batch();
+      if (expireAtMs != 0 && expireAtMs <= System.currentTimeMillis()) {
+        db.remove(b, c.arg(1), m);
+      } else {
+        db.store(b, c.arg(1), m, KeyMeta.string(m.value, expireAtMs));
+      }
+      b.commit();
+    }
+    c.reply().bulk(m.value);
+  }
+
+  private static void incrBy(CommandContext c, long by) {
+    Database db = c.db();
+    KeyMeta m = Keys.typed(c, c.arg(1), KeyType.STRING);
+    long current = 0;
+    if (m != null) {
+      Long v = Args.parseLongOrNull(m.value);
+      if (v == null) {
+        throw new RedisException(Errors.NOT_INTEGER);
+      }
+      current = v;
+    }
+    long result;
+    try {
+      result = Math.addExact(current, by);
+    } catch (ArithmeticException e) {
+      throw new RedisException(Errors.OVERFLOW);
+    }
+    put(db, c.arg(1), m, Long.toString(result).getBytes(StandardCharsets.US_ASCII),
+        m == null ? 0 : m.expireAtMs);
+    c.reply().integer(result);
+  }
+
+  private static void incrByFloat(CommandContext c) {
+    Database db = c.db();
+    KeyMeta m = Keys.typed(c, c.arg(1), KeyType.STRING);
+    double by = Args.parseDouble(c.arg(2));
+    double current = 0;
+    if (m != null) {
+      Double v = Args.parseDoubleOrNull(m.value);
+      if (v == null) {
+        throw new RedisException(Errors.NOT_FLOAT);
+      }
+      current = v;
+    }
+    double result = current + by;
+    if (Double.isNaN(result) || Double.isInfinite(result)) {
+      throw new RedisException(Errors.INCR_NAN_OR_INF);
+    }
+    byte[] text = DoubleFormat.human(result).getBytes(StandardCharsets.US_ASCII);
+    put(db, c.arg(1), m, text, m == null ? 0 : m.expireAtMs);
+    c.reply().bulk(text);
+  }
+
+  private static void getrange(CommandContext c) {
+    long start = Args.parseLong(c.arg(2));
+    long end = Args.parseLong(c.arg(3));
+    KeyMeta m = Keys.read(c, c.arg(1), KeyType.STRING);
+    byte[] v = m == null ? new byte[0] : m.value;
+    long len = v.length;
+    if (start < 0 && end < 0 && start > end) {
+      c.reply().bulk(new byte[0]);
+      return;
+    }
+    if (start < 0) {
+      start = Math.max(0, len + start);
+    }
+    if (end < 0) {
+      end = Math.max(0, len + end);
+    }
+    if (end >= len) {
+      end = len - 1;
+    }
+    if (len == 0 || start > end) {
+      c.reply().bulk(new byte[0]);
+      return;
+    }
+    c.reply().bulk(v, (int) start, (int) (end - start + 1));
+  }
+
+  private static void setrange(CommandContext c) {
+    long offset = Args.parseLong(c.arg(2));
+    if (offset < 0) {
+      throw new RedisException(Errors.OFFSET_OUT_OF_RANGE);
+    }
+    byte[] patch = c.arg(3);
+    Database db = c.db();
+    KeyMeta m = Keys.typed(c, c.arg(1), KeyType.STRING);
+    byte[] v = m == null ? new byte[0] : m.value;
+    if (patch.length == 0) {
+      c.reply().integer(v.length);
+      return;
+    }
+    checkSize(offset + patch.length);
+    int newLen = (int) Math.max(v.length, offset + patch.length);
+    byte[] out = Arrays.copyOf(v, newLen);
+    System.arraycopy(patch, 0, out, (int) offset, patch.length);
+    put(db, c.arg(1), m, out, m == null ? 0 : m.expireAtMs);
+    c.reply().integer(out.length);
+  }
+}

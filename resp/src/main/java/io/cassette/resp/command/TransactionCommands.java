@@ -1,0 +1,81 @@
+package io.cassette.resp.command;
+
+import static io.cassette.resp.command.CommandSpec.FAST;
+import static io.cassette.resp.command.CommandSpec.LOADING;
+import static io.cassette.resp.command.CommandSpec.NO_MULTI;
+import static io.cassette.resp.command.CommandSpec.NO_QUEUE;
+import static io.cassette.resp.command.CommandSpec.STALE;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * MULTI, EXEC, DISCARD, WATCH, UNWATCH. Commands are queued per session; EXEC runs them in
+ * one go on the command thread, so no other client's command interleaves (atomic as Redis).
+ */
+final class TransactionCommands {
+  private TransactionCommands() {}
+
+  static void register(CommandTable t) {
+    t.add("multi", 1, NO_QUEUE | LOADING | STALE | FAST, c -> {
+      if (c.session.inMulti) {
+        throw new RedisException("ERR MULTI calls can not be nested");
+      }
+      c.session.inMulti = true;
+      c.session.multiFailed = false;
+      c.session.multiQueue.clear();
+      c.reply().ok();
+    });
+    t.add("exec", 1, NO_QUEUE | LOADING | STALE, TransactionCommands::exec);
+    t.add("discard", 1, NO_QUEUE | LOADING | STALE | FAST, c -> {
+      if (!c.session.inMulti) {
+        throw new RedisException("ERR DISCARD without MULTI");
+      }
+      endMulti(c.session);
+      c.server.watches.unwatchAll(c.session);
+      c.reply().ok();
+    });
+    t.add("watch", -2, NO_QUEUE | NO_MULTI | LOADING | STALE | FAST, 1, -1, 1, c -> {
+      if (c.session.inMulti) {
+        throw new RedisException("ERR WATCH inside MULTI is not allowed");
+      }
+      for (int i = 1; i < c.argc(); i++) {
+        c.server.watches.watch(c.session, c.session.db, c.arg(i));
+      }
+      c.reply().ok();
+    });
+    t.add("unwatch", 1, NO_QUEUE | LOADING | STALE | FAST, c -> {
+      c.server.watches.unwatchAll(c.session);
+      c.reply().ok();
+    });
+  }
+
+  private static void endMulti(Session s) {
+    s.inMulti = false;
+    s.multiFailed = false;
+    s.multiQueue.clear();
+  }
+
+  private static void exec(CommandContext c) {
+    Session s = c.session;
+    if (!s.inMulti) {
+      throw new RedisException("ERR EXEC without MULTI");
+    }
+    List<byte[][]> queue = new ArrayList<>(s.multiQueue);
+    boolean failed = s.multiFailed;
+    boolean dirty = s.watchDirty;
+    endMulti(s);
+    c.server.watches.unwatchAll(s);
+    if (failed) {
+      throw new RedisException("EXECABORT Transaction discarded because of previous errors.");
+    }
+    if (dirty) {
+      c.reply().nullArray();
+      return;
+    }
+    c.reply().array(queue.size());
+    for (byte[][] args : queue) {
+      c.server.runner.run(s, args, false);
+    }
+  }
+}

@@ -1,0 +1,276 @@
+package io.cassette.resp.keyspace;
+
+import io.cassette.storage.Engine;
+import io.cassette.storage.KeyRange;
+import io.cassette.storage.PartitionView;
+import io.cassette.storage.ReadQuery;
+import io.cassette.storage.Row;
+import io.cassette.storage.Slice;
+import io.cassette.storage.Table;
+import io.cassette.storage.TableSpec;
+import io.cassette.storage.DecoratedKey;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * One Redis database (SELECT index) on its storage table: reads and writes keys' metadata
+ * and sub-rows as {@link RedisLayout} lays them out, applies lazy expiry, keeps the expiry
+ * index and the key count.
+ *
+ * <p>Not thread-safe: every call comes from the single command thread, which is what makes
+ * each Redis command atomic.
+ */
+public final class Database {
+  /** Keys with an expired TTL removed per database and active-expiry cycle, at most. */
+  static final int ACTIVE_EXPIRE_BATCH = 64;
+
+  private final int index;
+  private final Engine engine;
+  private final RedisClock clock;
+  private final Table table;
+  /** Number of keys; -1 until first counted (a scan), then maintained on every change. */
+  private long keyCount = -1;
+
+  Database(int index, Engine engine, RedisClock clock) {
+    this.index = index;
+    this.engine = engine;
+    this.clock = clock;
+    TableSpec defaults = TableSpec.withDefaults(RedisLayout.KEYSPACE,
+        RedisLayout.tableName(index), RedisLayout.tableId(index));
+    this.table = engine.createTable(new TableSpec(defaults.keyspace(), defaults.name(),
+        defaults.id(), defaults.compression(), defaults.compaction(),
+        RedisLayout.GC_GRACE_SECONDS, defaults.bloomFilterFpChance(), 0));
+  }
+
+  public int index() {
+    return index;
+  }
+
+  public RedisClock clock() {
+    return clock;
+  }
+
+  /** A batch of writes stamped with a fresh timestamp. */
+  public Batch batch() {
+    long micros = clock.nextMicros();
+    return new Batch(engine, table.spec().name(), micros, micros / 1_000_000);
+  }
+
+  private static long nowSeconds() {
+    return System.currentTimeMillis() / 1000;
+  }
+
+  /** The live metadata of {@code key}, or null; an expired key is deleted on the way. */
+  public KeyMeta meta(byte[] key) {
+    KeyMeta m = rawMeta(key);
+    if (m != null && m.expiresAt(clock.nowMillis())) {
+      Batch b = batch();
+      remove(b, key, m);
+      b.commit();
+      return null;
+    }
+    return m;
+  }
+
+  /** The stored metadata of {@code key} even when expired, or null. */
+  KeyMeta rawMeta(byte[] key) {
+    PartitionView view = table.read(RedisLayout.metaKey(key),
+        ReadQuery.row(RedisLayout.META_CLUSTERING, nowSeconds()));
+    byte[] v = firstValue(view);
+    return v == null ? null : KeyMeta.decode(v);
+  }
+
+  private static byte[] firstValue(PartitionView view) {
+    Row r = view.rows().isEmpty() ? view.staticRow() : view.rows().get(0);
+    if (r == null) {
+      return null;
+    }
+    var cell = r.cell(RedisLayout.COLUMN);
+    return cell == null ? null : cell.value();
+  }
+
+  /**
+   * Writes {@code meta} for {@code key}, replacing {@code old} (null when the key did not
+   * exist): keeps the key count and expiry index, and drops the old sub-rows when the key
+   * becomes a new incarnation (different version or type).
+   */
+  public void store(Batch b, byte[] key, KeyMeta old, KeyMeta meta) {
+    if (old == null) {
+      if (keyCount >= 0) {
+        keyCount++;
+      }
+    } else {
+      if (old.type != KeyType.STRING && (meta.type != old.type || meta.version != old.version)) {
+        b.deletePartition(RedisLayout.subKey(old.version));
+      }
+      if (old.expireAtMs != 0 && old.expireAtMs != meta.expireAtMs) {
+        b.deleteRow(RedisLayout.EXPIRY_INDEX_KEY, RedisLayout.expiryClustering(old.expireAtMs, key));
+      }
+    }
+    if (meta.expireAtMs != 0 && (old == null || old.expireAtMs != meta.expireAtMs)) {
+      b.putRow(RedisLayout.EXPIRY_INDEX_KEY, RedisLayout.expiryClustering(meta.expireAtMs, key),
+          new byte[0]);
+    }
+    b.putRow(RedisLayout.metaKey(key), RedisLayout.META_CLUSTERING, meta.encode());
+  }
+
+  /** Deletes {@code key} whose current metadata is {@code meta}: O(1) whatever its size. */
+  public void remove(Batch b, byte[] key, KeyMeta meta) {
+    b.deletePartition(RedisLayout.metaKey(key));
+    if (meta.type != KeyType.STRING) {
+      b.deletePartition(RedisLayout.subKey(meta.version));
+    }
+    if (meta.expireAtMs != 0) {
+      b.deleteRow(RedisLayout.EXPIRY_INDEX_KEY, RedisLayout.expiryClustering(meta.expireAtMs, key));
+    }
+    if (keyCount > 0) {
+      keyCount--;
+    }
+  }
+
+  /**
+   * Moves {@code key}'s metadata to {@code target} (RENAME): the sub-rows stay where they are,
+   * since their partition is named by version, not by key. {@code targetOld} is the target's
+   * current metadata or null.
+   */
+  public void rename(Batch b, byte[] key, KeyMeta meta, byte[] target, KeyMeta targetOld) {
+    b.deletePartition(RedisLayout.metaKey(key));
+    if (meta.expireAtMs != 0) {
+      b.deleteRow(RedisLayout.EXPIRY_INDEX_KEY, RedisLayout.expiryClustering(meta.expireAtMs, key));
+    }
+    if (keyCount > 0) {
+      keyCount--;
+    }
+    store(b, target, targetOld, meta);
+  }
+
+  /** A new, empty collection of {@code type} with a fresh version (not yet stored). */
+  public KeyMeta newCollection(KeyType type) {
+    return KeyMeta.collection(type, clock.nextMicros());
+  }
+
+  /** The value of one sub-row, or null. */
+  public byte[] subValue(KeyMeta meta, byte[] clustering) {
+    byte[] end = Arrays.copyOf(clustering, clustering.length + 1);
+    PartitionView view = table.read(RedisLayout.subKey(meta.version),
+        new ReadQuery(List.of(new Slice(clustering, true, end, false)), false, 1, nowSeconds()));
+    if (view.rows().isEmpty()) {
+      return null;
+    }
+    Row r = view.rows().get(0);
+    if (!Arrays.equals(r.clustering(), clustering)) {
+      return null;
+    }
+    var cell = r.cell(RedisLayout.COLUMN);
+    return cell == null ? null : cell.value();
+  }
+
+  /** Live sub-rows of {@code meta} in {@code slice}, at most {@code limit}. */
+  public List<Row> subRows(KeyMeta meta, Slice slice, boolean reversed, int limit) {
+    PartitionView view = table.read(RedisLayout.subKey(meta.version),
+        new ReadQuery(List.of(slice), reversed, limit, nowSeconds()));
+    return view.rows();
+  }
+
+  /** All sub-rows whose clustering starts with {@code tag}. */
+  public List<Row> subRowsTagged(KeyMeta meta, byte tag, boolean reversed, int limit) {
+    return subRows(meta, Slice.prefix(new byte[] {tag}), reversed, limit);
+  }
+
+  public static byte[] valueOf(Row r) {
+    var cell = r.cell(RedisLayout.COLUMN);
+    return cell == null ? null : cell.value();
+  }
+
+  /** Number of keys, counting once by a scan on first use. */
+  public long size() {
+    if (keyCount < 0) {
+      long[] n = {0};
+      scanKeys(KeyRange.ALL, k -> n[0]++);
+      keyCount = n[0];
+    }
+    return keyCount;
+  }
+
+  /**
+   * Calls {@code consumer} with every key (unexpired or not) in token order within
+   * {@code range}; returns the last partition seen, or null.
+   */
+  public DecoratedKey scanKeys(KeyRange range, Consumer<byte[]> consumer) {
+    return scanKeys(range, Integer.MAX_VALUE, (k, m) -> consumer.accept(k));
+  }
+
+  /** A key and its metadata seen by a scan. */
+  public interface KeyVisitor {
+    void visit(byte[] key, KeyMeta meta);
+  }
+
+  /**
+   * Visits up to {@code count} keys (then the rest of the same token, so a cursor on the
+   * token resumes exactly) in token order; returns the last key's position, or null at the end.
+   */
+  public DecoratedKey scanKeys(KeyRange range, int count, KeyVisitor visitor) {
+    int seen = 0;
+    DecoratedKey last = null;
+    try (Table.CloseableIterator<PartitionView> it = table.scan(range,
+        new ReadQuery(List.of(Slice.ALL), false, 1, nowSeconds()))) {
+      while (it.hasNext()) {
+        PartitionView p = it.next();
+        if (seen >= count && last != null && p.key().token() != last.token()) {
+          return last;
+        }
+        last = p.key();
+        if (!RedisLayout.isMetaKey(p.key().key())) {
+          continue;
+        }
+        byte[] v = firstValue(p);
+        if (v == null) {
+          continue;
+        }
+        visitor.visit(RedisLayout.userKey(p.key().key()), KeyMeta.decode(v));
+        seen++;
+      }
+    }
+    return null;
+  }
+
+  /** Removes every key (FLUSHDB). */
+  public void flush() {
+    table.truncate();
+    keyCount = 0;
+  }
+
+  /**
+   * One active-expiry step: deletes up to {@link #ACTIVE_EXPIRE_BATCH} keys whose expiry has
+   * passed, found through the expiry index. Returns the keys deleted (for WATCH).
+   */
+  public List<byte[]> expireSome() {
+    long now = clock.nowMillis();
+    byte[] end = new byte[8];
+    KeyMeta.putLong(end, 0, now);
+    PartitionView view = table.read(RedisLayout.EXPIRY_INDEX_KEY,
+        new ReadQuery(List.of(new Slice(io.cassette.storage.Bytes.EMPTY, true, end, true)), false,
+            ACTIVE_EXPIRE_BATCH, nowSeconds()));
+    if (view.rows().isEmpty()) {
+      return List.of();
+    }
+    List<byte[]> removed = new ArrayList<>();
+    Batch b = batch();
+    for (Row r : view.rows()) {
+      byte[] c = r.clustering();
+      long at = KeyMeta.getLong(c, 0);
+      byte[] key = Arrays.copyOfRange(c, 8, c.length);
+      KeyMeta m = rawMeta(key);
+      if (m != null && m.expireAtMs == at && m.expiresAt(now)) {
+        remove(b, key, m);
+        removed.add(key);
+      } else {
+        b.deleteRow(RedisLayout.EXPIRY_INDEX_KEY, c);
+      }
+    }
+    b.commit();
+    return removed;
+  }
+}

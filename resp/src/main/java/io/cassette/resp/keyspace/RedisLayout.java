@@ -1,0 +1,157 @@
+package io.cassette.resp.keyspace;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.UUID;
+
+/**
+ * How Redis keys are laid out in storage (Kvrocks-style; described in
+ * docs/format/redis-encoding.md). One table per database, {@code redis.db0} .. {@code redis.db15},
+ * created on first use; every row has one cell, column {@code "v"}. Do not change these
+ * values: they are on disk.
+ *
+ * <pre>
+ *  partition key              clustering                        cell v
+ *  'm' | key                  0x00                              {@link KeyMeta} (strings inline)
+ *  's' | version(8)           'f' | field                       hash value
+ *                             'e' | member                      (empty)   set member
+ *                             'i' | position^0x80..(8)          list element
+ *                             'm' | member                      score(8, IEEE 754)
+ *                             's' | sortable score(8) | member  (empty)   zset by score
+ *  'x'                        expireAtMs(8) | key               (empty)   expiry index
+ * </pre>
+ *
+ * Versions are write timestamps (µs), unique per node, so a sub-row partition belongs to
+ * exactly one incarnation of one key and RENAME moves only the metadata row. Deleting a
+ * collection writes one partition tombstone on its sub-row partition: O(1), and compaction
+ * purges the rows.
+ */
+public final class RedisLayout {
+  public static final String KEYSPACE = "redis";
+  public static final String COLUMN = "v";
+  public static final int DATABASES = 16;
+  /** Deleted Redis data is not replicated yet, so tombstones may be purged soon. */
+  public static final int GC_GRACE_SECONDS = 3600;
+
+  static final byte META_PREFIX = 'm';
+  static final byte SUB_PREFIX = 's';
+  static final byte[] EXPIRY_INDEX_KEY = {'x'};
+  static final byte[] META_CLUSTERING = {0};
+
+  public static final byte HASH_FIELD = 'f';
+  public static final byte SET_MEMBER = 'e';
+  public static final byte LIST_ITEM = 'i';
+  public static final byte ZSET_MEMBER = 'm';
+  public static final byte ZSET_SCORE = 's';
+
+  private RedisLayout() {}
+
+  public static String tableName(int db) {
+    return "db" + db;
+  }
+
+  /** Stable table id so a restart finds the same table. */
+  static UUID tableId(int db) {
+    return UUID.nameUUIDFromBytes((KEYSPACE + "." + tableName(db)).getBytes(StandardCharsets.UTF_8));
+  }
+
+  static byte[] metaKey(byte[] key) {
+    byte[] k = new byte[key.length + 1];
+    k[0] = META_PREFIX;
+    System.arraycopy(key, 0, k, 1, key.length);
+    return k;
+  }
+
+  static boolean isMetaKey(byte[] partitionKey) {
+    return partitionKey.length > 0 && partitionKey[0] == META_PREFIX;
+  }
+
+  static byte[] userKey(byte[] metaKey) {
+    return Arrays.copyOfRange(metaKey, 1, metaKey.length);
+  }
+
+  static byte[] subKey(long version) {
+    byte[] k = new byte[9];
+    k[0] = SUB_PREFIX;
+    KeyMeta.putLong(k, 1, version);
+    return k;
+  }
+
+  /** {@code tag | bytes}: the clustering of a hash field, set member or zset member. */
+  public static byte[] tagged(byte tag, byte[] bytes) {
+    byte[] c = new byte[bytes.length + 1];
+    c[0] = tag;
+    System.arraycopy(bytes, 0, c, 1, bytes.length);
+    return c;
+  }
+
+  /** The bytes after the one-byte tag. */
+  public static byte[] untag(byte[] clustering) {
+    return Arrays.copyOfRange(clustering, 1, clustering.length);
+  }
+
+  /** A list position in unsigned byte order (sign bit flipped). */
+  public static byte[] listPosition(long position) {
+    byte[] c = new byte[9];
+    c[0] = LIST_ITEM;
+    KeyMeta.putLong(c, 1, position ^ Long.MIN_VALUE);
+    return c;
+  }
+
+  public static long listPositionOf(byte[] clustering) {
+    return KeyMeta.getLong(clustering, 1) ^ Long.MIN_VALUE;
+  }
+
+  /** {@code 's' | sortable(score) | member}: orders by score, then member, as Redis does. */
+  public static byte[] scoreClustering(double score, byte[] member) {
+    byte[] c = new byte[9 + member.length];
+    c[0] = ZSET_SCORE;
+    KeyMeta.putLong(c, 1, sortableScore(score));
+    System.arraycopy(member, 0, c, 9, member.length);
+    return c;
+  }
+
+  /** {@code 's' | sortable(score)}: a bound for score ranges. */
+  public static byte[] scorePrefix(double score) {
+    byte[] c = new byte[9];
+    c[0] = ZSET_SCORE;
+    KeyMeta.putLong(c, 1, sortableScore(score));
+    return c;
+  }
+
+  public static double scoreOf(byte[] scoreClustering) {
+    return unsortableScore(KeyMeta.getLong(scoreClustering, 1));
+  }
+
+  public static byte[] memberOfScoreClustering(byte[] c) {
+    return Arrays.copyOfRange(c, 9, c.length);
+  }
+
+  /** Maps a double to a long whose unsigned order is the double's numeric order. */
+  static long sortableScore(double score) {
+    long bits = Double.doubleToLongBits(score == 0.0 ? 0.0 : score); // -0.0 sorts as 0
+    return bits < 0 ? ~bits : bits ^ Long.MIN_VALUE;
+  }
+
+  static double unsortableScore(long sortable) {
+    long bits = sortable < 0 ? sortable ^ Long.MIN_VALUE : ~sortable;
+    return Double.longBitsToDouble(bits);
+  }
+
+  public static byte[] encodeScore(double score) {
+    byte[] v = new byte[8];
+    KeyMeta.putLong(v, 0, Double.doubleToLongBits(score));
+    return v;
+  }
+
+  public static double decodeScore(byte[] v) {
+    return Double.longBitsToDouble(KeyMeta.getLong(v, 0));
+  }
+
+  static byte[] expiryClustering(long expireAtMs, byte[] key) {
+    byte[] c = new byte[8 + key.length];
+    KeyMeta.putLong(c, 0, expireAtMs);
+    System.arraycopy(key, 0, c, 8, key.length);
+    return c;
+  }
+}

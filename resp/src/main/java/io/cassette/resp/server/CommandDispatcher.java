@@ -1,0 +1,316 @@
+package io.cassette.resp.server;
+
+import io.cassette.resp.command.CommandContext;
+import io.cassette.resp.command.CommandSpec;
+import io.cassette.resp.command.Errors;
+import io.cassette.resp.command.RedisException;
+import io.cassette.resp.command.ServerContext;
+import io.cassette.resp.command.Session;
+import io.cassette.resp.protocol.ProtocolError;
+import io.cassette.resp.protocol.Reply;
+import io.cassette.resp.protocol.Request;
+import io.cassette.storage.StorageException;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.socket.DuplexChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs every client's commands on the one command thread, in each client's arrival order:
+ * the Redis execution model, which makes every command (and EXEC) atomic without locks and
+ * keeps pipelined replies in order. Storage calls happen here, never on an event loop.
+ *
+ * <p>A client's pending requests are drained in one task and their replies written into one
+ * buffer, flushed once (or every {@link #FLUSH_THRESHOLD_BYTES}): pipelines cost one write.
+ */
+public final class CommandDispatcher implements ServerContext.CommandRunner {
+  private static final Logger LOG = LoggerFactory.getLogger(CommandDispatcher.class);
+  /** Replies are flushed early once a drain has produced this many bytes. */
+  static final int FLUSH_THRESHOLD_BYTES = 64 * 1024;
+  /** Longest quoted argument in "unknown command" errors, as Redis. */
+  private static final int UNKNOWN_ARGS_CHARS = 128;
+  /** How long a closing connection's remaining input is drained before the socket closes. */
+  static final long LINGER_MILLIS = 1000;
+
+  private final ServerContext server;
+  private final ScheduledExecutorService thread;
+
+  public CommandDispatcher(ServerContext server, ScheduledExecutorService thread) {
+    this.server = server;
+    this.thread = thread;
+  }
+
+  /** Called from the event loop after requests were queued on {@code s}. */
+  public void schedule(Session s) {
+    if (s.drainScheduled.compareAndSet(false, true)) {
+      try {
+        thread.execute(() -> drain(s));
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        s.channel.close(); // shutting down
+      }
+    }
+  }
+
+  @Override
+  public void resume(Session s) {
+    schedule(s);
+  }
+
+  private void drain(Session s) {
+    s.drainScheduled.set(false);
+    if (s.closed) {
+      s.inbox.clear();
+      return;
+    }
+    Reply reply = s.reply;
+    ByteBuf buf = s.channel.alloc().ioBuffer();
+    reply.target(buf);
+    try {
+      Object item;
+      while (s.blocked == null && !s.closeAfterReply && !s.closed
+          && (item = s.inbox.poll()) != null) {
+        if (item instanceof ProtocolError e) {
+          reply.error("ERR " + e.message());
+          server.stats.errorReplies.incrementAndGet();
+          s.closeAfterReply = true;
+          break;
+        }
+        execute(s, ((Request) item).args());
+        if (server.blocking.hasReady()) {
+          serveBlocked();
+        }
+        if (buf.readableBytes() >= FLUSH_THRESHOLD_BYTES) {
+          server.stats.netOutputBytes.addAndGet(buf.readableBytes());
+          s.channel.writeAndFlush(buf, s.channel.voidPromise());
+          buf = s.channel.alloc().ioBuffer();
+          reply.target(buf);
+        }
+      }
+    } catch (RuntimeException e) {
+      LOG.error("command thread failed serving client id={}", s.id, e);
+      s.closeAfterReply = true;
+    } finally {
+      reply.target(null);
+      finish(s, buf);
+    }
+  }
+
+  private void finish(Session s, ByteBuf buf) {
+    if (!buf.isReadable() && !s.closeAfterReply) {
+      buf.release();
+      return;
+    }
+    server.stats.netOutputBytes.addAndGet(buf.readableBytes());
+    if (s.closeAfterReply) {
+      s.closed = true;
+      s.channel.writeAndFlush(buf).addListener(f -> closeGracefully(s.channel));
+    } else {
+      s.channel.writeAndFlush(buf, s.channel.voidPromise());
+    }
+  }
+
+  /**
+   * Closes after the last reply without losing it: closing a socket that still has unread
+   * input sends a reset, which can destroy the reply in flight (e.g. after a protocol error
+   * in the middle of a large write). So: send FIN, discard input until the client closes or
+   * {@link #LINGER_MILLIS} pass, then close.
+   */
+  static void closeGracefully(Channel ch) {
+    if (ch instanceof DuplexChannel d && ch.isActive()) {
+      d.shutdownOutput().addListener(f -> ch.eventLoop().schedule(() -> {
+        ch.close();
+      }, LINGER_MILLIS, TimeUnit.MILLISECONDS));
+    } else {
+      ch.close();
+    }
+  }
+
+  /** Checks and runs (or queues, inside MULTI) one request of {@code s}. */
+  private void execute(Session s, byte[][] args) {
+    Reply r = s.reply;
+    s.lastInteractionMillis = System.currentTimeMillis();
+    String name = lower(args[0]);
+    CommandSpec spec = server.commands.get(name);
+    if (spec == null) {
+      rejectInMulti(s, unknownCommand(args));
+      return;
+    }
+    s.lastCommand = name;
+    if (!spec.arityOk(args.length)) {
+      rejectInMulti(s, Errors.wrongArity(spec.name()));
+      return;
+    }
+    if (!s.authenticated && !spec.has(CommandSpec.NO_AUTH) && server.requiresPassword()) {
+      rejectInMulti(s, Errors.NOAUTH);
+      return;
+    }
+    if (s.subscriptions() > 0 && s.protocol() == 2 && !spec.has(CommandSpec.PUBSUB)) {
+      error(r, "ERR Can't execute '" + spec.name() + "': only (P|S)SUBSCRIBE / "
+          + "(P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context");
+      return;
+    }
+    if (s.inMulti && !spec.has(CommandSpec.NO_QUEUE)) {
+      s.multiQueue.add(args);
+      r.queued();
+      return;
+    }
+    invoke(s, spec, args, true);
+  }
+
+  private void rejectInMulti(Session s, String error) {
+    if (s.inMulti) {
+      s.multiFailed = true;
+    }
+    error(s.reply, error);
+  }
+
+  private void error(Reply r, String text) {
+    server.stats.errorReplies.incrementAndGet();
+    r.error(text);
+  }
+
+  /** Runs a queued (EXEC) or retried (blocked) command; arity was checked when queued. */
+  @Override
+  public void run(Session s, byte[][] args, boolean mayBlock) {
+    CommandSpec spec = server.commands.get(lower(args[0]));
+    if (spec == null) {
+      error(s.reply, unknownCommand(args));
+      return;
+    }
+    invoke(s, spec, args, mayBlock);
+  }
+
+  private void invoke(Session s, CommandSpec spec, byte[][] args, boolean mayBlock) {
+    long start = System.nanoTime();
+    try {
+      spec.handler().execute(new CommandContext(server, s, args, spec, mayBlock));
+    } catch (RedisException e) {
+      error(s.reply, e.getMessage());
+    } catch (StorageException e) {
+      LOG.warn("storage failed for {}: {}", spec.name(), e.toString());
+      error(s.reply, "ERR storage: " + e.getMessage());
+    } catch (RuntimeException e) {
+      LOG.error("command {} failed", spec.name(), e);
+      error(s.reply, "ERR internal error in '" + spec.name() + "': " + e);
+    }
+    long micros = (System.nanoTime() - start) / 1000;
+    server.stats.commandsProcessed.incrementAndGet();
+    if (spec.has(CommandSpec.WRITE) && spec.firstKey() > 0) {
+      touchKeys(s, spec, args);
+    }
+    record(s, args, micros);
+    if (s.blocked != null && s.blocked.timeout == null && s.blocked.deadlineMillis > 0) {
+      Session.Blocked b = s.blocked;
+      long delay = Math.max(0, b.deadlineMillis - System.currentTimeMillis());
+      b.timeout = thread.schedule(() -> timeOut(s, b), delay, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  private void record(Session s, byte[][] args, long micros) {
+    long slowerThan = parse(server.config.get("slowlog-log-slower-than"), 10_000);
+    if (slowerThan >= 0 && micros >= slowerThan) {
+      server.slowlog.record(micros, args, address(s), s.name,
+          (int) parse(server.config.get("slowlog-max-len"), 128));
+    }
+    long threshold = parse(server.config.get("latency-monitor-threshold"), 0);
+    if (threshold > 0 && micros / 1000 >= threshold) {
+      server.latency.add("command", micros / 1000);
+    }
+  }
+
+  private static String address(Session s) {
+    var a = s.channel.remoteAddress();
+    if (a instanceof java.net.InetSocketAddress i) {
+      return i.getAddress().getHostAddress() + ":" + i.getPort();
+    }
+    return String.valueOf(a);
+  }
+
+  private static long parse(String v, long dflt) {
+    try {
+      return v == null ? dflt : Long.parseLong(v);
+    } catch (NumberFormatException e) {
+      return dflt;
+    }
+  }
+
+  private void touchKeys(Session s, CommandSpec spec, byte[][] args) {
+    int last = spec.lastKey() < 0 ? args.length + spec.lastKey() : spec.lastKey();
+    for (int i = spec.firstKey(); i <= last && i < args.length; i += Math.max(1, spec.step())) {
+      server.watches.touch(s.db, args[i]);
+    }
+  }
+
+  /** Retries the commands of clients blocked on keys that received data. */
+  private void serveBlocked() {
+    while (server.blocking.hasReady()) {
+      List<Session.KeyRef> ready = server.blocking.takeReady();
+      for (Session.KeyRef key : ready) {
+        for (Session waiter : server.blocking.waitersOf(key)) {
+          Session.Blocked b = waiter.blocked;
+          if (b == null || waiter.closed) {
+            continue;
+          }
+          server.deliver(waiter, r -> run(waiter, b.args, true));
+          if (waiter.blocked == null) {
+            schedule(waiter);
+          }
+        }
+      }
+    }
+  }
+
+  private void timeOut(Session s, Session.Blocked b) {
+    if (s.blocked != b) {
+      return;
+    }
+    server.blocking.unblock(s);
+    server.deliver(s, Reply::nullArray);
+    schedule(s);
+  }
+
+  /** Clean-up when a client disconnects. */
+  public void closed(Session s) {
+    try {
+      thread.execute(() -> {
+        s.closed = true;
+        server.blocking.unblock(s);
+        server.watches.unwatchAll(s);
+        server.pubsub.removeAll(s);
+        server.clients.remove(s.id);
+        s.inbox.clear();
+      });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      server.clients.remove(s.id);
+    }
+  }
+
+  static String lower(byte[] name) {
+    char[] c = new char[name.length];
+    for (int i = 0; i < name.length; i++) {
+      int b = name[i] & 0xFF;
+      c[i] = (char) (b >= 'A' && b <= 'Z' ? b + 32 : b);
+    }
+    return new String(c);
+  }
+
+  /** Redis 7.0's text: the name and up to 128 characters of quoted arguments. */
+  static String unknownCommand(byte[][] args) {
+    StringBuilder quoted = new StringBuilder();
+    for (int i = 1; i < args.length && quoted.length() < UNKNOWN_ARGS_CHARS; i++) {
+      String a = new String(args[i], StandardCharsets.UTF_8);
+      int room = UNKNOWN_ARGS_CHARS - quoted.length();
+      quoted.append('\'').append(a, 0, Math.min(a.length(), room)).append("' ");
+    }
+    String name = new String(args[0], StandardCharsets.UTF_8);
+    if (name.length() > UNKNOWN_ARGS_CHARS) {
+      name = name.substring(0, UNKNOWN_ARGS_CHARS);
+    }
+    return "ERR unknown command '" + name + "', with args beginning with: " + quoted;
+  }
+}

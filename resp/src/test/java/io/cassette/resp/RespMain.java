@@ -1,0 +1,42 @@
+package io.cassette.resp;
+
+import io.cassette.resp.testing.InMemoryEngine;
+import io.cassette.storage.Engine;
+import io.cassette.storage.EngineOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Runs the Redis front door alone for manual tests and redis-benchmark:
+ * {@code RespMain [port] [dataDir] [--memory]}. Uses the real engine in dataDir (a temp
+ * directory when omitted) unless --memory or the engine is not available.
+ */
+public final class RespMain {
+  private RespMain() {}
+
+  public static void main(String[] args) throws Exception {
+    int port = args.length > 0 ? Integer.parseInt(args[0]) : 6379;
+    Path dir = args.length > 1 && !args[1].startsWith("--") ? Path.of(args[1])
+        : Files.createTempDirectory("cassette-resp");
+    boolean memory = java.util.Arrays.asList(args).contains("--memory");
+    Engine engine;
+    if (memory) {
+      engine = new InMemoryEngine();
+    } else {
+      try {
+        engine = Engine.open(EngineOptions.defaults(dir));
+      } catch (UnsupportedOperationException e) {
+        System.err.println("storage engine not available; using memory");
+        engine = new InMemoryEngine();
+      }
+    }
+    RespServer server = new RespServer(RespServerOptions.defaults().withPort(port), engine);
+    Engine e = engine;
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      server.close();
+      e.close();
+    }));
+    System.out.println("cassette-resp listening on " + server.start() + " data " + dir);
+    Thread.currentThread().join();
+  }
+}
