@@ -139,10 +139,8 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
       throw new CqlException(ErrorCode.PROTOCOL_ERROR, "Invalid message version. Got " + envelope.version()
           + " but previous messages on this connection had version " + version);
     }
-    if ((envelope.flags() & Envelope.FLAG_COMPRESSED) != 0) {
-      throw new CqlException(ErrorCode.PROTOCOL_ERROR,
-          "Compression flag set on a v5 envelope: protocol v5 compresses segments, not envelopes");
-    }
+    // v5 envelopes may carry the compression flag (drivers set it when segments are
+    // compressed); the decoder has already decompressed v3/v4 bodies and cleared it.
     if ((envelope.flags() & Envelope.FLAG_CUSTOM_PAYLOAD) != 0) {
       CqlCodec.skipBytesMap(envelope.body());
     }
