@@ -30,6 +30,9 @@ import java.util.List;
  * called from the event loop (the connection handler does so while processing STARTUP).
  */
 public final class FrameDecoder extends ByteToMessageDecoder {
+  /** First allocation for a multi-segment envelope; it grows up to its declared length. */
+  private static final int INITIAL_PARTIAL_ENVELOPE_BYTES = 256 * 1024;
+
   private final int maxFrameBytes;
   /** Envelopes are carried in v5 segments. */
   private boolean segmented;
@@ -259,7 +262,8 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         partialEnvelopeLength = -(int) Math.min(Integer.MAX_VALUE, total - payload.readableBytes());
         return;
       }
-      partialEnvelope = Unpooled.buffer((int) total);
+      // Grow as segments arrive rather than trusting the declared length up front.
+      partialEnvelope = Unpooled.buffer((int) Math.min(total, INITIAL_PARTIAL_ENVELOPE_BYTES), (int) total);
       partialEnvelopeLength = (int) total;
       payload.readBytes(partialEnvelope, payload.readableBytes() > total ? (int) total : payload.readableBytes());
     } else if (partialEnvelopeLength < 0) {
