@@ -1,6 +1,7 @@
 package io.cassette.cql.transport.frame;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.util.ReferenceCounted;
 
 /**
  * One protocol message with its header, what the specs call a frame (v3/v4) or an envelope
@@ -16,6 +17,8 @@ import io.netty.buffer.ByteBuf;
  * </pre>
  *
  * <p>Ownership: the envelope owns one reference to {@code body}; whoever consumes it releases it.
+ * Reference counting delegates to the body, so Netty frees an envelope it drops (a write to a
+ * channel that has closed meanwhile).
  *
  * @param version  protocol version number without the direction bit
  * @param flags    header flags ({@link #FLAG_COMPRESSED} ...)
@@ -23,7 +26,7 @@ import io.netty.buffer.ByteBuf;
  * @param opcode   message opcode
  * @param body     the message body (after decompression, on the inbound side)
  */
-public record Envelope(int version, int flags, int streamId, int opcode, ByteBuf body) {
+public record Envelope(int version, int flags, int streamId, int opcode, ByteBuf body) implements ReferenceCounted {
   /** Header length of v3 and later. */
   public static final int HEADER_LENGTH = 9;
   /** Header length of v1/v2 (one-byte stream id). */
@@ -37,4 +40,43 @@ public record Envelope(int version, int flags, int streamId, int opcode, ByteBuf
   public static final int FLAG_CUSTOM_PAYLOAD = 0x04;
   public static final int FLAG_WARNING = 0x08;
   public static final int FLAG_USE_BETA = 0x10;
+
+  @Override
+  public int refCnt() {
+    return body.refCnt();
+  }
+
+  @Override
+  public Envelope retain() {
+    body.retain();
+    return this;
+  }
+
+  @Override
+  public Envelope retain(int increment) {
+    body.retain(increment);
+    return this;
+  }
+
+  @Override
+  public Envelope touch() {
+    body.touch();
+    return this;
+  }
+
+  @Override
+  public Envelope touch(Object hint) {
+    body.touch(hint);
+    return this;
+  }
+
+  @Override
+  public boolean release() {
+    return body.release();
+  }
+
+  @Override
+  public boolean release(int decrement) {
+    return body.release(decrement);
+  }
 }
