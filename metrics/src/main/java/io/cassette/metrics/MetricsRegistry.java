@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -28,7 +27,7 @@ public final class MetricsRegistry {
   private static final double MICROS_PER_SECOND = 1_000_000.0;
 
   private final Map<String, MetricFamily<?>> families = new ConcurrentSkipListMap<>();
-  private final List<Collector> collectors = new CopyOnWriteArrayList<>();
+  private final Map<String, Collector> collectors = new ConcurrentSkipListMap<>();
 
   public MetricFamily<Counter> counterFamily(String name, String help, String... labelNames) {
     return family(name, MetricType.COUNTER, help, labelNames, Counter::new);
@@ -60,8 +59,9 @@ public final class MetricsRegistry {
     return family(name, MetricType.GAUGE, help, new String[0], () -> new Gauge(supplier)).labels();
   }
 
-  public void addCollector(Collector collector) {
-    collectors.add(collector);
+  /** Adds a collector under {@code key}, replacing the one registered under it before. */
+  public void setCollector(String key, Collector collector) {
+    collectors.put(key, collector);
   }
 
   /** The family registered under {@code name}, or null. */
@@ -74,7 +74,7 @@ public final class MetricsRegistry {
     for (MetricFamily<?> f : families.values()) {
       write(f, out);
     }
-    for (Collector c : collectors) {
+    for (Collector c : collectors.values()) {
       c.collect(out);
     }
   }

@@ -25,6 +25,7 @@ public final class RequestMetrics {
   private final MetricFamily<Counter> errors;
   private final Map<String, LatencyHistogram> latencyByType = new ConcurrentHashMap<>();
   private final Map<String, Counter> errorsByType = new ConcurrentHashMap<>();
+  private final LatencyHistogram all;
   private final Gauge connections;
   private final Counter connectionsOpened;
 
@@ -36,6 +37,8 @@ public final class RequestMetrics {
         "Request latency by front door and request type, from decoded to answered", "door", "type");
     errors = registry.counterFamily("cassette_request_errors_total",
         "Requests answered with an error, by front door and request type", "door", "type");
+    all = registry.latencyFamily("cassette_door_latency_seconds",
+        "Request latency of all types together, by front door", "door").labels(door);
     connections = registry.gaugeFamily("cassette_connections", "Open client connections by front door",
         "door").labels(door);
     connectionsOpened = registry.counterFamily("cassette_connections_opened_total",
@@ -53,6 +56,7 @@ public final class RequestMetrics {
       h = latencyByType.computeIfAbsent(bounded(type, latencyByType.size()), t -> latencies.labels(door, t));
     }
     h.record(micros);
+    all.record(micros);
     monitor.record(event, micros, type);
   }
 
@@ -76,6 +80,20 @@ public final class RequestMetrics {
 
   public long openConnections() {
     return (long) connections.value();
+  }
+
+  /** Latency of every request of this door, whatever its type. */
+  public LatencyHistogram latency() {
+    return all;
+  }
+
+  /** Errors of all types together. */
+  public long errors() {
+    long n = 0;
+    for (Counter c : errorsByType.values()) {
+      n += c.value();
+    }
+    return n;
   }
 
   /** Latency per type seen so far (a live view). */

@@ -26,7 +26,7 @@ class PrometheusTextWriterTest {
     m.storage().memtableFlushed("ks.t", 30_000, 1500);
     m.registry().gaugeFamily("cassette_test_label_escapes", "help with \\ backslash\nand newline", "v")
         .labels("quote \" backslash \\ newline \n end").set(1);
-    m.registry().addCollector(out -> {
+    m.registry().setCollector("tables", out -> {
       out.family("cassette_table_reads_total", MetricType.COUNTER, "reads per table");
       out.sample("cassette_table_reads_total", List.of("keyspace", "table"), List.of("ks", "t"), 42);
     });

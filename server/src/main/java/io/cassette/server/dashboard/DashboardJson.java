@@ -1,0 +1,230 @@
+package io.cassette.server.dashboard;
+
+import io.cassette.metrics.Counter;
+import io.cassette.metrics.FlashWear;
+import io.cassette.metrics.JvmMetrics;
+import io.cassette.metrics.LatencyHistogram;
+import io.cassette.metrics.LatencyMonitor;
+import io.cassette.metrics.LatencySnapshot;
+import io.cassette.metrics.LatencyTable;
+import io.cassette.metrics.NodeMetrics;
+import io.cassette.metrics.Percentiles;
+import io.cassette.metrics.RequestMetrics;
+import io.cassette.metrics.SlowLog;
+import io.cassette.metrics.SlowLogEntry;
+import io.cassette.server.Version;
+import io.cassette.storage.Engine;
+import io.cassette.storage.Table;
+import io.cassette.storage.TableMetrics;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryUsage;
+import java.nio.file.FileStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The small JSON documents the dashboard polls ({@code /api/dashboard.json}) and
+ * {@code nodetool latency} reads ({@code /api/latency}). Counts are cumulative: the page turns
+ * them into rates between polls. Durations are milliseconds (fractions allowed), sizes bytes.
+ */
+final class DashboardJson {
+  /** Slow-log entries shown per front door. */
+  static final int SLOWLOG_ENTRIES = 10;
+  private static final String[] DOORS = {"cql", "resp"};
+
+  private final NodeMetrics metrics;
+  private final JvmMetrics jvm;
+  private final Engine engine;
+  private final Path dataDirectory;
+  private final String clusterName;
+  private final String listen;
+
+  DashboardJson(NodeMetrics metrics, Engine engine, Path dataDirectory, String clusterName, String listen) {
+    this.metrics = metrics;
+    this.jvm = metrics.startJvmMetrics();
+    this.engine = engine;
+    this.dataDirectory = dataDirectory;
+    this.clusterName = clusterName;
+    this.listen = listen;
+  }
+
+  String dashboard() {
+    JsonBuilder j = new JsonBuilder().beginObject();
+    node(j);
+    doors(j);
+    List<Table> tables = new ArrayList<>(engine.tables());
+    tables.sort(Comparator.comparing((Table t) -> t.spec().keyspace()).thenComparing(t -> t.spec().name()));
+    List<TableMetrics> tableMetrics = new ArrayList<>();
+    for (Table t : tables) {
+      tableMetrics.add(t.metrics());
+    }
+    storage(j, tableMetrics);
+    disk(j, tableMetrics);
+    tables(j, tables, tableMetrics);
+    latency(j);
+    slowLog(j);
+    return j.endObject().toString();
+  }
+
+  /** For {@code nodetool latency}: the events, their history, the text table and the doctor's report. */
+  String latency() {
+    JsonBuilder j = new JsonBuilder().beginObject();
+    latency(j);
+    j.field("table", LatencyTable.latest(metrics.latencyMonitor()));
+    return j.endObject().toString();
+  }
+
+  private void node(JsonBuilder j) {
+    MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
+    j.name("node").beginObject()
+        .field("version", Version.get())
+        .field("cluster", clusterName)
+        .field("listen", listen)
+        .field("now", System.currentTimeMillis())
+        .field("uptimeSeconds", ManagementFactory.getRuntimeMXBean().getUptime() / 1000)
+        .field("heapUsedBytes", heap.getUsed())
+        .field("heapMaxBytes", Runtime.getRuntime().maxMemory())
+        .field("threads", ManagementFactory.getThreadMXBean().getThreadCount())
+        .field("processors", Runtime.getRuntime().availableProcessors());
+    LatencySnapshot gc = jvm.pauses().snapshot();
+    j.field("gcPauses", gc.count()).field("gcPauseMillisTotal", gc.sumMicros() / 1000.0)
+        .field("gcPauseMaxMillis", gc.allTime().max() / 1000.0);
+    j.endObject();
+  }
+
+  private void doors(JsonBuilder j) {
+    j.name("doors").beginArray();
+    for (String door : DOORS) {
+      RequestMetrics r = metrics.requests(door);
+      LatencySnapshot s = r.latency().snapshot();
+      j.beginObject().field("door", door).field("requests", s.count()).field("errors", r.errors())
+          .field("connections", r.openConnections());
+      percentiles(j, "recent", s.recent());
+      percentiles(j, "allTime", s.allTime());
+      j.endObject();
+    }
+    j.endArray();
+    j.name("requests").beginArray();
+    for (String door : DOORS) {
+      RequestMetrics r = metrics.requests(door);
+      Map<String, Counter> errors = r.errorsByType();
+      for (Map.Entry<String, LatencyHistogram> e : new java.util.TreeMap<>(r.latencyByType()).entrySet()) {
+        LatencySnapshot s = e.getValue().snapshot();
+        Counter err = errors.get(e.getKey());
+        j.beginObject().field("door", door).field("type", e.getKey()).field("count", s.count())
+            .field("errors", err == null ? 0 : err.value());
+        percentiles(j, "recent", s.recent());
+        percentiles(j, "allTime", s.allTime());
+        j.endObject();
+      }
+    }
+    j.endArray();
+  }
+
+  private void storage(JsonBuilder j, List<TableMetrics> tables) {
+    LatencySnapshot fsync = metrics.storage().fsyncLatency().snapshot();
+    LatencySnapshot flush = metrics.storage().flushLatency().snapshot();
+    LatencySnapshot compaction = metrics.storage().compactionLatency().snapshot();
+    long pending = 0;
+    for (TableMetrics m : tables) {
+      pending += m.pendingCompactions();
+    }
+    j.name("storage").beginObject()
+        .field("commitLogAppends", metrics.storage().commitLogAppends())
+        .field("commitLogBacklogBytes", metrics.storage().backlogBytes())
+        .field("fsyncs", fsync.count());
+    percentiles(j, "fsyncAllTime", fsync.allTime());
+    j.field("flushes", flush.count())
+        .field("flushMaxMillis", flush.allTime().max() / 1000.0)
+        .field("compactionsCompleted", compaction.count())
+        .field("compactionsPending", pending)
+        .field("compactionMaxMillis", compaction.allTime().max() / 1000.0)
+        .field("compactionBytesWritten", metrics.storage().compactionBytesWritten())
+        .endObject();
+  }
+
+  private void disk(JsonBuilder j, List<TableMetrics> tables) {
+    long onDisk = 0;
+    for (TableMetrics m : tables) {
+      onDisk += m.bytesOnDisk();
+    }
+    FlashWear wear = metrics.flashWear();
+    j.name("disk").beginObject().field("path", dataDirectory.toString()).field("tablesBytes", onDisk);
+    try {
+      Path p = dataDirectory;
+      while (p != null && !Files.exists(p)) {
+        p = p.toAbsolutePath().getParent();
+      }
+      if (p != null) {
+        FileStore store = Files.getFileStore(p);
+        j.field("totalBytes", store.getTotalSpace()).field("freeBytes", store.getUsableSpace());
+      }
+    } catch (IOException e) {
+      j.field("error", e.toString());
+    }
+    j.field("userBytesWritten", wear.userBytes())
+        .field("deviceBytesWritten", wear.deviceBytes())
+        .field("commitLogBytesWritten", wear.deviceBytes(FlashWear.Source.COMMITLOG))
+        .field("flushBytesWritten", wear.deviceBytes(FlashWear.Source.FLUSH))
+        .field("compactionBytesWritten", wear.deviceBytes(FlashWear.Source.COMPACTION))
+        .field("flashWear", wear.ratio())
+        .endObject();
+  }
+
+  private static void tables(JsonBuilder j, List<Table> tables, List<TableMetrics> metrics) {
+    j.name("tables").beginArray();
+    for (int i = 0; i < tables.size(); i++) {
+      TableMetrics m = metrics.get(i);
+      j.beginObject().field("keyspace", tables.get(i).spec().keyspace()).field("table", tables.get(i).spec().name())
+          .field("reads", m.reads()).field("writes", m.writes()).field("sstables", m.sstableCount())
+          .field("bytesOnDisk", m.bytesOnDisk()).field("memtableBytes", m.memtableBytes())
+          .field("bytesWritten", m.bytesWritten()).field("pendingCompactions", m.pendingCompactions())
+          .field("bloomFilterFalsePositives", m.bloomFilterFalsePositives())
+          .endObject();
+    }
+    j.endArray();
+  }
+
+  private void latency(JsonBuilder j) {
+    LatencyMonitor monitor = metrics.latencyMonitor();
+    j.name("latency").beginObject().field("thresholdMillis", monitor.thresholdMillis());
+    j.name("events").beginArray();
+    for (LatencyMonitor.Latest l : monitor.latest()) {
+      j.beginObject().field("event", l.event()).field("time", l.epochSecond())
+          .field("latestMillis", l.latestMicros() / 1000.0).field("maxMillis", l.maxMicros() / 1000.0)
+          .field("spikes", l.events()).field("worstContext", l.maxContext())
+          .name("history").beginArray();
+      for (LatencyMonitor.Sample s : monitor.history(l.event())) {
+        j.beginArray().value(s.epochSecond()).value(s.micros() / 1000.0).endArray();
+      }
+      j.endArray().endObject();
+    }
+    j.endArray();
+    j.field("doctor", metrics.latencyDoctor().report());
+    j.endObject();
+  }
+
+  private void slowLog(JsonBuilder j) {
+    j.name("slowlog").beginArray();
+    for (String door : DOORS) {
+      SlowLog log = door.equals("cql") ? metrics.cqlSlowLog() : metrics.respSlowLog();
+      for (SlowLogEntry e : log.get(SLOWLOG_ENTRIES)) {
+        j.beginObject().field("door", door).field("id", e.id()).field("time", e.epochSecond())
+            .field("durationMillis", e.durationMicros() / 1000.0).field("statement", String.join(" ", e.args()))
+            .field("client", e.client()).endObject();
+      }
+    }
+    j.endArray();
+  }
+
+  private static void percentiles(JsonBuilder j, String name, Percentiles p) {
+    j.name(name).beginObject().field("count", p.count()).field("p50", p.p50() / 1000.0)
+        .field("p95", p.p95() / 1000.0).field("p99", p.p99() / 1000.0).field("p999", p.p999() / 1000.0)
+        .field("max", p.max() / 1000.0).endObject();
+  }
+}
