@@ -45,6 +45,14 @@ public interface Engine extends AutoCloseable {
   /** Flushes every table. */
   void flush();
 
+  /**
+   * Engine-wide counters: memtable memory and write stalls, commit-log fsyncs and
+   * back-pressure, flushes and compactions.
+   */
+  default StorageMetrics metrics() {
+    return StorageMetrics.EMPTY;
+  }
+
   /** Flushes memtables, syncs the commit log and stops background work. */
   @Override
   void close();

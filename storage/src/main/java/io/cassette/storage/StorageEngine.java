@@ -1,10 +1,648 @@
 package io.cassette.storage;
 
-/** The engine's implementation; built in the storage-engine issue. */
-final class StorageEngine {
-  private StorageEngine() {}
+import io.cassette.storage.commitlog.CommitLog;
+import io.cassette.storage.commitlog.CommitLogPosition;
+import io.cassette.storage.commitlog.CommitLogReader;
+import io.cassette.storage.commitlog.CommitLogSegment;
+import io.cassette.storage.commitlog.MutationSerializer;
+import io.cassette.storage.io.ByteArrayReader;
+import io.cassette.storage.io.ByteArrayWriter;
+import io.cassette.storage.io.Throttle;
+import io.cassette.storage.memtable.Memtable;
+import io.cassette.storage.sstable.SSTableReader;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The engine: catalog, commit log, tables, the memtable memory budget, the flush thread and
+ * the compaction pool.
+ *
+ * <p>Write path: serialize the mutation, append it to the commit log, apply it to each
+ * table's active memtable. Both steps run under the read side of {@link #switchLock}; a
+ * memtable switch (flush, truncate) takes the write side, so every record before the
+ * commit-log position captured at a switch is in the switched-out memtable. That position
+ * becomes the SSTable's commit-log upper bound, from which replay resumes.
+ *
+ * <p>Memory: all memtables share {@code memtableBudgetBytes}. When active memtables use
+ * half of it the largest is flushed; when active plus flushing memtables use all of it,
+ * writers wait for a flush to finish (counted in {@link StorageMetrics#writeStalls()}).
+ */
+final class StorageEngine implements Engine {
+  private static final Logger LOG = LoggerFactory.getLogger(StorageEngine.class);
+  /** Commit-log segments on disk beyond which the tables pinning the oldest are flushed. */
+  static final int MAX_SEGMENTS_BEFORE_FORCED_FLUSH = 4;
+  /** A serialization buffer that grew past this is dropped after use instead of kept per thread. */
+  private static final int MAX_RETAINED_BUFFER = 1 << 20;
+  private static final ThreadLocal<ByteArrayWriter> BUFFER = ThreadLocal.withInitial(() -> new ByteArrayWriter(4096));
+
+  private final EngineOptions options;
+  private final ConcurrentHashMap<UUID, LocalTable> byId = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, LocalTable> byName = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<UUID, CommitLogPosition> truncatedAt = new ConcurrentHashMap<>();
+  private final Object catalogLock = new Object();
+  private final ReentrantReadWriteLock switchLock = new ReentrantReadWriteLock();
+  private final FileChannel lockChannel;
+  private final FileLock directoryLock;
+  private CommitLog commitLog;
+  private final ExecutorService flushExecutor;
+  private final ExecutorService compactionExecutor;
+  private final Throttle compactionThrottle;
+  private volatile CommitLogPosition replayPosition;
+  private volatile boolean closed;
+
+  private final AtomicLong activeBytes = new AtomicLong();
+  private final AtomicLong flushingBytes = new AtomicLong();
+  private final Object memoryLock = new Object();
+  private final AtomicBoolean memoryFlushRunning = new AtomicBoolean();
+  private final AtomicLong segmentFlushRequestedFor = new AtomicLong(Long.MIN_VALUE);
+  private final LongAdder writeStalls = new LongAdder();
+  private final LongAdder writeStallMicros = new LongAdder();
+  private final AtomicInteger pendingFlushes = new AtomicInteger();
+  private final LongAdder flushes = new LongAdder();
+  final LongAdder compactions = new LongAdder();
+  final LongAdder compactionBytesWritten = new LongAdder();
+  private final ConcurrentHashMap<UUID, AtomicBoolean> compactionScheduled = new ConcurrentHashMap<>();
+
+  private StorageEngine(EngineOptions options) {
+    this.options = options;
+    try {
+      Files.createDirectories(options.dataDirectory());
+      lockChannel = FileChannel.open(options.dataDirectory().resolve(".lock"), StandardOpenOption.CREATE,
+          StandardOpenOption.WRITE);
+      directoryLock = lockChannel.tryLock();
+    } catch (IOException e) {
+      throw new StorageException("cannot open data directory " + options.dataDirectory() + ": " + e, e);
+    }
+    if (directoryLock == null) {
+      throw new StorageException("data directory " + options.dataDirectory() + " is in use by another process");
+    }
+    this.flushExecutor = Executors.newSingleThreadExecutor(daemon("memtable-flush"));
+    this.compactionExecutor = Executors.newFixedThreadPool(Math.max(1, options.compactionThreads()), daemon("compaction"));
+    this.compactionThrottle = new Throttle(options.compactionThroughputBytesPerSecond());
+  }
+
+  private static java.util.concurrent.ThreadFactory daemon(String name) {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
 
   static Engine open(EngineOptions options) {
-    throw new UnsupportedOperationException("storage engine not built yet");
+    StorageEngine e = new StorageEngine(options);
+    try {
+      e.start();
+    } catch (RuntimeException ex) {
+      e.abandon();
+      throw ex;
+    }
+    return e;
+  }
+
+  private void start() {
+    long minNextSegment = Long.MIN_VALUE;
+    for (Catalog.Entry entry : Catalog.load(options.dataDirectory())) {
+      LocalTable t = new LocalTable(this, entry.spec(), LocalTable.directoryFor(options.dataDirectory(), entry.spec()));
+      t.load(entry.truncatedAt());
+      register(t);
+      truncatedAt.put(entry.spec().id(), entry.truncatedAt());
+      minNextSegment = Math.max(minNextSegment, t.flushedPosition.segmentId());
+    }
+    commitLog = CommitLog.open(options.commitLogDirectory(), options.commitLogSync(),
+        options.commitLogSyncPeriod().toNanos(), options.commitLogSegmentBytes(),
+        options.commitLogBacklogBytes(), minNextSegment == Long.MIN_VALUE ? 0 : minNextSegment + 1);
+    replay();
+    discardCommitLogSegments();
+    for (LocalTable t : byId.values()) {
+      maybeCompact(t);
+    }
+  }
+
+  private void replay() {
+    long started = System.nanoTime();
+    int records = 0;
+    for (CommitLogSegment segment : commitLog.replayableSegments()) {
+      CommitLogReader.Result r = CommitLogReader.read(segment, (end, payload) -> {
+        List<MutationSerializer.TableUpdate> updates = MutationSerializer.read(new ByteArrayReader(payload), id -> {
+          LocalTable t = byId.get(id);
+          return t == null ? null : new MutationSerializer.TableRef(t.spec().keyspace(), t.spec().name());
+        });
+        replayPosition = end;
+        for (MutationSerializer.TableUpdate u : updates) {
+          LocalTable t = byId.get(u.tableId());
+          if (t == null || end.compareTo(t.flushedPosition) <= 0) {
+            continue;
+          }
+          awaitMemory();
+          activeBytes.addAndGet(t.applyToMemtable(DecoratedKey.of(u.update().key()), u.update()));
+          segment.markDirty(t.spec().id());
+          maybeFlush();
+        }
+      });
+      records += r.records();
+    }
+    replayPosition = null;
+    if (records > 0) {
+      LOG.info("replayed {} commit-log records in {} ms", records, (System.nanoTime() - started) / 1_000_000);
+    }
+  }
+
+  private void register(LocalTable t) {
+    byId.put(t.spec().id(), t);
+    byName.put(nameKey(t.spec().keyspace(), t.spec().name()), t);
+  }
+
+  private static String nameKey(String keyspace, String name) {
+    return keyspace + '\u0000' + name;
+  }
+
+  /** Requires: catalogLock held. */
+  private void saveCatalog() {
+    List<Catalog.Entry> entries = new ArrayList<>();
+    for (LocalTable t : byId.values()) {
+      entries.add(new Catalog.Entry(t.spec(), truncatedAt.getOrDefault(t.spec().id(), CommitLogPosition.NONE)));
+    }
+    entries.sort(Comparator.comparing((Catalog.Entry e) -> e.spec().keyspace()).thenComparing(e -> e.spec().name()));
+    Catalog.save(options.dataDirectory(), entries);
+  }
+
+  @Override
+  public Table createTable(TableSpec spec) {
+    checkOpen();
+    synchronized (catalogLock) {
+      LocalTable existing = byId.get(spec.id());
+      if (existing != null) {
+        return existing;
+      }
+      LocalTable sameName = byName.get(nameKey(spec.keyspace(), spec.name()));
+      if (sameName != null) {
+        throw new StorageException("table " + spec.keyspace() + "." + spec.name() + " already exists with id "
+            + sameName.spec().id() + " (requested: " + spec.id() + ")");
+      }
+      LocalTable t = new LocalTable(this, spec, LocalTable.directoryFor(options.dataDirectory(), spec));
+      t.load(CommitLogPosition.NONE);
+      register(t);
+      try {
+        saveCatalog();
+      } catch (RuntimeException e) {
+        byId.remove(spec.id());
+        byName.remove(nameKey(spec.keyspace(), spec.name()));
+        throw e;
+      }
+      return t;
+    }
+  }
+
+  @Override
+  public Table alterTable(TableSpec spec) {
+    checkOpen();
+    synchronized (catalogLock) {
+      LocalTable t = byId.get(spec.id());
+      if (t == null || !t.spec().keyspace().equals(spec.keyspace()) || !t.spec().name().equals(spec.name())) {
+        throw new StorageException("no table " + spec.keyspace() + "." + spec.name() + " with id " + spec.id());
+      }
+      TableSpec old = t.spec();
+      t.setSpec(spec);
+      try {
+        saveCatalog();
+      } catch (RuntimeException e) {
+        t.setSpec(old);
+        throw e;
+      }
+      maybeCompact(t);
+      return t;
+    }
+  }
+
+  @Override
+  public Optional<Table> table(String keyspace, String name) {
+    return Optional.ofNullable(byName.get(nameKey(keyspace, name)));
+  }
+
+  @Override
+  public Collection<Table> tables() {
+    return List.copyOf(byId.values());
+  }
+
+  @Override
+  public void dropTable(String keyspace, String name) {
+    checkOpen();
+    LocalTable t;
+    synchronized (catalogLock) {
+      t = byName.get(nameKey(keyspace, name));
+      if (t == null) {
+        throw new StorageException("no table " + keyspace + "." + name);
+      }
+      byName.remove(nameKey(keyspace, name));
+      byId.remove(t.spec().id());
+      truncatedAt.remove(t.spec().id());
+      t.dropped = true;
+      saveCatalog();
+    }
+    TableView old;
+    switchLock.writeLock().lock();
+    try {
+      old = t.view.getAndSet(TableView.empty());
+      activeBytes.addAndGet(-old.active().liveBytes());
+    } finally {
+      switchLock.writeLock().unlock();
+    }
+    for (SSTableReader s : old.sstables()) {
+      s.markObsolete();
+      s.release();
+    }
+    deleteRecursively(t.directory());
+  }
+
+  private static void deleteRecursively(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (var paths = Files.walk(dir)) {
+      for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      LOG.warn("could not delete all of {}: {}", dir, e.toString());
+    }
+  }
+
+  private LocalTable resolve(PartitionUpdate u) {
+    LocalTable t = byName.get(nameKey(u.keyspace(), u.table()));
+    if (t == null) {
+      throw new StorageException("unknown table " + u.keyspace() + "." + u.table());
+    }
+    return t;
+  }
+
+  @Override
+  public void apply(Mutation mutation) {
+    checkOpen();
+    List<PartitionUpdate> updates = mutation.updates();
+    int n = updates.size();
+    if (n == 0) {
+      return;
+    }
+    LocalTable[] tables = new LocalTable[n];
+    DecoratedKey[] keys = new DecoratedKey[n];
+    List<UUID> ids = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      tables[i] = resolve(updates.get(i));
+      keys[i] = DecoratedKey.of(updates.get(i).key());
+      ids.add(tables[i].spec().id());
+    }
+    awaitMemory();
+    ByteArrayWriter buf = BUFFER.get();
+    buf.reset();
+    buf.writeLong(0); // length and its checksum, filled in by frame()
+    MutationSerializer.write(buf, mutation, ids);
+    int length = CommitLog.frame(buf, buf.length() - CommitLog.RECORD_HEADER);
+    long t0 = System.nanoTime();
+    switchLock.readLock().lock();
+    try {
+      commitLog.append(buf.buffer(), length, ids);
+      for (int i = 0; i < n; i++) {
+        activeBytes.addAndGet(tables[i].applyToMemtable(keys[i], updates.get(i)));
+      }
+    } finally {
+      switchLock.readLock().unlock();
+      if (buf.buffer().length > MAX_RETAINED_BUFFER) {
+        BUFFER.remove();
+      }
+    }
+    long micros = (System.nanoTime() - t0) / 1000;
+    for (int i = 0; i < n; i++) {
+      tables[i].recordWrite(micros);
+    }
+    maybeFlush();
+  }
+
+  /** Waits while memtables hold the whole budget (a visible stall: writeStalls). */
+  private void awaitMemory() {
+    long budget = options.memtableBudgetBytes();
+    if (activeBytes.get() + flushingBytes.get() < budget) {
+      return;
+    }
+    long t0 = System.nanoTime();
+    writeStalls.increment();
+    try {
+      synchronized (memoryLock) {
+        while (activeBytes.get() + flushingBytes.get() >= budget && !closed) {
+          if (flushingBytes.get() == 0) {
+            maybeFlush();
+            if (flushingBytes.get() == 0 && !memoryFlushRunning.get()) {
+              break; // nothing left to flush: do not deadlock, let the write through
+            }
+          }
+          memoryLock.wait(50);
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StorageException("interrupted while waiting for memtable memory");
+    } finally {
+      writeStallMicros.add((System.nanoTime() - t0) / 1000);
+    }
+  }
+
+  /** Starts a flush of the largest memtable when active memtables hold half the budget. */
+  private void maybeFlush() {
+    if (activeBytes.get() > options.memtableBudgetBytes() / 2 && memoryFlushRunning.compareAndSet(false, true)) {
+      LocalTable largest = null;
+      long size = 0;
+      for (LocalTable t : byId.values()) {
+        long s = t.view.get().active().liveBytes();
+        if (s > size) {
+          size = s;
+          largest = t;
+        }
+      }
+      if (largest == null) {
+        memoryFlushRunning.set(false);
+      } else {
+        flush(largest).whenComplete((r, e) -> {
+          memoryFlushRunning.set(false);
+          if (!closed) {
+            maybeFlush();
+          }
+        });
+      }
+    }
+    if (commitLog != null && replayPosition == null) {
+      List<CommitLogSegment> segments = commitLog.segments();
+      if (segments.size() > MAX_SEGMENTS_BEFORE_FORCED_FLUSH) {
+        CommitLogSegment oldest = segments.get(0);
+        long previous = segmentFlushRequestedFor.get();
+        if (previous < oldest.id() && segmentFlushRequestedFor.compareAndSet(previous, oldest.id())) {
+          for (UUID id : oldest.dirtyTables()) {
+            LocalTable t = byId.get(id);
+            if (t != null && t.flushedPosition.compareTo(oldest.end()) < 0) {
+              flush(t);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /** Switches the table's memtable out and flushes it on the flush thread. */
+  CompletableFuture<Void> flush(LocalTable t) {
+    Memtable old = null;
+    CommitLogPosition position = null;
+    switchLock.writeLock().lock();
+    try {
+      Memtable active = t.view.get().active();
+      if (!active.isEmpty() && !t.dropped) {
+        old = active;
+        position = replayPosition != null ? replayPosition : commitLog.currentPosition();
+        t.view.updateAndGet(v -> v.switchMemtable(new Memtable()));
+        long bytes = old.liveBytes();
+        activeBytes.addAndGet(-bytes);
+        flushingBytes.addAndGet(bytes);
+        pendingFlushes.incrementAndGet();
+      }
+    } finally {
+      switchLock.writeLock().unlock();
+    }
+    if (old == null) {
+      return CompletableFuture.runAsync(() -> { }, flushExecutor); // after earlier flushes
+    }
+    Memtable memtable = old;
+    CommitLogPosition upper = position;
+    return CompletableFuture.runAsync(() -> writeFlush(t, memtable, upper), flushExecutor);
+  }
+
+  private void writeFlush(LocalTable t, Memtable memtable, CommitLogPosition upper) {
+    try {
+      SSTableReader r = null;
+      boolean truncated = upper.compareTo(truncatedAt.getOrDefault(t.spec().id(), CommitLogPosition.NONE)) <= 0;
+      if (!t.dropped && !truncated) {
+        r = t.writeMemtable(memtable, upper);
+      }
+      SSTableReader written = r;
+      t.view.updateAndGet(v -> v.flushed(memtable, written));
+      if (r != null && (t.dropped || upper.compareTo(truncatedAt.getOrDefault(t.spec().id(), CommitLogPosition.NONE)) <= 0)) {
+        t.view.updateAndGet(v -> {
+          TableView without = v.compacted(List.of(written), null);
+          return without == null ? v : without;
+        });
+        r.markObsolete();
+        r.release();
+      }
+      if (!t.flushFailed) {
+        t.flushedPosition = CommitLogPosition.max(t.flushedPosition, upper);
+      }
+      flushes.increment();
+    } catch (RuntimeException e) {
+      // The memtable stays readable in the view and its commit-log segments are kept.
+      LOG.error("flush of {} failed; its commit-log segments are kept until restart", t, e);
+      t.flushFailed = true;
+      throw e;
+    } finally {
+      flushingBytes.addAndGet(-memtable.liveBytes());
+      pendingFlushes.decrementAndGet();
+      synchronized (memoryLock) {
+        memoryLock.notifyAll();
+      }
+    }
+    discardCommitLogSegments();
+    maybeCompact(t);
+  }
+
+  private void discardCommitLogSegments() {
+    commitLog.discardSegments(segment -> {
+      for (UUID id : segment.dirtyTables()) {
+        LocalTable t = byId.get(id);
+        if (t != null && (t.flushFailed || t.flushedPosition.compareTo(segment.end()) < 0)) {
+          return false;
+        }
+      }
+      return true;
+    });
+  }
+
+  /** Schedules background compactions for the table unless some are already scheduled. */
+  void maybeCompact(LocalTable t) {
+    if (closed || t.dropped) {
+      return;
+    }
+    AtomicBoolean scheduled = compactionScheduled.computeIfAbsent(t.spec().id(), id -> new AtomicBoolean());
+    if (!scheduled.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      compactionExecutor.execute(() -> {
+        try {
+          while (!closed && !t.dropped) {
+            List<SSTableReader> inputs = t.nextBackgroundCompaction();
+            if (inputs.isEmpty()) {
+              break;
+            }
+            t.compact(inputs, compactionThrottle);
+          }
+        } catch (RuntimeException e) {
+          if (!closed) {
+            LOG.error("background compaction of {} failed", t, e);
+          }
+        } finally {
+          scheduled.set(false);
+        }
+      });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      scheduled.set(false);
+    }
+  }
+
+  /** Runs a compaction of marked inputs on the compaction pool. */
+  CompletableFuture<Void> runCompaction(LocalTable t, List<SSTableReader> inputs) {
+    return CompletableFuture.runAsync(() -> t.compact(inputs, compactionThrottle), compactionExecutor);
+  }
+
+  boolean isClosed() {
+    return closed;
+  }
+
+  void truncate(LocalTable t) {
+    checkOpen();
+    TableView old;
+    synchronized (catalogLock) {
+      switchLock.writeLock().lock();
+      try {
+        CommitLogPosition position = commitLog.currentPosition();
+        old = t.view.getAndUpdate(v -> new TableView(new Memtable(), v.flushing(), List.of()));
+        activeBytes.addAndGet(-old.active().liveBytes());
+        truncatedAt.put(t.spec().id(), position);
+        saveCatalog();
+        t.flushedPosition = CommitLogPosition.max(t.flushedPosition, position);
+      } finally {
+        switchLock.writeLock().unlock();
+      }
+    }
+    for (SSTableReader s : old.sstables()) {
+      s.markObsolete();
+      s.release();
+    }
+    // Memtables being flushed stay readable until their flush completes and is discarded.
+    flush(t).join();
+  }
+
+  @Override
+  public void flush() {
+    List<CompletableFuture<Void>> all = new ArrayList<>();
+    for (LocalTable t : byId.values()) {
+      all.add(flush(t));
+    }
+    CompletableFuture.allOf(all.toArray(new CompletableFuture[0])).join();
+  }
+
+  @Override
+  public StorageMetrics metrics() {
+    return new StorageMetrics(writeStalls.sum(), writeStallMicros.sum(), activeBytes.get() + flushingBytes.get(),
+        options.memtableBudgetBytes(), pendingFlushes.get(), commitLog.syncCount(), commitLog.syncMicrosMax(),
+        commitLog.syncMicrosTotal(), commitLog.backPressureWaits(), commitLog.backPressureMicros(),
+        commitLog.bytesAppended(), commitLog.segments().size(), flushes.sum(), compactions.sum(),
+        compactionBytesWritten.sum());
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new StorageException("storage engine is closed");
+    }
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    try {
+      flush();
+    } catch (RuntimeException e) {
+      LOG.error("flush at close failed; the commit log keeps the data", e);
+    }
+    closed = true;
+    compactionExecutor.shutdown();
+    flushExecutor.shutdown();
+    try {
+      if (!compactionExecutor.awaitTermination(30, TimeUnit.SECONDS)) {
+        compactionExecutor.shutdownNow();
+      }
+      flushExecutor.awaitTermination(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    discardCommitLogSegments();
+    commitLog.close();
+    for (LocalTable t : byId.values()) {
+      TableView v = t.view.getAndSet(TableView.empty());
+      for (SSTableReader s : v.sstables()) {
+        s.release();
+      }
+    }
+    releaseLock();
+  }
+
+  /**
+   * Stops the engine as a crash would, for tests: nothing is flushed, the commit log is
+   * left as the OS has it (periodic mode may not have synced it).
+   */
+  void simulateCrash() {
+    closed = true;
+    abandon();
+  }
+
+  /** Gives up after a failed open: stops threads and releases the directory lock. */
+  private void abandon() {
+    closed = true;
+    compactionExecutor.shutdownNow();
+    flushExecutor.shutdownNow();
+    try {
+      compactionExecutor.awaitTermination(30, TimeUnit.SECONDS);
+      flushExecutor.awaitTermination(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (commitLog != null) {
+      commitLog.close();
+    }
+    for (LocalTable t : byId.values()) {
+      for (SSTableReader s : t.view.get().sstables()) {
+        s.release();
+      }
+    }
+    releaseLock();
+  }
+
+  private void releaseLock() {
+    try {
+      directoryLock.release();
+      lockChannel.close();
+    } catch (IOException e) {
+      // the process is letting go of the directory anyway
+    }
   }
 }

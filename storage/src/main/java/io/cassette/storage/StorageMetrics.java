@@ -1,0 +1,30 @@
+package io.cassette.storage;
+
+/**
+ * A point-in-time copy of engine-wide counters (nodetool info, /metrics).
+ *
+ * @param writeStalls             writes that waited because memtables used the whole budget
+ * @param writeStallMicros        total time writers spent in those waits
+ * @param memtableBytes           estimated heap held by all memtables (active and flushing)
+ * @param memtableBudgetBytes     the budget; flushes start at half of it
+ * @param pendingFlushes          memtables switched out and not yet written
+ * @param commitLogSyncs          completed commit-log fsyncs
+ * @param commitLogSyncMicrosMax  the slowest fsync seen
+ * @param commitLogSyncMicrosTotal total time in fsync
+ * @param commitLogBackPressureWaits writes that waited for a stalled fsync (backlog full)
+ * @param commitLogBackPressureMicros total time of those waits
+ * @param commitLogBytes          bytes appended to the commit log since open
+ * @param commitLogSegments       segment files on disk
+ * @param flushes                 completed flushes since open
+ * @param compactions             completed compactions since open
+ * @param compactionBytesWritten  bytes written by compactions since open
+ */
+public record StorageMetrics(long writeStalls, long writeStallMicros, long memtableBytes,
+                             long memtableBudgetBytes, int pendingFlushes, long commitLogSyncs,
+                             long commitLogSyncMicrosMax, long commitLogSyncMicrosTotal,
+                             long commitLogBackPressureWaits, long commitLogBackPressureMicros,
+                             long commitLogBytes, int commitLogSegments, long flushes,
+                             long compactions, long compactionBytesWritten) {
+  /** For engines that keep no counters. */
+  public static final StorageMetrics EMPTY = new StorageMetrics(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+}

@@ -1,0 +1,58 @@
+package io.cassette.storage;
+
+import io.cassette.storage.memtable.Memtable;
+import io.cassette.storage.sstable.SSTableReader;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * An immutable snapshot of where a table's data is: the memtable taking writes, memtables
+ * being flushed (still readable), and the live SSTables. Swapped atomically.
+ */
+record TableView(Memtable active, List<Memtable> flushing, List<SSTableReader> sstables) {
+  TableView {
+    flushing = List.copyOf(flushing);
+    sstables = List.copyOf(sstables);
+  }
+
+  static TableView empty() {
+    return new TableView(new Memtable(), List.of(), List.of());
+  }
+
+  TableView switchMemtable(Memtable fresh) {
+    List<Memtable> f = new ArrayList<>(flushing);
+    f.add(active);
+    return new TableView(fresh, f, sstables);
+  }
+
+  /** Replaces a flushed memtable by the SSTable written from it (null if it was empty). */
+  TableView flushed(Memtable memtable, SSTableReader sstable) {
+    List<Memtable> f = new ArrayList<>(flushing);
+    f.remove(memtable);
+    List<SSTableReader> s = new ArrayList<>(sstables);
+    if (sstable != null) {
+      s.add(sstable);
+    }
+    return new TableView(active, f, s);
+  }
+
+  /** Replaces compacted SSTables by the result; null if some input is no longer live. */
+  TableView compacted(List<SSTableReader> inputs, SSTableReader output) {
+    List<SSTableReader> s = new ArrayList<>(sstables);
+    if (!s.containsAll(inputs)) {
+      return null;
+    }
+    s.removeAll(inputs);
+    if (output != null) {
+      s.add(output);
+    }
+    return new TableView(active, flushing, s);
+  }
+
+  List<Memtable> memtables() {
+    List<Memtable> m = new ArrayList<>(flushing.size() + 1);
+    m.add(active);
+    m.addAll(flushing);
+    return m;
+  }
+}

@@ -1,0 +1,398 @@
+package io.cassette.storage.commitlog;
+
+import io.cassette.storage.CommitLogSync;
+import io.cassette.storage.StorageException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The write-ahead log: every mutation is appended here as one checksummed record before it
+ * reaches a memtable.
+ *
+ * <p>Writers append under one short lock (a positional write to the page cache, no fsync).
+ * A single sync thread fsyncs outside that lock: in {@code PERIODIC} mode every sync period
+ * or as soon as half the backlog bound is unsynced; in {@code BATCH} mode whenever records
+ * are waiting, so all writers that arrived during one fsync share the next (group commit).
+ * A periodic writer waits only when the unsynced backlog exceeds its bound, i.e. when an
+ * fsync has stalled for long: back-pressure instead of unbounded memory. Thread-safe.
+ */
+public final class CommitLog implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(CommitLog.class);
+
+  private final Path directory;
+  private final CommitLogSync mode;
+  private final long syncPeriodNanos;
+  private final long segmentBytes;
+  private final long backlogBytes;
+
+  private final Object lock = new Object();
+  /** Every segment on disk, oldest first (replayed ones, sealed ones, the current one). */
+  private final List<CommitLogSegment> segments = new CopyOnWriteArrayList<>();
+  /** Sealed segments whose tail has not been fsynced yet; guarded by lock. */
+  private final List<CommitLogSegment> sealedUnsynced = new ArrayList<>();
+  private CommitLogSegment current; // guarded by lock
+  private long nextSegmentId; // guarded by lock
+  private long writtenBytes; // guarded by lock: total appended since open
+  private long syncedBytes; // guarded by lock: total known durable
+  private long lastSyncNanos = System.nanoTime(); // guarded by lock
+  private boolean closed; // guarded by lock
+  private volatile StorageException syncFailure;
+  private final Thread syncThread;
+
+  private final AtomicLong syncCount = new AtomicLong();
+  private final AtomicLong syncMicrosTotal = new AtomicLong();
+  private final AtomicLong syncMicrosMax = new AtomicLong();
+  private final AtomicLong backPressureWaits = new AtomicLong();
+  private final AtomicLong backPressureMicros = new AtomicLong();
+  private final AtomicLong bytesAppended = new AtomicLong();
+
+  private CommitLog(Path directory, CommitLogSync mode, long syncPeriodNanos, long segmentBytes,
+                    long backlogBytes, List<CommitLogSegment> existing, long firstNewId) {
+    this.directory = directory;
+    this.mode = mode;
+    this.syncPeriodNanos = Math.max(1, syncPeriodNanos);
+    this.segmentBytes = segmentBytes;
+    this.backlogBytes = Math.max(backlogBytes, 64 * 1024);
+    this.segments.addAll(existing);
+    this.nextSegmentId = firstNewId;
+    this.current = CommitLogSegment.create(directory, nextSegmentId++);
+    segments.add(current);
+    io.cassette.storage.io.FileSync.syncDirectory(directory);
+    this.syncThread = new Thread(this::syncLoop, "commitlog-sync");
+    syncThread.setDaemon(true);
+    syncThread.start();
+  }
+
+  /**
+   * Opens the commit log in {@code directory}: existing segments are kept (for replay, see
+   * {@link #replayableSegments()}) and a new segment is started whose id is greater than
+   * every existing id and than {@code minimumNextId}.
+   */
+  public static CommitLog open(Path directory, CommitLogSync mode, long syncPeriodNanos, long segmentBytes,
+                               long backlogBytes, long minimumNextId) {
+    try {
+      Files.createDirectories(directory);
+    } catch (IOException e) {
+      throw new StorageException("cannot create commit-log directory " + directory + ": " + e, e);
+    }
+    List<CommitLogSegment> existing = new ArrayList<>();
+    long maxId = Math.max(minimumNextId - 1, System.currentTimeMillis());
+    try (Stream<Path> files = Files.list(directory)) {
+      for (Path p : (Iterable<Path>) files::iterator) {
+        String name = p.getFileName().toString();
+        long id = CommitLogDescriptor.segmentId(name);
+        if (id < 0) {
+          continue;
+        }
+        int version = CommitLogDescriptor.version(name);
+        if (version > CommitLogDescriptor.VERSION) {
+          throw new StorageException("commit-log segment " + p + " has format version " + version
+              + " (expected: <= " + CommitLogDescriptor.VERSION + "); written by a newer Cassette");
+        }
+        existing.add(CommitLogSegment.existing(id, p, Files.size(p)));
+        maxId = Math.max(maxId, id);
+      }
+    } catch (IOException e) {
+      throw new StorageException("cannot list commit-log directory " + directory + ": " + e, e);
+    }
+    existing.sort((a, b) -> Long.compare(a.id(), b.id()));
+    return new CommitLog(directory, mode, syncPeriodNanos, segmentBytes, backlogBytes, existing, maxId + 1);
+  }
+
+  /** Segments that existed when the log was opened, oldest first, to be replayed. */
+  public List<CommitLogSegment> replayableSegments() {
+    List<CommitLogSegment> out = new ArrayList<>();
+    synchronized (lock) {
+      for (CommitLogSegment s : segments) {
+        if (s.id() < current.id() && s.isSealed() && !sealedUnsynced.contains(s)) {
+          out.add(s);
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Appends one record and returns the position just past it. Requires: {@code record[0, length)}
+   * framed by {@link #frame}. In batch mode returns only once it is fsynced.
+   */
+  public CommitLogPosition append(byte[] record, int length, Collection<UUID> tables) {
+    CommitLogPosition end;
+    long target;
+    synchronized (lock) {
+      checkOpen();
+      if (mode == CommitLogSync.PERIODIC && writtenBytes - syncedBytes > backlogBytes) {
+        waitForBacklog();
+      }
+      if (current.length() + length > segmentBytes && current.length() > CommitLogDescriptor.HEADER_SIZE) {
+        roll();
+      }
+      current.append(record, length);
+      for (UUID t : tables) {
+        current.markDirty(t);
+      }
+      writtenBytes += length;
+      bytesAppended.addAndGet(length);
+      target = writtenBytes;
+      end = current.end();
+      if (mode == CommitLogSync.BATCH || writtenBytes - syncedBytes > backlogBytes / 2) {
+        lock.notifyAll();
+      }
+      if (mode == CommitLogSync.BATCH) {
+        awaitSynced(target);
+      }
+    }
+    return end;
+  }
+
+  private void waitForBacklog() {
+    long t0 = System.nanoTime();
+    backPressureWaits.incrementAndGet();
+    lock.notifyAll();
+    try {
+      while (writtenBytes - syncedBytes > backlogBytes && !closed) {
+        lock.wait(100);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StorageException("interrupted while waiting for the commit-log backlog to drain");
+    } finally {
+      backPressureMicros.addAndGet((System.nanoTime() - t0) / 1000);
+    }
+    checkOpen();
+  }
+
+  private void awaitSynced(long target) {
+    try {
+      while (syncedBytes < target) {
+        StorageException failure = syncFailure;
+        if (failure != null) {
+          throw new StorageException("commit log not synced: " + failure.getMessage(), failure);
+        }
+        if (closed && !syncThread.isAlive()) {
+          throw new StorageException("commit log closed before the write was synced");
+        }
+        lock.wait(100);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StorageException("interrupted while waiting for commit-log fsync");
+    }
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new StorageException("commit log is closed");
+    }
+  }
+
+  /** Requires: lock held. Seals the current segment and starts the next one. */
+  private void roll() {
+    CommitLogSegment old = current;
+    old.seal();
+    sealedUnsynced.add(old);
+    current = CommitLogSegment.create(directory, nextSegmentId++);
+    segments.add(current);
+  }
+
+  /** Position just past the last appended record. */
+  public CommitLogPosition currentPosition() {
+    synchronized (lock) {
+      return current.end();
+    }
+  }
+
+  /** Blocks until everything appended so far is fsynced. */
+  public void syncNow() {
+    synchronized (lock) {
+      long target = writtenBytes;
+      forceRequested = true;
+      lock.notifyAll();
+      awaitSynced(target);
+    }
+  }
+
+  private boolean forceRequested; // guarded by lock
+
+  private void syncLoop() {
+    while (true) {
+      long target;
+      List<CommitLogSegment> toSync;
+      synchronized (lock) {
+        try {
+          while (!closed && !syncDue()) {
+            long waitNanos = mode == CommitLogSync.BATCH ? TimeUnit.MILLISECONDS.toNanos(100)
+                : Math.max(1_000_000, syncPeriodNanos - (System.nanoTime() - lastSyncNanos));
+            TimeUnit.NANOSECONDS.timedWait(lock, waitNanos);
+          }
+        } catch (InterruptedException e) {
+          return;
+        }
+        target = writtenBytes;
+        toSync = new ArrayList<>(sealedUnsynced);
+        sealedUnsynced.clear();
+        toSync.add(current);
+        forceRequested = false;
+        if (closed && target == syncedBytes && toSync.size() == 1) {
+          return;
+        }
+      }
+      long t0 = System.nanoTime();
+      try {
+        for (CommitLogSegment s : toSync) {
+          s.sync();
+          if (s.isSealed()) {
+            s.close();
+          }
+        }
+        syncFailure = null;
+      } catch (StorageException e) {
+        LOG.error("commit-log fsync failed; will retry", e);
+        syncFailure = e;
+        synchronized (lock) {
+          for (CommitLogSegment s : toSync) {
+            if (s.isSealed()) {
+              sealedUnsynced.add(s);
+            }
+          }
+          lastSyncNanos = System.nanoTime();
+          lock.notifyAll();
+        }
+        continue;
+      }
+      long micros = (System.nanoTime() - t0) / 1000;
+      syncCount.incrementAndGet();
+      syncMicrosTotal.addAndGet(micros);
+      syncMicrosMax.accumulateAndGet(micros, Math::max);
+      synchronized (lock) {
+        syncedBytes = Math.max(syncedBytes, target);
+        lastSyncNanos = System.nanoTime();
+        lock.notifyAll();
+      }
+    }
+  }
+
+  /** Requires: lock held. */
+  private boolean syncDue() {
+    long unsynced = writtenBytes - syncedBytes;
+    if (unsynced == 0 && sealedUnsynced.isEmpty()) {
+      return false;
+    }
+    if (mode == CommitLogSync.BATCH || forceRequested) {
+      return true;
+    }
+    return System.nanoTime() - lastSyncNanos >= syncPeriodNanos || unsynced > backlogBytes / 2;
+  }
+
+  /**
+   * Deletes sealed, synced segments for which {@code clean} holds (every table with records
+   * in them has flushed past their end). Returns how many were deleted.
+   */
+  public int discardSegments(Predicate<CommitLogSegment> clean) {
+    List<CommitLogSegment> victims = new ArrayList<>();
+    synchronized (lock) {
+      for (CommitLogSegment s : segments) {
+        if (s != current && s.isSealed() && !sealedUnsynced.contains(s) && clean.test(s)) {
+          victims.add(s);
+        }
+      }
+      segments.removeAll(victims);
+    }
+    for (CommitLogSegment s : victims) {
+      s.delete();
+    }
+    return victims.size();
+  }
+
+  /** All segments, oldest first. */
+  public List<CommitLogSegment> segments() {
+    return List.copyOf(segments);
+  }
+
+  public Path directory() {
+    return directory;
+  }
+
+  public long syncCount() {
+    return syncCount.get();
+  }
+
+  public long syncMicrosTotal() {
+    return syncMicrosTotal.get();
+  }
+
+  public long syncMicrosMax() {
+    return syncMicrosMax.get();
+  }
+
+  public long backPressureWaits() {
+    return backPressureWaits.get();
+  }
+
+  public long backPressureMicros() {
+    return backPressureMicros.get();
+  }
+
+  public long bytesAppended() {
+    return bytesAppended.get();
+  }
+
+  public long unsyncedBytes() {
+    synchronized (lock) {
+      return writtenBytes - syncedBytes;
+    }
+  }
+
+  /** Syncs everything and stops the sync thread. */
+  @Override
+  public void close() {
+    synchronized (lock) {
+      if (closed) {
+        return;
+      }
+      forceRequested = true;
+      closed = true;
+      lock.notifyAll();
+    }
+    try {
+      syncThread.join(TimeUnit.SECONDS.toMillis(30));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    synchronized (lock) {
+      current.sync();
+      current.seal();
+      current.close();
+    }
+  }
+
+  /**
+   * Frames a payload already written at {@code buf[RECORD_HEADER, RECORD_HEADER+payloadLength)}:
+   * fills in the length and its checksum and appends the payload checksum. Returns the record length.
+   */
+  public static int frame(io.cassette.storage.io.ByteArrayWriter buf, int payloadLength) {
+    if (payloadLength > CommitLogDescriptor.MAX_RECORD_LENGTH) {
+      throw new StorageException("mutation too large: " + payloadLength + " bytes (expected: <= "
+          + CommitLogDescriptor.MAX_RECORD_LENGTH + ")");
+    }
+    buf.putInt(0, payloadLength);
+    buf.putInt(4, io.cassette.storage.io.Checksums.crc32c(buf.buffer(), 0, 4));
+    buf.writeInt(io.cassette.storage.io.Checksums.crc32c(buf.buffer(), RECORD_HEADER, payloadLength));
+    return buf.length();
+  }
+
+  /** Bytes before the payload in a record: length and its checksum. */
+  public static final int RECORD_HEADER = 8;
+}

@@ -1,0 +1,119 @@
+package io.cassette.storage.compaction;
+
+import io.cassette.storage.Cell;
+import io.cassette.storage.DecoratedKey;
+import io.cassette.storage.DeletionTime;
+import io.cassette.storage.LivenessInfo;
+import io.cassette.storage.RangeTombstone;
+import io.cassette.storage.Row;
+import io.cassette.storage.Bytes;
+import io.cassette.storage.partition.MergingRowIterator;
+import io.cassette.storage.partition.PartitionSource;
+import io.cassette.storage.partition.Reconcile;
+import io.cassette.storage.sstable.SSTableWriter;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * Writes the merge of several versions of one partition: data shadowed by a deletion in the
+ * merge is dropped; expired cells become tombstones; tombstones are dropped only when older
+ * than {@code gcBefore} (local seconds) and older than {@code maxPurgeableTimestamp} (so no
+ * data outside the compaction can be shadowed by them).
+ */
+public final class CompactionMerger {
+  private final long nowInSeconds;
+  private final long gcBefore;
+
+  public CompactionMerger(long nowInSeconds, int gcGraceSeconds) {
+    this.nowInSeconds = nowInSeconds;
+    this.gcBefore = nowInSeconds - gcGraceSeconds;
+  }
+
+  private boolean purgeable(long timestamp, long localDeletionTime, long maxPurgeable) {
+    return localDeletionTime < gcBefore && timestamp < maxPurgeable;
+  }
+
+  public void write(SSTableWriter writer, DecoratedKey key, List<PartitionSource> sources, long maxPurgeable) {
+    DeletionTime pd = DeletionTime.LIVE;
+    List<RangeTombstone> all = new ArrayList<>();
+    for (PartitionSource s : sources) {
+      pd = Reconcile.deletion(pd, s.partitionDeletion());
+      all.addAll(s.rangeTombstones());
+    }
+    List<RangeTombstone> kept = new ArrayList<>();
+    for (RangeTombstone rt : all) {
+      DeletionTime d = rt.deletion();
+      if (d.markedForDeleteAt() <= pd.markedForDeleteAt()
+          || purgeable(d.markedForDeleteAt(), d.localDeletionTime(), maxPurgeable)) {
+        continue;
+      }
+      boolean duplicate = false;
+      for (RangeTombstone k : kept) {
+        if (k.deletion().equals(d) && Bytes.compare(k.slice().start(), rt.slice().start()) == 0
+            && Bytes.compare(k.slice().end(), rt.slice().end()) == 0
+            && k.slice().startInclusive() == rt.slice().startInclusive()
+            && k.slice().endInclusive() == rt.slice().endInclusive()) {
+          duplicate = true;
+          break;
+        }
+      }
+      if (!duplicate) {
+        kept.add(rt);
+      }
+    }
+    DeletionTime outPd = !pd.isLive() && purgeable(pd.markedForDeleteAt(), pd.localDeletionTime(), maxPurgeable)
+        ? DeletionTime.LIVE : pd;
+    writer.beginPartition(key, outPd, kept);
+    List<Iterator<Row>> its = new ArrayList<>(sources.size());
+    for (PartitionSource s : sources) {
+      its.add(s.rows(Bytes.EMPTY));
+    }
+    MergingRowIterator rows = new MergingRowIterator(its);
+    while (rows.hasNext()) {
+      Row r = purgeRow(rows.next(), pd, all, maxPurgeable);
+      if (r != null) {
+        writer.row(r);
+      }
+    }
+    writer.endPartition();
+  }
+
+  private Row purgeRow(Row row, DeletionTime pd, List<RangeTombstone> rts, long maxPurgeable) {
+    DeletionTime covering = Reconcile.deletion(pd, Reconcile.covering(rts, row.clustering()));
+    DeletionTime rowDeletion = row.deletion();
+    if (rowDeletion.markedForDeleteAt() <= covering.markedForDeleteAt()
+        || purgeable(rowDeletion.markedForDeleteAt(), rowDeletion.localDeletionTime(), maxPurgeable)) {
+      rowDeletion = DeletionTime.LIVE;
+    }
+    DeletionTime d = Reconcile.deletion(covering, row.deletion());
+    LivenessInfo liveness = row.liveness();
+    if (!liveness.isEmpty()) {
+      if (d.deletes(liveness.timestamp())) {
+        liveness = LivenessInfo.EMPTY;
+      } else if (liveness.ttl() > 0 && liveness.localExpirationTime() <= nowInSeconds
+          && purgeable(liveness.timestamp(), liveness.localExpirationTime() - liveness.ttl(), maxPurgeable)) {
+        liveness = LivenessInfo.EMPTY;
+      }
+    }
+    List<Cell> cells = new ArrayList<>(row.cells().size());
+    for (Cell c : row.cells()) {
+      if (d.deletes(c.timestamp())) {
+        continue;
+      }
+      if (c.isExpiring() && c.localDeletionTime() <= nowInSeconds) {
+        // An expired cell still shadows older versions elsewhere: keep it as a tombstone
+        // dated from its write, so gc grace counts from when it was written (as Cassandra).
+        c = new Cell(c.column(), c.path(), null, c.timestamp(), 0, c.localDeletionTime() - c.ttl());
+      }
+      if (c.isTombstone() && purgeable(c.timestamp(), c.localDeletionTime(), maxPurgeable)) {
+        continue;
+      }
+      cells.add(c);
+    }
+    if (liveness.isEmpty() && rowDeletion.isLive() && cells.isEmpty()) {
+      return null;
+    }
+    return new Row(row.clustering(), liveness, rowDeletion, cells);
+  }
+}

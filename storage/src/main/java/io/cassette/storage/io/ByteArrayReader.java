@@ -1,0 +1,50 @@
+package io.cassette.storage.io;
+
+import io.cassette.storage.StorageException;
+
+/** A {@link DataReader} over a region of a byte array. Not thread-safe. */
+public final class ByteArrayReader implements DataReader {
+  private final byte[] bytes;
+  private int position;
+  private final int limit;
+
+  public ByteArrayReader(byte[] bytes, int offset, int length) {
+    this.bytes = bytes;
+    this.position = offset;
+    this.limit = offset + length;
+  }
+
+  public ByteArrayReader(byte[] bytes) {
+    this(bytes, 0, bytes.length);
+  }
+
+  private void need(long n) {
+    if (n > limit - position) {
+      throw new StorageException("unexpected end of record at " + position + " (need " + n
+          + " bytes, " + (limit - position) + " left)");
+    }
+  }
+
+  @Override
+  public int readByte() {
+    need(1);
+    return bytes[position++] & 0xFF;
+  }
+
+  @Override
+  public void readFully(byte[] into, int offset, int length) {
+    need(length);
+    System.arraycopy(bytes, position, into, offset, length);
+    position += length;
+  }
+
+  @Override
+  public void skip(long byteCount) {
+    need(byteCount);
+    position += (int) byteCount;
+  }
+
+  public int remaining() {
+    return limit - position;
+  }
+}

@@ -1,0 +1,122 @@
+package io.cassette.storage.memtable;
+
+import io.cassette.storage.Bytes;
+import io.cassette.storage.Cell;
+import io.cassette.storage.DecoratedKey;
+import io.cassette.storage.DeletionTime;
+import io.cassette.storage.PartitionUpdate;
+import io.cassette.storage.RangeTombstone;
+import io.cassette.storage.Row;
+import io.cassette.storage.partition.PartitionSource;
+import io.cassette.storage.partition.Reconcile;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.ConcurrentSkipListMap;
+
+/**
+ * One partition in a memtable: rows by clustering plus partition-level deletions.
+ * Writers serialize on the partition (an update is applied atomically with respect to other
+ * writers); readers never lock and see each row either before or after a write.
+ */
+public final class MemtablePartition implements PartitionSource {
+  /** Rough heap cost of a partition entry, a row and a cell beyond their byte arrays. */
+  static final int PARTITION_OVERHEAD = 160;
+  static final int ROW_OVERHEAD = 120;
+  static final int CELL_OVERHEAD = 72;
+
+  private final DecoratedKey key;
+  private volatile DeletionTime partitionDeletion = DeletionTime.LIVE;
+  private volatile List<RangeTombstone> rangeTombstones = List.of();
+  private final ConcurrentSkipListMap<byte[], Row> rows = new ConcurrentSkipListMap<>(Bytes::compare);
+
+  MemtablePartition(DecoratedKey key) {
+    this.key = key;
+  }
+
+  /** Applies the update; returns the estimated heap bytes it added and the smallest timestamp in it. */
+  synchronized long apply(PartitionUpdate update, long[] minTimestamp) {
+    long added = 0;
+    if (!update.partitionDeletion().isLive()) {
+      partitionDeletion = Reconcile.deletion(partitionDeletion, update.partitionDeletion());
+      minTimestamp[0] = Math.min(minTimestamp[0], update.partitionDeletion().markedForDeleteAt());
+      added += 32;
+    }
+    if (!update.rangeTombstones().isEmpty()) {
+      List<RangeTombstone> copy = new ArrayList<>(rangeTombstones);
+      for (RangeTombstone rt : update.rangeTombstones()) {
+        copy.add(rt);
+        minTimestamp[0] = Math.min(minTimestamp[0], rt.deletion().markedForDeleteAt());
+        added += 64 + rt.slice().start().length + rt.slice().end().length;
+      }
+      rangeTombstones = Collections.unmodifiableList(copy);
+    }
+    for (Row row : update.rows()) {
+      List<Cell> cells = Reconcile.sortCells(row.cells());
+      Row sorted = cells == row.cells() ? row : new Row(row.clustering(), row.liveness(), row.deletion(), cells);
+      rows.merge(row.clustering(), sorted, Reconcile::row);
+      added += ROW_OVERHEAD + row.clustering().length;
+      if (!row.liveness().isEmpty()) {
+        minTimestamp[0] = Math.min(minTimestamp[0], row.liveness().timestamp());
+      }
+      if (!row.deletion().isLive()) {
+        minTimestamp[0] = Math.min(minTimestamp[0], row.deletion().markedForDeleteAt());
+      }
+      for (Cell c : cells) {
+        added += CELL_OVERHEAD + c.column().length() + (c.value() == null ? 0 : c.value().length)
+            + (c.path() == null ? 0 : c.path().length + 16);
+        minTimestamp[0] = Math.min(minTimestamp[0], c.timestamp());
+      }
+    }
+    return added;
+  }
+
+  @Override
+  public DecoratedKey key() {
+    return key;
+  }
+
+  @Override
+  public DeletionTime partitionDeletion() {
+    return partitionDeletion;
+  }
+
+  @Override
+  public List<RangeTombstone> rangeTombstones() {
+    return rangeTombstones;
+  }
+
+  @Override
+  public Iterator<Row> rows(byte[] from) {
+    if (from.length == 0) {
+      return rows.values().iterator();
+    }
+    Row staticRow = rows.get(Bytes.EMPTY);
+    Iterator<Row> tail = rows.tailMap(from, true).values().iterator();
+    if (staticRow == null) {
+      return tail;
+    }
+    return new Iterator<>() {
+      boolean staticDone;
+
+      @Override
+      public boolean hasNext() {
+        return !staticDone || tail.hasNext();
+      }
+
+      @Override
+      public Row next() {
+        if (!staticDone) {
+          staticDone = true;
+          return staticRow;
+        }
+        return tail.next();
+      }
+    };
+  }
+
+  public int rowCount() {
+    return rows.size();
+  }
+}

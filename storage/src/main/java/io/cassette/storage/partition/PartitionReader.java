@@ -1,0 +1,133 @@
+package io.cassette.storage.partition;
+
+import io.cassette.storage.Bytes;
+import io.cassette.storage.Cell;
+import io.cassette.storage.DecoratedKey;
+import io.cassette.storage.DeletionTime;
+import io.cassette.storage.LivenessInfo;
+import io.cassette.storage.PartitionView;
+import io.cassette.storage.RangeTombstone;
+import io.cassette.storage.ReadQuery;
+import io.cassette.storage.Row;
+import io.cassette.storage.Slice;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * Builds the live view of one partition from all its sources: merges them by timestamp,
+ * applies the partition deletion, range tombstones, row deletions and TTLs, then the
+ * query's slices, order and limit. Forward reads stop as soon as the limit is reached.
+ */
+public final class PartitionReader {
+  private PartitionReader() {}
+
+  public static PartitionView read(DecoratedKey key, List<? extends PartitionSource> sources, ReadQuery query) {
+    if (sources.isEmpty()) {
+      return new PartitionView(key, null, List.of());
+    }
+    DeletionTime pd = DeletionTime.LIVE;
+    List<RangeTombstone> rts = new ArrayList<>();
+    for (PartitionSource s : sources) {
+      pd = Reconcile.deletion(pd, s.partitionDeletion());
+      rts.addAll(s.rangeTombstones());
+    }
+    long now = query.nowInSeconds();
+    List<Slice> slices = new ArrayList<>(query.slices());
+    slices.sort((a, b) -> Bytes.compare(a.start(), b.start()));
+    Row staticRow = null;
+    boolean staticSeen = false;
+    int limit = query.reversed() ? Integer.MAX_VALUE : query.rowLimit();
+    List<Row> rows = new ArrayList<>();
+    if (slices.isEmpty()) {
+      slices.add(new Slice(new byte[] {0}, true, new byte[] {0}, false)); // selects nothing
+    }
+    for (Slice slice : slices) {
+      if (rows.size() >= limit) {
+        break;
+      }
+      List<Iterator<Row>> its = new ArrayList<>(sources.size());
+      for (PartitionSource s : sources) {
+        its.add(s.rows(slice.start()));
+      }
+      MergingRowIterator merged = new MergingRowIterator(its);
+      while (merged.hasNext() && rows.size() < limit) {
+        Row r = merged.next();
+        if (r.clustering().length == 0) {
+          if (!staticSeen) {
+            staticSeen = true;
+            staticRow = live(r, pd, rts, now);
+          }
+          continue;
+        }
+        if (isAfter(slice, r.clustering())) {
+          break;
+        }
+        if (!slice.includes(r.clustering())) {
+          continue;
+        }
+        Row live = live(r, pd, rts, now);
+        if (live != null) {
+          rows.add(live);
+        }
+      }
+    }
+    if (query.reversed()) {
+      Collections.reverse(rows);
+      if (rows.size() > query.rowLimit()) {
+        rows = rows.subList(0, query.rowLimit());
+      }
+    }
+    return new PartitionView(key, staticRow, rows);
+  }
+
+  /** True if {@code clustering} and every later one lie beyond the slice's end. */
+  public static boolean isAfter(Slice slice, byte[] clustering) {
+    byte[] end = slice.end();
+    if (end.length == 0) {
+      return false;
+    }
+    int c = Bytes.compare(clustering, end);
+    if (slice.endInclusive()) {
+      return c > 0 && !Bytes.startsWith(clustering, end);
+    }
+    return c >= 0;
+  }
+
+  /**
+   * The live part of a merged row at {@code now}, or null if nothing in it is live: deleted
+   * or expired cells and a dead row marker are removed.
+   */
+  public static Row live(Row row, DeletionTime partitionDeletion, List<RangeTombstone> rts, long now) {
+    DeletionTime d = Reconcile.deletion(partitionDeletion, row.deletion());
+    if (!rts.isEmpty()) {
+      d = Reconcile.deletion(d, Reconcile.covering(rts, row.clustering()));
+    }
+    LivenessInfo liveness = row.liveness();
+    if (!liveness.isEmpty() && (d.deletes(liveness.timestamp()) || !liveness.isLive(now))) {
+      liveness = LivenessInfo.EMPTY;
+    }
+    List<Cell> cells = row.cells();
+    List<Cell> kept = null;
+    for (int i = 0; i < cells.size(); i++) {
+      Cell c = cells.get(i);
+      boolean keep = !d.deletes(c.timestamp()) && c.isLive(now);
+      if (!keep && kept == null) {
+        kept = new ArrayList<>(cells.subList(0, i));
+      } else if (keep && kept != null) {
+        kept.add(c);
+      }
+    }
+    if (kept != null) {
+      cells = kept;
+    }
+    if (liveness.isEmpty() && cells.isEmpty()) {
+      return null;
+    }
+    if (liveness == row.liveness() && cells == row.cells() && row.deletion().isLive()) {
+      return row;
+    }
+    return new Row(row.clustering(), liveness, DeletionTime.LIVE, cells);
+  }
+}

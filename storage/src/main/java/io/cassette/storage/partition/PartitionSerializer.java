@@ -1,0 +1,164 @@
+package io.cassette.storage.partition;
+
+import io.cassette.storage.Cell;
+import io.cassette.storage.DeletionTime;
+import io.cassette.storage.LivenessInfo;
+import io.cassette.storage.RangeTombstone;
+import io.cassette.storage.Row;
+import io.cassette.storage.Slice;
+import io.cassette.storage.io.DataReader;
+import io.cassette.storage.io.DataWriter;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The binary form of rows, cells, deletions and range tombstones, shared by the commit log
+ * and the SSTable data component. Do not change: it is on disk (docs/format/rows.md).
+ *
+ * <pre>
+ * deletion  := markedForDeleteAt:i64 localDeletionTime:i64
+ * rangeTomb := flags:u8 (1 start incl, 2 end incl) start:bytes end:bytes deletion
+ * row       := flags:u8 clustering:bytes [liveness] [deletion] cellCount:varint cell*
+ *              flags: 1 has liveness, 2 has deletion
+ * liveness  := timestamp:i64 ttl:varint [localExpirationTime:i64 if ttl &gt; 0]
+ * cell      := flags:u8 column:string [path:bytes] timestamp:i64
+ *              [ttl:varint localDeletionTime:i64 if expiring]
+ *              [localDeletionTime:i64 if tombstone] [value:bytes unless tombstone]
+ *              flags: 1 tombstone, 2 expiring, 4 has path
+ * bytes     := length:varint byte*        string := bytes (UTF-8)
+ * </pre>
+ */
+public final class PartitionSerializer {
+  /** Largest key, clustering, path or value accepted when reading (rejects garbage lengths). */
+  public static final int MAX_VALUE_LENGTH = 256 << 20;
+
+  private static final int ROW_HAS_LIVENESS = 1;
+  private static final int ROW_HAS_DELETION = 2;
+  private static final int CELL_TOMBSTONE = 1;
+  private static final int CELL_EXPIRING = 2;
+  private static final int CELL_HAS_PATH = 4;
+
+  private PartitionSerializer() {}
+
+  public static void writeDeletion(DataWriter out, DeletionTime d) {
+    out.writeLong(d.markedForDeleteAt());
+    out.writeLong(d.localDeletionTime());
+  }
+
+  public static DeletionTime readDeletion(DataReader in) {
+    long at = in.readLong();
+    long ldt = in.readLong();
+    return at == Long.MIN_VALUE && ldt == Long.MAX_VALUE ? DeletionTime.LIVE : new DeletionTime(at, ldt);
+  }
+
+  public static void writeRangeTombstone(DataWriter out, RangeTombstone rt) {
+    Slice s = rt.slice();
+    out.writeByte((s.startInclusive() ? 1 : 0) | (s.endInclusive() ? 2 : 0));
+    out.writeLengthPrefixed(s.start());
+    out.writeLengthPrefixed(s.end());
+    writeDeletion(out, rt.deletion());
+  }
+
+  public static RangeTombstone readRangeTombstone(DataReader in) {
+    int flags = in.readByte();
+    byte[] start = in.readLengthPrefixed(MAX_VALUE_LENGTH);
+    byte[] end = in.readLengthPrefixed(MAX_VALUE_LENGTH);
+    return new RangeTombstone(new Slice(start, (flags & 1) != 0, end, (flags & 2) != 0), readDeletion(in));
+  }
+
+  public static void writeRow(DataWriter out, Row row) {
+    boolean hasLiveness = !row.liveness().isEmpty();
+    boolean hasDeletion = !row.deletion().isLive();
+    out.writeByte((hasLiveness ? ROW_HAS_LIVENESS : 0) | (hasDeletion ? ROW_HAS_DELETION : 0));
+    out.writeLengthPrefixed(row.clustering());
+    if (hasLiveness) {
+      LivenessInfo l = row.liveness();
+      out.writeLong(l.timestamp());
+      out.writeVarInt(l.ttl());
+      if (l.ttl() > 0) {
+        out.writeLong(l.localExpirationTime());
+      }
+    }
+    if (hasDeletion) {
+      writeDeletion(out, row.deletion());
+    }
+    List<Cell> cells = row.cells();
+    out.writeVarInt(cells.size());
+    for (Cell c : cells) {
+      writeCell(out, c);
+    }
+  }
+
+  public static Row readRow(DataReader in) {
+    int flags = in.readByte();
+    byte[] clustering = in.readLengthPrefixed(MAX_VALUE_LENGTH);
+    return readRowBody(in, flags, clustering);
+  }
+
+  /** The rest of a row after its flags byte and clustering have been read. */
+  public static Row readRowBody(DataReader in, int flags, byte[] clustering) {
+    LivenessInfo liveness = LivenessInfo.EMPTY;
+    if ((flags & ROW_HAS_LIVENESS) != 0) {
+      long ts = in.readLong();
+      int ttl = in.readVarInt();
+      liveness = new LivenessInfo(ts, ttl, ttl > 0 ? in.readLong() : Long.MAX_VALUE);
+    }
+    DeletionTime deletion = (flags & ROW_HAS_DELETION) != 0 ? readDeletion(in) : DeletionTime.LIVE;
+    int count = in.readVarInt();
+    if (count < 0 || count > MAX_VALUE_LENGTH) {
+      throw new io.cassette.storage.StorageException("malformed cell count: " + count);
+    }
+    List<Cell> cells = new ArrayList<>(Math.min(count, 1024));
+    for (int i = 0; i < count; i++) {
+      cells.add(readCell(in));
+    }
+    return new Row(clustering, liveness, deletion, cells);
+  }
+
+  /** Bytes a varint takes. */
+  public static int varIntSize(long v) {
+    int n = 1;
+    while ((v & ~0x7FL) != 0) {
+      n++;
+      v >>>= 7;
+    }
+    return n;
+  }
+
+  public static void writeCell(DataWriter out, Cell c) {
+    int flags = (c.isTombstone() ? CELL_TOMBSTONE : 0) | (c.isExpiring() ? CELL_EXPIRING : 0)
+        | (c.path() != null ? CELL_HAS_PATH : 0);
+    out.writeByte(flags);
+    out.writeString(c.column());
+    if (c.path() != null) {
+      out.writeLengthPrefixed(c.path());
+    }
+    out.writeLong(c.timestamp());
+    if (c.isExpiring()) {
+      out.writeVarInt(c.ttl());
+      out.writeLong(c.localDeletionTime());
+    } else if (c.isTombstone()) {
+      out.writeLong(c.localDeletionTime());
+    }
+    if (!c.isTombstone()) {
+      out.writeLengthPrefixed(c.value());
+    }
+  }
+
+  public static Cell readCell(DataReader in) {
+    int flags = in.readByte();
+    String column = in.readString();
+    byte[] path = (flags & CELL_HAS_PATH) != 0 ? in.readLengthPrefixed(MAX_VALUE_LENGTH) : null;
+    long ts = in.readLong();
+    int ttl = 0;
+    long ldt = Long.MAX_VALUE;
+    if ((flags & CELL_EXPIRING) != 0) {
+      ttl = in.readVarInt();
+      ldt = in.readLong();
+    } else if ((flags & CELL_TOMBSTONE) != 0) {
+      ldt = in.readLong();
+    }
+    byte[] value = (flags & CELL_TOMBSTONE) != 0 ? null : in.readLengthPrefixed(MAX_VALUE_LENGTH);
+    return new Cell(column, path, value, ts, ttl, ldt);
+  }
+}

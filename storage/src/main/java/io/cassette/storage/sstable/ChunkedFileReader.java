@@ -1,0 +1,163 @@
+package io.cassette.storage.sstable;
+
+import io.cassette.storage.StorageException;
+import io.cassette.storage.io.Checksums;
+import io.cassette.storage.io.Compressor;
+import io.cassette.storage.io.DataReader;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+
+/**
+ * Reads a chunked file written by {@link ChunkedFileWriter} from any position, verifying
+ * each chunk's checksum before decompressing it; keeps the current chunk so sequential
+ * reads and re-seeks inside it cost nothing. A damaged chunk raises {@link StorageException}
+ * naming the file and the chunk's offset. Not thread-safe (the channel is: positional reads).
+ */
+final class ChunkedFileReader implements DataReader {
+  private final Path path;
+  private final FileChannel channel;
+  private final long fileLength;
+  private final Compressor compressor;
+  private final byte[] chunk;
+  private byte[] compressed;
+  private long chunkOffset = -1; // file offset of the loaded chunk
+  private int chunkLength; // uncompressed bytes in it
+  private long nextChunkOffset;
+  private int pos;
+
+  ChunkedFileReader(Path path, FileChannel channel, long fileLength, Compressor compressor, int chunkSize) {
+    this.path = path;
+    this.channel = channel;
+    this.fileLength = fileLength;
+    this.compressor = compressor;
+    this.chunk = new byte[chunkSize];
+    this.compressed = new byte[ChunkedFileWriter.CHUNK_OVERHEAD + compressor.maxCompressedLength(chunkSize)];
+  }
+
+  /** Moves to an encoded position (see {@link SSTableDescriptor#encodePosition}). */
+  void seek(long position) {
+    long offset = SSTableDescriptor.chunkOffset(position);
+    if (offset != chunkOffset) {
+      load(offset);
+    }
+    pos = SSTableDescriptor.inChunk(position);
+    if (pos > chunkLength) {
+      throw corrupt(offset, "position " + pos + " beyond chunk length " + chunkLength);
+    }
+  }
+
+  long position() {
+    if (pos == chunkLength && chunkOffset >= 0) {
+      return SSTableDescriptor.encodePosition(nextChunkOffset, 0);
+    }
+    return SSTableDescriptor.encodePosition(chunkOffset, pos);
+  }
+
+  /** True when no byte is left in the file. */
+  boolean atEnd() {
+    return pos == chunkLength && (chunkOffset < 0 ? fileLength <= ChunkedFileWriter.HEADER_SIZE : nextChunkOffset >= fileLength);
+  }
+
+  private void load(long offset) {
+    if (offset < ChunkedFileWriter.HEADER_SIZE || offset + ChunkedFileWriter.CHUNK_OVERHEAD > fileLength) {
+      throw corrupt(offset, "chunk offset outside the file (length " + fileLength + ")");
+    }
+    try {
+      ByteBuffer head = ByteBuffer.wrap(compressed, 0, 8);
+      readFully(head, offset);
+      int uncompressed = ByteBuffer.wrap(compressed, 0, 4).getInt();
+      int length = ByteBuffer.wrap(compressed, 4, 4).getInt();
+      if (uncompressed <= 0 || uncompressed > chunk.length || length < 0
+          || length > compressed.length - ChunkedFileWriter.CHUNK_OVERHEAD
+          || offset + ChunkedFileWriter.CHUNK_OVERHEAD + length > fileLength) {
+        throw corrupt(offset, "bad chunk lengths " + uncompressed + "/" + length + " (damaged or truncated file)");
+      }
+      readFully(ByteBuffer.wrap(compressed, 8, length + 4), offset + 8);
+      int stored = ByteBuffer.wrap(compressed, 8 + length, 4).getInt();
+      int actual = Checksums.crc32c(compressed, 0, 8 + length);
+      if (stored != actual) {
+        throw corrupt(offset, "checksum failed (stored " + Integer.toHexString(stored) + ", computed "
+            + Integer.toHexString(actual) + "; hardware problem?)");
+      }
+      try {
+        compressor.decompress(compressed, 8, length, chunk, 0, uncompressed);
+      } catch (IllegalArgumentException e) {
+        throw corrupt(offset, e.getMessage());
+      }
+      chunkOffset = offset;
+      chunkLength = uncompressed;
+      nextChunkOffset = offset + ChunkedFileWriter.CHUNK_OVERHEAD + length;
+      pos = 0;
+    } catch (IOException e) {
+      throw new StorageException("cannot read " + path + " at offset " + offset + ": " + e, e);
+    }
+  }
+
+  private StorageException corrupt(long offset, String what) {
+    chunkOffset = -1;
+    return new StorageException("corrupt SSTable file " + path + " at offset " + offset + ": " + what);
+  }
+
+  private void readFully(ByteBuffer b, long offset) throws IOException {
+    while (b.hasRemaining()) {
+      int n = channel.read(b, offset);
+      if (n < 0) {
+        throw corrupt(offset, "truncated file (length " + fileLength + ")");
+      }
+      offset += n;
+    }
+  }
+
+  private void ensure() {
+    if (pos == chunkLength) {
+      if (chunkOffset < 0) {
+        load(ChunkedFileWriter.HEADER_SIZE);
+      } else {
+        if (nextChunkOffset >= fileLength) {
+          throw new StorageException("unexpected end of " + path + " at offset " + nextChunkOffset);
+        }
+        load(nextChunkOffset);
+      }
+    }
+  }
+
+  @Override
+  public int readByte() {
+    ensure();
+    return chunk[pos++] & 0xFF;
+  }
+
+  @Override
+  public void readFully(byte[] into, int offset, int length) {
+    while (length > 0) {
+      ensure();
+      int n = Math.min(length, chunkLength - pos);
+      System.arraycopy(chunk, pos, into, offset, n);
+      pos += n;
+      offset += n;
+      length -= n;
+    }
+  }
+
+  @Override
+  public void skip(long byteCount) {
+    while (byteCount > 0) {
+      ensure();
+      int n = (int) Math.min(byteCount, chunkLength - pos);
+      pos += n;
+      byteCount -= n;
+    }
+  }
+
+  @Override
+  public int readInt() {
+    if (chunkLength - pos >= 4) {
+      int v = (chunk[pos] & 0xFF) << 24 | (chunk[pos + 1] & 0xFF) << 16 | (chunk[pos + 2] & 0xFF) << 8 | (chunk[pos + 3] & 0xFF);
+      pos += 4;
+      return v;
+    }
+    return DataReader.super.readInt();
+  }
+}

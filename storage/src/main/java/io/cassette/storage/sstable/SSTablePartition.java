@@ -1,0 +1,115 @@
+package io.cassette.storage.sstable;
+
+import io.cassette.storage.Bytes;
+import io.cassette.storage.DecoratedKey;
+import io.cassette.storage.DeletionTime;
+import io.cassette.storage.RangeTombstone;
+import io.cassette.storage.Row;
+import io.cassette.storage.StorageException;
+import io.cassette.storage.partition.PartitionSerializer;
+import io.cassette.storage.partition.PartitionSource;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+
+/**
+ * One partition as stored in an SSTable, read lazily from its data position. Rows are
+ * streamed; rows before the requested start are skipped by their length prefix without
+ * being decoded. Not thread-safe; one row iterator at a time.
+ */
+final class SSTablePartition implements PartitionSource {
+  private final ChunkedFileReader in;
+  private final DecoratedKey key;
+  private final long position;
+  private DeletionTime deletion;
+  private List<RangeTombstone> tombstones;
+  private long rowsStart = -1;
+
+  SSTablePartition(ChunkedFileReader in, DecoratedKey key, long position) {
+    this.in = in;
+    this.key = key;
+    this.position = position;
+  }
+
+  private void loadHeader() {
+    if (rowsStart >= 0) {
+      return;
+    }
+    in.seek(position);
+    byte[] k = in.readLengthPrefixed(PartitionSerializer.MAX_VALUE_LENGTH);
+    if (!java.util.Arrays.equals(k, key.key())) {
+      throw new StorageException("corrupt SSTable: index points to partition " + Bytes.hex(k) + " at position "
+          + SSTableDescriptor.chunkOffset(position) + "+" + SSTableDescriptor.inChunk(position)
+          + " (expected: " + Bytes.hex(key.key()) + ")");
+    }
+    int flags = in.readByte();
+    deletion = (flags & 1) != 0 ? PartitionSerializer.readDeletion(in) : DeletionTime.LIVE;
+    if ((flags & 2) != 0) {
+      int n = in.readVarInt();
+      tombstones = new ArrayList<>(Math.min(n, 1024));
+      for (int i = 0; i < n; i++) {
+        tombstones.add(PartitionSerializer.readRangeTombstone(in));
+      }
+    } else {
+      tombstones = List.of();
+    }
+    rowsStart = in.position();
+  }
+
+  @Override
+  public DecoratedKey key() {
+    return key;
+  }
+
+  @Override
+  public DeletionTime partitionDeletion() {
+    loadHeader();
+    return deletion;
+  }
+
+  @Override
+  public List<RangeTombstone> rangeTombstones() {
+    loadHeader();
+    return tombstones;
+  }
+
+  @Override
+  public Iterator<Row> rows(byte[] from) {
+    loadHeader();
+    in.seek(rowsStart);
+    return new Iterator<>() {
+      Row next;
+      boolean done;
+
+      @Override
+      public boolean hasNext() {
+        while (next == null && !done) {
+          int length = in.readVarInt();
+          if (length == 0) {
+            done = true;
+            break;
+          }
+          int flags = in.readByte();
+          byte[] clustering = in.readLengthPrefixed(PartitionSerializer.MAX_VALUE_LENGTH);
+          if (clustering.length > 0 && from.length > 0 && Bytes.compare(clustering, from) < 0) {
+            in.skip(length - 1 - PartitionSerializer.varIntSize(clustering.length) - clustering.length);
+            continue;
+          }
+          next = PartitionSerializer.readRowBody(in, flags, clustering);
+        }
+        return next != null;
+      }
+
+      @Override
+      public Row next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        Row r = next;
+        next = null;
+        return r;
+      }
+    };
+  }
+}

@@ -1,0 +1,348 @@
+package io.cassette.storage.sstable;
+
+import io.cassette.storage.DecoratedKey;
+import io.cassette.storage.KeyRange;
+import io.cassette.storage.StorageException;
+import io.cassette.storage.commitlog.CommitLogPosition;
+import io.cassette.storage.io.Compressor;
+import io.cassette.storage.io.Compressors;
+import io.cassette.storage.io.Checksums;
+import io.cassette.storage.partition.PartitionSource;
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * An open, immutable SSTable: statistics, Bloom filter and index summary in memory; data and
+ * index read through positional reads. Reference-counted: the table's view holds one
+ * reference, each read holds one while it runs; an obsolete SSTable's files are deleted
+ * when the last reference goes. Thread-safe.
+ */
+public final class SSTableReader {
+  private final SSTableDescriptor descriptor;
+  private final SSTableStats stats;
+  private final BloomFilter bloom;
+  private final long[] summaryTokens;
+  private final byte[][] summaryKeys;
+  private final long[] summaryPositions;
+  private final Compressor compressor;
+  private final int chunkLength;
+  private final FileChannel dataChannel;
+  private final FileChannel indexChannel;
+  private final AtomicInteger refs = new AtomicInteger(1);
+  private volatile boolean obsolete;
+  private final AtomicLong bloomFalsePositives = new AtomicLong();
+
+  private SSTableReader(SSTableDescriptor descriptor, SSTableStats stats, BloomFilter bloom,
+                        long[] summaryTokens, byte[][] summaryKeys, long[] summaryPositions,
+                        Compressor compressor, int chunkLength, FileChannel data, FileChannel index) {
+    this.descriptor = descriptor;
+    this.stats = stats;
+    this.bloom = bloom;
+    this.summaryTokens = summaryTokens;
+    this.summaryKeys = summaryKeys;
+    this.summaryPositions = summaryPositions;
+    this.compressor = compressor;
+    this.chunkLength = chunkLength;
+    this.dataChannel = data;
+    this.indexChannel = index;
+  }
+
+  /** Opens a complete SSTable, verifying Meta.db's checksum and the other files' headers and lengths. */
+  public static SSTableReader open(SSTableDescriptor d) {
+    Path metaPath = d.path(SSTableDescriptor.Component.META);
+    SSTableStats stats;
+    BloomFilter bloom;
+    long[] tokens;
+    byte[][] keys;
+    long[] positions;
+    try (InputStream is = new BufferedInputStream(Files.newInputStream(metaPath), 64 * 1024)) {
+      StreamDataReader in = new StreamDataReader(is, metaPath.toString());
+      int magic = in.readInt();
+      if (magic != SSTableDescriptor.META_MAGIC) {
+        throw new StorageException("corrupt SSTable file " + metaPath + " at offset 0: magic "
+            + Integer.toHexString(magic) + " (expected: " + Integer.toHexString(SSTableDescriptor.META_MAGIC) + ")");
+      }
+      int version = in.readByte() << 8 | in.readByte();
+      if (version != SSTableDescriptor.FORMAT_VERSION) {
+        throw new StorageException("SSTable " + metaPath + " has format version " + version
+            + " (expected: " + SSTableDescriptor.FORMAT_VERSION + ")");
+      }
+      long partitionCount = in.readVarLong();
+      long minTs = in.readLong();
+      long maxTs = in.readLong();
+      long minLdt = in.readLong();
+      long maxLdt = in.readLong();
+      long tombstones = in.readVarLong();
+      byte[] first = in.readLengthPrefixed(Integer.MAX_VALUE - 8);
+      byte[] last = in.readLengthPrefixed(Integer.MAX_VALUE - 8);
+      CommitLogPosition upper = new CommitLogPosition(in.readLong(), in.readLong());
+      long dataLength = in.readLong();
+      long indexLength = in.readLong();
+      long uncompressed = in.readLong();
+      int hashCount = in.readByte();
+      int wordCount = in.readVarInt();
+      if (wordCount <= 0 || wordCount > BloomFilter.MAX_WORDS) {
+        throw new StorageException("corrupt SSTable file " + metaPath + " at offset " + in.offset()
+            + ": bloom filter of " + wordCount + " words");
+      }
+      long[] words = new long[wordCount];
+      for (int i = 0; i < wordCount; i++) {
+        words[i] = in.readLong();
+      }
+      bloom = new BloomFilter(words, hashCount);
+      in.readVarInt(); // summary interval
+      int count = in.readVarInt();
+      if (count < 0 || count > partitionCount) {
+        throw new StorageException("corrupt SSTable file " + metaPath + " at offset " + in.offset()
+            + ": summary of " + count + " entries for " + partitionCount + " partitions");
+      }
+      tokens = new long[count];
+      keys = new byte[count][];
+      positions = new long[count];
+      for (int i = 0; i < count; i++) {
+        tokens[i] = in.readLong();
+        keys[i] = in.readLengthPrefixed(Integer.MAX_VALUE - 8);
+        positions[i] = in.readVarLong();
+      }
+      int expected = in.checksum();
+      long footerOffset = in.offset();
+      int stored = in.readInt();
+      if (stored != expected) {
+        throw new StorageException("corrupt SSTable file " + metaPath + " at offset " + footerOffset
+            + ": checksum failed (hardware problem?)");
+      }
+      if (is.read() >= 0) {
+        throw new StorageException("corrupt SSTable file " + metaPath + ": extended past its footer at offset "
+            + (footerOffset + 4));
+      }
+      stats = new SSTableStats(partitionCount, minTs, maxTs, minLdt, maxLdt, tombstones,
+          io.cassette.storage.DecoratedKey.of(first), io.cassette.storage.DecoratedKey.of(last),
+          upper, dataLength, indexLength, uncompressed);
+    } catch (IOException e) {
+      throw new StorageException("cannot read " + metaPath + ": " + e, e);
+    }
+    FileChannel data = null;
+    FileChannel index = null;
+    try {
+      data = FileChannel.open(d.path(SSTableDescriptor.Component.DATA), StandardOpenOption.READ);
+      index = FileChannel.open(d.path(SSTableDescriptor.Component.INDEX), StandardOpenOption.READ);
+      int[] dataHeader = checkChunkedFile(d.path(SSTableDescriptor.Component.DATA), data,
+          SSTableDescriptor.DATA_MAGIC, stats.dataLength());
+      int[] indexHeader = checkChunkedFile(d.path(SSTableDescriptor.Component.INDEX), index,
+          SSTableDescriptor.INDEX_MAGIC, stats.indexLength());
+      if (dataHeader[0] != indexHeader[0] || dataHeader[1] != indexHeader[1]) {
+        throw new StorageException("SSTable " + d + ": data and index use different codecs");
+      }
+      return new SSTableReader(d, stats, bloom, tokens, keys, positions, Compressors.byId(dataHeader[0]),
+          dataHeader[1], data, index);
+    } catch (IOException | RuntimeException e) {
+      closeQuietly(data);
+      closeQuietly(index);
+      if (e instanceof StorageException se) {
+        throw se;
+      }
+      throw new StorageException("cannot open SSTable " + d + ": " + e, e);
+    }
+  }
+
+  /** Returns {compressorId, chunkLength} after checking magic, version, header crc and length. */
+  private static int[] checkChunkedFile(Path path, FileChannel ch, int magic, long expectedLength) throws IOException {
+    long size = ch.size();
+    if (size != expectedLength) {
+      throw new StorageException("corrupt SSTable file " + path + ": " + (size < expectedLength ? "truncated" : "extended")
+          + " to " + size + " bytes (expected: " + expectedLength + ")");
+    }
+    ByteBuffer h = ByteBuffer.allocate(ChunkedFileWriter.HEADER_SIZE);
+    while (h.hasRemaining()) {
+      if (ch.read(h, h.position()) < 0) {
+        throw new StorageException("corrupt SSTable file " + path + ": truncated header");
+      }
+    }
+    h.flip();
+    int m = h.getInt();
+    int version = h.getShort();
+    int compressorId = h.get();
+    h.get();
+    int chunkLength = h.getInt();
+    int crc = h.getInt();
+    if (m != magic || crc != Checksums.crc32c(h.array(), 0, 12)) {
+      throw new StorageException("corrupt SSTable file " + path + " at offset 0: bad header");
+    }
+    if (version != SSTableDescriptor.FORMAT_VERSION) {
+      throw new StorageException("SSTable file " + path + " has format version " + version
+          + " (expected: " + SSTableDescriptor.FORMAT_VERSION + ")");
+    }
+    if (chunkLength <= 0 || chunkLength > Compressors.MAX_CHUNK_LENGTH) {
+      throw new StorageException("corrupt SSTable file " + path + " at offset 10: chunk length " + chunkLength);
+    }
+    return new int[] {compressorId, chunkLength};
+  }
+
+  private static void closeQuietly(FileChannel ch) {
+    if (ch != null) {
+      try {
+        ch.close();
+      } catch (IOException e) {
+        // nothing to do
+      }
+    }
+  }
+
+  public SSTableDescriptor descriptor() {
+    return descriptor;
+  }
+
+  public SSTableStats stats() {
+    return stats;
+  }
+
+  ChunkedFileReader dataReader() {
+    return new ChunkedFileReader(descriptor.path(SSTableDescriptor.Component.DATA), dataChannel,
+        stats.dataLength(), compressor, chunkLength);
+  }
+
+  ChunkedFileReader indexReader() {
+    return new ChunkedFileReader(descriptor.path(SSTableDescriptor.Component.INDEX), indexChannel,
+        stats.indexLength(), compressor, chunkLength);
+  }
+
+  /** True if the key is inside the key range and passes the Bloom filter. */
+  public boolean mightContain(DecoratedKey key) {
+    return key.compareTo(stats.firstKey()) >= 0 && key.compareTo(stats.lastKey()) <= 0
+        && bloom.mightContain(key);
+  }
+
+  /**
+   * The partition's version in this SSTable, or null. Requires: a reference held while the
+   * returned source is used.
+   */
+  public PartitionSource partition(DecoratedKey key) {
+    if (!mightContain(key)) {
+      return null;
+    }
+    int i = floorSummary(key.token(), key.key(), false);
+    ChunkedFileReader index = indexReader();
+    index.seek(i < 0 ? SSTableDescriptor.encodePosition(ChunkedFileWriter.HEADER_SIZE, 0) : summaryPositions[i]);
+    for (int n = 0; n < SSTableDescriptor.SUMMARY_INTERVAL && !index.atEnd(); n++) {
+      long token = index.readLong();
+      byte[] k = index.readLengthPrefixed(io.cassette.storage.partition.PartitionSerializer.MAX_VALUE_LENGTH);
+      long dataPosition = index.readVarLong();
+      int c = token != key.token() ? Long.compare(token, key.token()) : io.cassette.storage.Bytes.compare(k, key.key());
+      if (c == 0) {
+        return new SSTablePartition(dataReader(), key, dataPosition);
+      }
+      if (c > 0) {
+        break;
+      }
+    }
+    bloomFalsePositives.incrementAndGet();
+    return null;
+  }
+
+  /**
+   * Index of the last summary entry before the bound: {@code <= (token,key)} or, when
+   * {@code strictToken}/{@code key == null}, with a token smaller than {@code token}; -1 if none.
+   */
+  private int floorSummary(long token, byte[] key, boolean strictToken) {
+    int lo = 0;
+    int hi = summaryTokens.length - 1;
+    int found = -1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      int c = Long.compare(summaryTokens[mid], token);
+      if (c == 0) {
+        c = key == null || strictToken ? 1 : io.cassette.storage.Bytes.compare(summaryKeys[mid], key);
+      }
+      if (c <= 0) {
+        found = mid;
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return found;
+  }
+
+  /** Partitions of {@code range} in order. Requires: a reference held until the scanner is closed. */
+  public SSTableScanner scanner(KeyRange range) {
+    long start = SSTableDescriptor.encodePosition(ChunkedFileWriter.HEADER_SIZE, 0);
+    if (range.after() != null) {
+      int i = floorSummary(range.after().token(), range.after().key(), range.after().key() == null);
+      if (i >= 0) {
+        start = summaryPositions[i];
+      }
+    }
+    return new SSTableScanner(this, start, range);
+  }
+
+  /** Takes a reference; false if the SSTable is already released (re-read the table's view). */
+  public boolean tryRef() {
+    while (true) {
+      int n = refs.get();
+      if (n <= 0) {
+        return false;
+      }
+      if (refs.compareAndSet(n, n + 1)) {
+        return true;
+      }
+    }
+  }
+
+  public void release() {
+    if (refs.decrementAndGet() == 0) {
+      closeQuietly(dataChannel);
+      closeQuietly(indexChannel);
+      if (obsolete) {
+        deleteFiles(descriptor);
+      }
+    }
+  }
+
+  /** Marks the files for deletion once the last reference is released. */
+  public void markObsolete() {
+    obsolete = true;
+  }
+
+  public static void deleteFiles(SSTableDescriptor d) {
+    // Meta.db first: without it the remains are recognized as incomplete at the next open.
+    for (SSTableDescriptor.Component c : new SSTableDescriptor.Component[] {
+        SSTableDescriptor.Component.META, SSTableDescriptor.Component.INDEX, SSTableDescriptor.Component.DATA}) {
+      try {
+        Files.deleteIfExists(d.path(c));
+      } catch (IOException e) {
+        // left for the cleanup at next open
+      }
+    }
+  }
+
+  public long bytesOnDisk() {
+    long meta;
+    try {
+      meta = Files.size(descriptor.path(SSTableDescriptor.Component.META));
+    } catch (IOException e) {
+      meta = 0;
+    }
+    return stats.dataLength() + stats.indexLength() + meta;
+  }
+
+  public long bloomFalsePositives() {
+    return bloomFalsePositives.get();
+  }
+
+  public long bloomFilterBytes() {
+    return bloom.sizeInBytes();
+  }
+
+  @Override
+  public String toString() {
+    return "SSTable[" + descriptor + "]";
+  }
+}
