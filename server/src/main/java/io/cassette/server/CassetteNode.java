@@ -53,6 +53,7 @@ public final class CassetteNode implements AutoCloseable {
       http.register("/health", req -> AdminHttpServer.Response.json("{\"status\":\"UP\"}"));
       http.register("/version", req -> AdminHttpServer.Response.json(
           "{\"version\":\"" + Version.get() + "\"}"));
+      io.cassette.server.dashboard.Dashboard.register(http, io.cassette.metrics.NodeMetrics.global(), engine, config);
       io.cassette.server.admin.AdminEndpoints.register(http, engine, config, sizing);
       listening.add("HTTP " + format(bind("HTTP", ConfigKeys.HTTP_PORT, http::start)));
       started.add(http);
