@@ -10,7 +10,7 @@ import io.cassette.resp.keyspace.Database;
 import io.cassette.resp.keyspace.KeyMeta;
 import io.cassette.resp.keyspace.KeyType;
 import io.cassette.resp.keyspace.RedisLayout;
-import io.cassette.resp.protocol.DoubleFormat;
+import io.cassette.resp.protocol.LongDouble;
 import io.cassette.resp.protocol.Reply;
 import io.cassette.storage.Row;
 import java.nio.ByteBuffer;
@@ -234,7 +234,10 @@ final class HashCommands {
     if (Double.isNaN(result) || Double.isInfinite(result)) {
       throw new RedisException(Errors.INCR_NAN_OR_INF);
     }
-    byte[] text = DoubleFormat.human(result).getBytes(StandardCharsets.US_ASCII);
+    java.math.BigDecimal sum = LongDouble.add(
+        cur == null ? java.math.BigDecimal.ZERO : LongDouble.parse(Args.str(cur), value),
+        LongDouble.parse(c.argString(3), by));
+    byte[] text = LongDouble.format(sum).getBytes(StandardCharsets.US_ASCII);
     Batch b = db.batch();
     b.putSub(m, f, text);
     if (cur == null) {

@@ -176,7 +176,7 @@ final class KeyCommands {
     } else if (m.expireAtMs == 0) {
       c.reply().integer(-1);
     } else if (absolute) {
-      c.reply().integer(millis ? m.expireAtMs : m.expireAtMs / 1000);
+      c.reply().integer(millis ? m.expireAtMs : (m.expireAtMs + 500) / 1000);
     } else {
       long left = Math.max(0, m.expireAtMs - System.currentTimeMillis());
       c.reply().integer(millis ? left : (left + 500) / 1000);

@@ -96,7 +96,7 @@ public final class RedisConfig {
     switch (name) {
       case "appendfsync" -> {
         if (!Set.of("always", "everysec", "no").contains(lower)) {
-          throw invalid(name, "argument(s) must be one of the following: always, everysec, no");
+          throw invalid(name, "argument(s) must be one of the following: everysec, always, no");
         }
         return lower;
       }

@@ -1,8 +1,343 @@
 package io.cassette.resp.command;
 
+import static io.cassette.resp.command.CommandSpec.DENY_OOM;
+import static io.cassette.resp.command.CommandSpec.FAST;
+import static io.cassette.resp.command.CommandSpec.READONLY;
+import static io.cassette.resp.command.CommandSpec.WRITE;
+
+import io.cassette.resp.keyspace.Batch;
+import io.cassette.resp.keyspace.Database;
+import io.cassette.resp.keyspace.KeyMeta;
+import io.cassette.resp.keyspace.KeyType;
+import io.cassette.resp.keyspace.RedisLayout;
+import io.cassette.resp.protocol.Reply;
+import io.cassette.storage.Row;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Set commands. Each member is a sub-row {@code 'e' | member} with an empty value; the
+ * metadata keeps the cardinality. Members come back in byte order.
+ */
 final class SetCommands {
+  private static final byte[] EMPTY = new byte[0];
+
   private SetCommands() {}
 
   static void register(CommandTable t) {
+    t.add("sadd", -3, WRITE | DENY_OOM | FAST, 1, 1, 1, SetCommands::sadd);
+    t.add("srem", -3, WRITE | FAST, 1, 1, 1, SetCommands::srem);
+    t.add("smembers", 2, READONLY, 1, 1, 1, c -> {
+      List<byte[]> members = members(c, c.db(), c.arg(1));
+      c.reply().set(members.size());
+      for (byte[] m : members) {
+        c.reply().bulk(m);
+      }
+    });
+    t.add("sismember", 3, READONLY | FAST, 1, 1, 1, c -> {
+      KeyMeta m = Keys.read(c, c.arg(1), KeyType.SET);
+      c.reply().integer(m != null && c.db().subValue(m, member(c.arg(2))) != null ? 1 : 0);
+    });
+    t.add("smismember", -3, READONLY | FAST, 1, 1, 1, c -> {
+      KeyMeta m = Keys.read(c, c.arg(1), KeyType.SET);
+      c.reply().array(c.argc() - 2);
+      for (int i = 2; i < c.argc(); i++) {
+        c.reply().integer(m != null && c.db().subValue(m, member(c.arg(i))) != null ? 1 : 0);
+      }
+    });
+    t.add("scard", 2, READONLY | FAST, 1, 1, 1, c -> {
+      KeyMeta m = Keys.read(c, c.arg(1), KeyType.SET);
+      c.reply().integer(m == null ? 0 : m.size);
+    });
+    t.add("spop", -2, WRITE | FAST, 1, 1, 1, SetCommands::spop);
+    t.add("srandmember", -2, READONLY, 1, 1, 1, SetCommands::srandmember);
+    t.add("smove", 4, WRITE | FAST, 1, 2, 1, SetCommands::smove);
+    t.add("sinter", -2, READONLY, 1, -1, 1, c -> reply(c, combine(c, 1, Op.INTER)));
+    t.add("sunion", -2, READONLY, 1, -1, 1, c -> reply(c, combine(c, 1, Op.UNION)));
+    t.add("sdiff", -2, READONLY, 1, -1, 1, c -> reply(c, combine(c, 1, Op.DIFF)));
+    t.add("sinterstore", -3, WRITE | DENY_OOM, 1, -1, 1, c -> store(c, Op.INTER));
+    t.add("sunionstore", -3, WRITE | DENY_OOM, 1, -1, 1, c -> store(c, Op.UNION));
+    t.add("sdiffstore", -3, WRITE | DENY_OOM, 1, -1, 1, c -> store(c, Op.DIFF));
+    t.add("sintercard", -3, READONLY, SetCommands::sintercard);
+    t.add("sscan", -3, READONLY, 1, 1, 1, c -> {
+      KeyMeta m = Keys.read(c, c.arg(1), KeyType.SET);
+      ScanHelper.scanSubRows(c, m, RedisLayout.SET_MEMBER, false);
+    });
+  }
+
+  private enum Op { INTER, UNION, DIFF }
+
+  static byte[] member(byte[] name) {
+    return RedisLayout.tagged(RedisLayout.SET_MEMBER, name);
+  }
+
+  /** Members of the set at {@code key} in byte order; empty when missing. */
+  static List<byte[]> members(CommandContext c, Database db, byte[] key) {
+    KeyMeta m = db.meta(key);
+    if (m == null) {
+      return List.of();
+    }
+    if (m.type != KeyType.SET) {
+      throw new RedisException(Errors.WRONGTYPE);
+    }
+    List<byte[]> out = new ArrayList<>((int) Math.min(m.size, 1 << 16));
+    for (Row r : db.subRowsTagged(m, RedisLayout.SET_MEMBER, false, Integer.MAX_VALUE)) {
+      out.add(RedisLayout.untag(r.clustering()));
+    }
+    return out;
+  }
+
+  private static void sadd(CommandContext c) {
+    Database db = c.db();
+    byte[] key = c.arg(1);
+    KeyMeta m = Keys.typed(c, key, KeyType.SET);
+    KeyMeta old = m == null ? null : KeyCommands.copyOf(m);
+    if (m == null) {
+      m = db.newCollection(KeyType.SET);
+    }
+    Set<ByteBuffer> seen = new LinkedHashSet<>();
+    Batch b = db.batch();
+    long added = 0;
+    for (int i = 2; i < c.argc(); i++) {
+      byte[] e = member(c.arg(i));
+      if (!seen.add(ByteBuffer.wrap(e))) {
+        continue;
+      }
+      if (old == null || db.subValue(m, e) == null) {
+        b.putSub(m, e, EMPTY);
+        added++;
+      }
+    }
+    m.size += added;
+    if (added > 0) {
+      db.store(b, key, old, m);
+    }
+    b.commit();
+    c.reply().integer(added);
+  }
+
+  private static void srem(CommandContext c) {
+    Database db = c.db();
+    byte[] key = c.arg(1);
+    KeyMeta m = Keys.typed(c, key, KeyType.SET);
+    if (m == null) {
+      c.reply().integer(0);
+      return;
+    }
+    KeyMeta old = KeyCommands.copyOf(m);
+    Set<ByteBuffer> seen = new LinkedHashSet<>();
+    Batch b = db.batch();
+    long removed = 0;
+    for (int i = 2; i < c.argc(); i++) {
+      byte[] e = member(c.arg(i));
+      if (seen.add(ByteBuffer.wrap(e)) && db.subValue(m, e) != null) {
+        b.deleteSub(m, e);
+        removed++;
+      }
+    }
+    m.size -= removed;
+    if (m.size <= 0) {
+      db.remove(b, key, old);
+    } else if (removed > 0) {
+      db.store(b, key, old, m);
+    }
+    b.commit();
+    c.reply().integer(removed);
+  }
+
+  private static void spop(CommandContext c) {
+    long count = -1;
+    if (c.argc() == 3) {
+      Long n = Args.parseLongOrNull(c.arg(2));
+      if (n == null || n < 0) {
+        throw new RedisException(Errors.POSITIVE_COUNT);
+      }
+      count = n;
+    } else if (c.argc() > 3) {
+      throw new RedisException(Errors.SYNTAX);
+    }
+    Database db = c.db();
+    byte[] key = c.arg(1);
+    KeyMeta m = Keys.typed(c, key, KeyType.SET);
+    Reply r = c.reply();
+    if (m == null) {
+      if (count < 0) {
+        r.nullBulk();
+      } else {
+        r.emptyArray();
+      }
+      return;
+    }
+    List<byte[]> all = members(c, db, key);
+    List<byte[]> picked = ScanHelper.randomPick(all, count < 0 ? 1 : count);
+    KeyMeta old = KeyCommands.copyOf(m);
+    Batch b = db.batch();
+    for (byte[] p : picked) {
+      b.deleteSub(m, member(p));
+    }
+    m.size -= picked.size();
+    if (m.size <= 0) {
+      db.remove(b, key, old);
+    } else {
+      db.store(b, key, old, m);
+    }
+    b.commit();
+    if (count < 0) {
+      r.bulk(picked.get(0));
+      return;
+    }
+    r.set(picked.size());
+    for (byte[] p : picked) {
+      r.bulk(p);
+    }
+  }
+
+  private static void srandmember(CommandContext c) {
+    Reply r = c.reply();
+    if (c.argc() > 3) {
+      throw new RedisException(Errors.SYNTAX);
+    }
+    Long count = c.argc() == 3 ? Args.parseLong(c.arg(2)) : null;
+    List<byte[]> all = members(c, c.db(), c.arg(1));
+    if (count == null) {
+      if (all.isEmpty()) {
+        r.nullBulk();
+      } else {
+        r.bulk(ScanHelper.randomPick(all, 1).get(0));
+      }
+      return;
+    }
+    List<byte[]> picked = ScanHelper.randomPick(all, count);
+    r.array(picked.size());
+    for (byte[] p : picked) {
+      r.bulk(p);
+    }
+  }
+
+  private static void smove(CommandContext c) {
+    Database db = c.db();
+    byte[] src = c.arg(1);
+    byte[] dst = c.arg(2);
+    byte[] e = member(c.arg(3));
+    KeyMeta s = Keys.typed(c, src, KeyType.SET);
+    KeyMeta d = Keys.typed(c, dst, KeyType.SET);
+    if (s == null || db.subValue(s, e) == null) {
+      c.reply().integer(0);
+      return;
+    }
+    if (java.util.Arrays.equals(src, dst)) {
+      c.reply().integer(1);
+      return;
+    }
+    KeyMeta sOld = KeyCommands.copyOf(s);
+    Batch b = db.batch();
+    b.deleteSub(s, e);
+    s.size--;
+    if (s.size <= 0) {
+      db.remove(b, src, sOld);
+    } else {
+      db.store(b, src, sOld, s);
+    }
+    KeyMeta dOld = d == null ? null : KeyCommands.copyOf(d);
+    if (d == null) {
+      d = db.newCollection(KeyType.SET);
+    }
+    if (dOld == null || db.subValue(d, e) == null) {
+      b.putSub(d, e, EMPTY);
+      d.size++;
+      db.store(b, dst, dOld, d);
+    }
+    b.commit();
+    c.reply().integer(1);
+  }
+
+  private static List<byte[]> combine(CommandContext c, int firstKey, Op op) {
+    Database db = c.db();
+    TreeSet<byte[]> acc = null;
+    for (int i = firstKey; i < c.argc(); i++) {
+      List<byte[]> ms = members(c, db, c.arg(i));
+      TreeSet<byte[]> set = new TreeSet<>(java.util.Arrays::compareUnsigned);
+      set.addAll(ms);
+      if (acc == null) {
+        acc = set;
+      } else if (op == Op.INTER) {
+        acc.retainAll(set);
+      } else if (op == Op.UNION) {
+        acc.addAll(set);
+      } else {
+        acc.removeAll(set);
+      }
+    }
+    return acc == null ? List.of() : new ArrayList<>(acc);
+  }
+
+  private static void reply(CommandContext c, List<byte[]> members) {
+    c.reply().set(members.size());
+    for (byte[] m : members) {
+      c.reply().bulk(m);
+    }
+  }
+
+  private static void store(CommandContext c, Op op) {
+    List<byte[]> result = combine(c, 2, op);
+    Database db = c.db();
+    byte[] dst = c.arg(1);
+    KeyMeta old = db.meta(dst);
+    Batch b = db.batch();
+    if (result.isEmpty()) {
+      if (old != null) {
+        db.remove(b, dst, old);
+      }
+    } else {
+      KeyMeta fresh = db.newCollection(KeyType.SET);
+      for (byte[] m : result) {
+        b.putSub(fresh, member(m), EMPTY);
+      }
+      fresh.size = result.size();
+      db.store(b, dst, old, fresh);
+    }
+    b.commit();
+    c.reply().integer(result.size());
+  }
+
+  private static void sintercard(CommandContext c) {
+    long numKeys = Args.parseLong(c.arg(1));
+    if (numKeys <= 0) {
+      throw new RedisException("ERR numkeys should be greater than 0");
+    }
+    if (numKeys > c.argc() - 2) {
+      throw new RedisException("ERR Number of keys can't be greater than number of args");
+    }
+    long limit = 0;
+    int i = 2 + (int) numKeys;
+    while (i < c.argc()) {
+      if (Args.is(c.arg(i), "limit") && i + 1 < c.argc()) {
+        Long l = Args.parseLongOrNull(c.arg(i + 1));
+        if (l == null || l < 0) {
+          throw new RedisException("ERR LIMIT can't be negative");
+        }
+        limit = l;
+        i += 2;
+      } else {
+        throw new RedisException(Errors.SYNTAX);
+      }
+    }
+    Database db = c.db();
+    TreeSet<byte[]> acc = null;
+    for (int k = 2; k < 2 + numKeys; k++) {
+      TreeSet<byte[]> set = new TreeSet<>(java.util.Arrays::compareUnsigned);
+      set.addAll(members(c, db, c.arg(k)));
+      if (acc == null) {
+        acc = set;
+      } else {
+        acc.retainAll(set);
+      }
+    }
+    long n = acc == null ? 0 : acc.size();
+    c.reply().integer(limit > 0 ? Math.min(limit, n) : n);
   }
 }

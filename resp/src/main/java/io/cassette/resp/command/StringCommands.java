@@ -9,7 +9,7 @@ import io.cassette.resp.keyspace.Batch;
 import io.cassette.resp.keyspace.Database;
 import io.cassette.resp.keyspace.KeyMeta;
 import io.cassette.resp.keyspace.KeyType;
-import io.cassette.resp.protocol.DoubleFormat;
+import io.cassette.resp.protocol.LongDouble;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -296,7 +296,10 @@ final class StringCommands {
     if (Double.isNaN(result) || Double.isInfinite(result)) {
       throw new RedisException(Errors.INCR_NAN_OR_INF);
     }
-    byte[] text = DoubleFormat.human(result).getBytes(StandardCharsets.US_ASCII);
+    java.math.BigDecimal sum = LongDouble.add(
+        m == null ? java.math.BigDecimal.ZERO : LongDouble.parse(Args.str(m.value), current),
+        LongDouble.parse(c.argString(2), by));
+    byte[] text = LongDouble.format(sum).getBytes(StandardCharsets.US_ASCII);
     put(db, c.arg(1), m, text, m == null ? 0 : m.expireAtMs);
     c.reply().bulk(text);
   }

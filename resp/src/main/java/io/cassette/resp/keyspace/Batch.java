@@ -3,6 +3,7 @@ package io.cassette.resp.keyspace;
 import io.cassette.storage.Cell;
 import io.cassette.storage.DeletionTime;
 import io.cassette.storage.Engine;
+import io.cassette.storage.LivenessInfo;
 import io.cassette.storage.Mutation;
 import io.cassette.storage.PartitionUpdate;
 import io.cassette.storage.Row;
@@ -15,7 +16,9 @@ import java.util.Map;
 
 /**
  * The writes of one Redis command, applied as one {@link Mutation} (one commit-log record:
- * all or nothing after a crash). Every write of the batch carries the same timestamp.
+ * all or nothing after a crash). Every write of the batch carries the same timestamp T and
+ * every deletion T-1: a command's deletions happen before its writes (delete a collection,
+ * then re-create the key), and the clock guarantees earlier commands wrote at or before T-1.
  * Not thread-safe.
  */
 public final class Batch {
@@ -23,7 +26,23 @@ public final class Batch {
   private final String table;
   private final long timestamp;
   private final long nowSeconds;
-  private final Map<ByteBuffer, PartitionUpdate.Builder> partitions = new LinkedHashMap<>();
+  private final Map<ByteBuffer, PartitionOps> partitions = new LinkedHashMap<>();
+
+  /**
+   * The writes to one partition. A row written twice keeps only the last write: with one
+   * timestamp per batch, a delete and a re-insert of the same row would otherwise tie, and
+   * a tie goes to the tombstone.
+   */
+  private static final class PartitionOps {
+    final byte[] key;
+    DeletionTime partitionDeletion = DeletionTime.LIVE;
+    final List<Slice> ranges = new ArrayList<>();
+    final Map<ByteBuffer, Row> rows = new LinkedHashMap<>();
+
+    PartitionOps(byte[] key) {
+      this.key = key;
+    }
+  }
 
   Batch(Engine engine, String table, long timestamp, long nowSeconds) {
     this.engine = engine;
@@ -36,27 +55,30 @@ public final class Batch {
     return timestamp;
   }
 
-  private PartitionUpdate.Builder partition(byte[] key) {
-    return partitions.computeIfAbsent(ByteBuffer.wrap(key),
-        k -> PartitionUpdate.builder(RedisLayout.KEYSPACE, table, key));
+  private PartitionOps partition(byte[] key) {
+    return partitions.computeIfAbsent(ByteBuffer.wrap(key), k -> new PartitionOps(key));
   }
 
   void putRow(byte[] partitionKey, byte[] clustering, byte[] value) {
-    partition(partitionKey).row(Row.of(clustering,
+    partition(partitionKey).rows.put(ByteBuffer.wrap(clustering), Row.of(clustering,
         List.of(Cell.live(RedisLayout.COLUMN, value, timestamp))));
   }
 
   void deleteRow(byte[] partitionKey, byte[] clustering) {
-    partition(partitionKey).row(new Row(clustering, io.cassette.storage.LivenessInfo.EMPTY,
-        new DeletionTime(timestamp, nowSeconds), List.of()));
+    partition(partitionKey).rows.put(ByteBuffer.wrap(clustering), new Row(clustering,
+        LivenessInfo.EMPTY, new DeletionTime(timestamp - 1, nowSeconds), List.of()));
   }
 
+  /** Deletes the whole partition; rows written to it earlier in this batch are dropped. */
   void deletePartition(byte[] partitionKey) {
-    partition(partitionKey).deletePartition(new DeletionTime(timestamp, nowSeconds));
+    PartitionOps p = partition(partitionKey);
+    p.partitionDeletion = new DeletionTime(timestamp - 1, nowSeconds);
+    p.rows.clear();
+    p.ranges.clear();
   }
 
   void deleteRange(byte[] partitionKey, Slice slice) {
-    partition(partitionKey).deleteRange(slice, new DeletionTime(timestamp, nowSeconds));
+    partition(partitionKey).ranges.add(slice);
   }
 
   /** Writes a sub-row of the collection {@code meta}. */
@@ -82,7 +104,17 @@ public final class Batch {
       return;
     }
     List<PartitionUpdate> updates = new ArrayList<>(partitions.size());
-    for (PartitionUpdate.Builder b : partitions.values()) {
+    for (PartitionOps p : partitions.values()) {
+      PartitionUpdate.Builder b = PartitionUpdate.builder(RedisLayout.KEYSPACE, table, p.key);
+      if (!p.partitionDeletion.isLive()) {
+        b.deletePartition(p.partitionDeletion);
+      }
+      for (Slice range : p.ranges) {
+        b.deleteRange(range, new DeletionTime(timestamp - 1, nowSeconds));
+      }
+      for (Row r : p.rows.values()) {
+        b.row(r);
+      }
       updates.add(b.build());
     }
     partitions.clear();
