@@ -1,5 +1,7 @@
 package io.cassette.metrics;
 
+import java.util.function.LongSupplier;
+
 /**
  * Flash wear: bytes the node wrote to its storage device for each byte of user data it was
  * given (write amplification). The commit log writes each mutation once, flushes write it again
@@ -17,6 +19,9 @@ public final class FlashWear {
 
   private final Counter userBytes;
   private final Counter[] deviceBytes = new Counter[Source.values().length];
+  /** Totals kept elsewhere (the engine's own counters), used while nothing is fed here. */
+  private volatile LongSupplier externalUser;
+  private volatile LongSupplier externalDevice;
 
   FlashWear(MetricsRegistry registry) {
     userBytes = registry.counter("cassette_user_bytes_written_total",
@@ -57,9 +62,28 @@ public final class FlashWear {
     return deviceBytes[source.ordinal()].value();
   }
 
+  /**
+   * Reads both totals from elsewhere (the engine's counters) for as long as nothing is fed
+   * through {@link #userBytesWritten}: lets the server expose flash wear before storage calls
+   * this class directly, and steps aside once it does.
+   */
+  public void readFrom(LongSupplier userBytes, LongSupplier deviceBytes) {
+    externalDevice = deviceBytes;
+    externalUser = userBytes;
+  }
+
   /** Device bytes per user byte, or NaN before any user data. */
   public double ratio() {
     long user = userBytes();
-    return user == 0 ? Double.NaN : (double) deviceBytes() / user;
+    if (user > 0) {
+      return (double) deviceBytes() / user;
+    }
+    LongSupplier u = externalUser;
+    LongSupplier d = externalDevice;
+    if (u == null || d == null) {
+      return Double.NaN;
+    }
+    long extUser = u.getAsLong();
+    return extUser == 0 ? Double.NaN : (double) d.getAsLong() / extUser;
   }
 }

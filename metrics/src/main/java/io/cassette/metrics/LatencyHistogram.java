@@ -1,6 +1,7 @@
 package io.cassette.metrics;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.PackedHistogram;
@@ -32,6 +33,8 @@ public final class LatencyHistogram {
   private final Recorder recorder = new Recorder(1, HIGHEST_MICROS, SIGNIFICANT_DIGITS);
   private final LongAdder count = new LongAdder();
   private final LongAdder sumMicros = new LongAdder();
+  /** Exact worst value: the histogram's own max is only within 1%, and a worst stall is quoted. */
+  private final LongAccumulator maxMicros = new LongAccumulator(Math::max, 0);
 
   // Reader side, guarded by this.
   private Histogram interval;
@@ -46,6 +49,7 @@ public final class LatencyHistogram {
     recorder.recordValue(v);
     count.increment();
     sumMicros.add(v);
+    maxMicros.accumulate(v);
   }
 
   /** Values recorded since start (exact, cheap, no folding). */
@@ -75,7 +79,11 @@ public final class LatencyHistogram {
       recent = done;
       windowStartMillis = nowMillis;
     }
-    return new LatencySnapshot(n, sum, percentiles(recent), percentiles(total));
+    Percentiles all = percentiles(total);
+    if (all.count() > 0) {
+      all = new Percentiles(all.count(), all.p50(), all.p95(), all.p99(), all.p999(), maxMicros.get(), all.mean());
+    }
+    return new LatencySnapshot(n, sum, percentiles(recent), all);
   }
 
   /** Estimated bytes held by the histograms behind this one (the recorder counted as two flat ones). */

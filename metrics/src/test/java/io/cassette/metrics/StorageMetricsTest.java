@@ -25,6 +25,14 @@ class StorageMetricsTest {
   }
 
   @Test
+  void flashWearReadsExternalTotalsUntilFedDirectly() {
+    m.flashWear().readFrom(() -> 1_000, () -> 4_000);
+    assertThat(m.flashWear().ratio()).isEqualTo(4.0);
+    m.storage().commitLogAppended(100);
+    assertThat(m.flashWear().ratio()).isEqualTo(1.0);
+  }
+
+  @Test
   void slowStorageWorkBecomesLatencyEventsAndFastWorkDoesNot() {
     m.storage().commitLogSynced(3_000, "CommitLog-1.log");
     m.storage().commitLogSynced(450_000, "CommitLog-2.log");

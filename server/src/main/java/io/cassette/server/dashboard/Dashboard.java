@@ -7,6 +7,7 @@ import io.cassette.server.config.ConfigKeys;
 import io.cassette.server.http.AdminHttpServer;
 import io.cassette.server.http.AdminHttpServer.Response;
 import io.cassette.storage.Engine;
+import io.cassette.storage.Table;
 import java.nio.file.Path;
 
 /**
@@ -37,6 +38,13 @@ public final class Dashboard {
   public static void register(AdminHttpServer http, NodeMetrics metrics, Engine engine, Path dataDirectory,
                               String clusterName, String listen) {
     metrics.registry().setCollector("storage-tables", new StorageCollector(engine));
+    metrics.flashWear().readFrom(() -> engine.metrics().commitLogBytes(), () -> {
+      long written = engine.metrics().commitLogBytes();
+      for (Table t : engine.tables()) {
+        written += t.metrics().bytesWritten();
+      }
+      return written;
+    });
     DashboardJson json = new DashboardJson(metrics, engine, dataDirectory, clusterName, listen);
     http.register("/metrics", req -> new Response(200, PrometheusTextWriter.CONTENT_TYPE,
         PrometheusTextWriter.render(metrics.registry())));

@@ -14,6 +14,7 @@ import io.cassette.metrics.SlowLog;
 import io.cassette.metrics.SlowLogEntry;
 import io.cassette.server.Version;
 import io.cassette.storage.Engine;
+import io.cassette.storage.StorageMetrics;
 import io.cassette.storage.Table;
 import io.cassette.storage.TableMetrics;
 import java.io.IOException;
@@ -63,8 +64,9 @@ final class DashboardJson {
     for (Table t : tables) {
       tableMetrics.add(t.metrics());
     }
-    storage(j, tableMetrics);
-    disk(j, tableMetrics);
+    StorageMetrics engineMetrics = engine.metrics();
+    storage(j, engineMetrics, tableMetrics);
+    disk(j, engineMetrics, tableMetrics);
     tables(j, tables, tableMetrics);
     latency(j);
     slowLog(j);
@@ -126,39 +128,54 @@ final class DashboardJson {
     j.endArray();
   }
 
-  private void storage(JsonBuilder j, List<TableMetrics> tables) {
+  /**
+   * Counts come from the engine's own counters; percentiles from the metrics module's histograms
+   * once storage feeds them (until then their count is 0 and the page shows the engine's max).
+   */
+  private void storage(JsonBuilder j, StorageMetrics engineMetrics, List<TableMetrics> tables) {
     LatencySnapshot fsync = metrics.storage().fsyncLatency().snapshot();
-    LatencySnapshot flush = metrics.storage().flushLatency().snapshot();
-    LatencySnapshot compaction = metrics.storage().compactionLatency().snapshot();
     long pending = 0;
     for (TableMetrics m : tables) {
       pending += m.pendingCompactions();
     }
     j.name("storage").beginObject()
         .field("commitLogAppends", metrics.storage().commitLogAppends())
+        .field("commitLogBytes", Math.max(engineMetrics.commitLogBytes(), metrics.flashWear().deviceBytes(FlashWear.Source.COMMITLOG)))
+        .field("commitLogSegments", engineMetrics.commitLogSegments())
         .field("commitLogBacklogBytes", metrics.storage().backlogBytes())
-        .field("fsyncs", fsync.count());
+        .field("backPressureWaits", engineMetrics.commitLogBackPressureWaits())
+        .field("fsyncs", Math.max(engineMetrics.commitLogSyncs(), fsync.count()))
+        .field("fsyncMaxMillis", Math.max(engineMetrics.commitLogSyncMicrosMax(), fsync.allTime().max()) / 1000.0);
     percentiles(j, "fsyncAllTime", fsync.allTime());
-    j.field("flushes", flush.count())
-        .field("flushMaxMillis", flush.allTime().max() / 1000.0)
-        .field("compactionsCompleted", compaction.count())
+    j.field("memtableBytes", engineMetrics.memtableBytes())
+        .field("memtableBudgetBytes", engineMetrics.memtableBudgetBytes())
+        .field("writeStalls", engineMetrics.writeStalls())
+        .field("flushes", Math.max(engineMetrics.flushes(), metrics.storage().flushLatency().count()))
+        .field("compactionsCompleted", Math.max(engineMetrics.compactions(), metrics.storage().compactionLatency().count()))
         .field("compactionsPending", pending)
-        .field("compactionMaxMillis", compaction.allTime().max() / 1000.0)
-        .field("compactionBytesWritten", metrics.storage().compactionBytesWritten())
+        .field("compactionBytesWritten", Math.max(engineMetrics.compactionBytesWritten(),
+            metrics.storage().compactionBytesWritten()))
         .endObject();
   }
 
-  private void disk(JsonBuilder j, List<TableMetrics> tables) {
+  /**
+   * Flash wear from the metrics module's counters once storage feeds them; until then from the
+   * engine's: user bytes = commit-log bytes (each mutation is logged once), device bytes = commit
+   * log + SSTables written by flushes and compactions.
+   */
+  private void disk(JsonBuilder j, StorageMetrics engineMetrics, List<TableMetrics> tables) {
     long onDisk = 0;
+    long sstablesWritten = 0;
     for (TableMetrics m : tables) {
       onDisk += m.bytesOnDisk();
+      sstablesWritten += m.bytesWritten();
     }
     FlashWear wear = metrics.flashWear();
     j.name("disk").beginObject().field("path", dataDirectory.toString()).field("tablesBytes", onDisk);
     try {
-      Path p = dataDirectory;
+      Path p = dataDirectory.toAbsolutePath();
       while (p != null && !Files.exists(p)) {
-        p = p.toAbsolutePath().getParent();
+        p = p.getParent();
       }
       if (p != null) {
         FileStore store = Files.getFileStore(p);
@@ -167,11 +184,12 @@ final class DashboardJson {
     } catch (IOException e) {
       j.field("error", e.toString());
     }
-    j.field("userBytesWritten", wear.userBytes())
-        .field("deviceBytesWritten", wear.deviceBytes())
-        .field("commitLogBytesWritten", wear.deviceBytes(FlashWear.Source.COMMITLOG))
-        .field("flushBytesWritten", wear.deviceBytes(FlashWear.Source.FLUSH))
-        .field("compactionBytesWritten", wear.deviceBytes(FlashWear.Source.COMPACTION))
+    boolean fed = wear.userBytes() > 0;
+    long compaction = fed ? wear.deviceBytes(FlashWear.Source.COMPACTION) : engineMetrics.compactionBytesWritten();
+    j.field("userBytesWritten", fed ? wear.userBytes() : engineMetrics.commitLogBytes())
+        .field("commitLogBytesWritten", fed ? wear.deviceBytes(FlashWear.Source.COMMITLOG) : engineMetrics.commitLogBytes())
+        .field("flushBytesWritten", fed ? wear.deviceBytes(FlashWear.Source.FLUSH) : Math.max(0, sstablesWritten - compaction))
+        .field("compactionBytesWritten", compaction)
         .field("flashWear", wear.ratio())
         .endObject();
   }

@@ -110,16 +110,21 @@ final class DashboardPage {
       <div class="fig"><div class="lbl">compactions</div><div class="val" id="wear-compaction">-</div></div>
     </div>
   </section>
-  <section class="card s4"><h2>Commit log and compactions</h2>
+  <section class="card s4"><h2>Commit log, memtables, compactions</h2>
     <div class="row">
-      <div class="fig"><div class="lbl">appends</div><div class="val" id="cl-appends">-</div></div>
+      <div class="fig"><div class="lbl">written</div><div class="val" id="cl-bytes">-</div></div>
+      <div class="fig"><div class="lbl">segments</div><div class="val" id="cl-segments">-</div></div>
       <div class="fig"><div class="lbl">fsyncs</div><div class="val" id="cl-fsyncs">-</div></div>
       <div class="fig"><div class="lbl">fsync p99</div><div class="val" id="cl-fsync-p99">-</div></div>
       <div class="fig"><div class="lbl">fsync max</div><div class="val" id="cl-fsync-max">-</div></div>
-      <div class="fig"><div class="lbl">unsynced</div><div class="val" id="cl-backlog">-</div></div>
+      <div class="fig"><div class="lbl">writes held back</div><div class="val" id="cl-backpressure">-</div></div>
     </div>
-    <div class="row" style="margin-top:8px">
+    <div class="row" style="margin-top:6px">
+      <div class="fig"><div class="lbl">memtables</div><div class="val" id="memtables">-</div></div>
+      <div class="fig"><div class="lbl">write stalls</div><div class="val" id="write-stalls">-</div></div>
       <div class="fig"><div class="lbl">flushes</div><div class="val" id="flushes">-</div></div>
+    </div>
+    <div class="row" style="margin-top:6px">
       <div class="fig"><div class="lbl">compactions pending</div><div class="val" id="compactions-pending">-</div></div>
       <div class="fig"><div class="lbl">completed</div><div class="val" id="compactions-completed">-</div></div>
       <div class="fig"><div class="lbl">rewritten</div><div class="val" id="compactions-bytes">-</div></div>
@@ -280,10 +285,12 @@ function render(d) {
   set("wear-flush", bytes(disk.flushBytesWritten)); set("wear-compaction", bytes(disk.compactionBytesWritten));
 
   var st = d.storage;
-  set("cl-appends", num(st.commitLogAppends)); set("cl-fsyncs", num(st.fsyncs));
+  set("cl-bytes", bytes(st.commitLogBytes)); set("cl-segments", num(st.commitLogSegments)); set("cl-fsyncs", num(st.fsyncs));
   set("cl-fsync-p99", st.fsyncAllTime.count ? ms(st.fsyncAllTime.p99) : "-");
-  set("cl-fsync-max", st.fsyncAllTime.count ? ms(st.fsyncAllTime.max) : "-");
-  set("cl-backlog", bytes(st.commitLogBacklogBytes)); set("flushes", num(st.flushes));
+  set("cl-fsync-max", st.fsyncs ? ms(st.fsyncMaxMillis) : "-");
+  set("cl-backpressure", num(st.backPressureWaits));
+  set("memtables", bytes(st.memtableBytes) + " / " + bytes(st.memtableBudgetBytes));
+  set("write-stalls", num(st.writeStalls)); set("flushes", num(st.flushes));
   set("compactions-pending", num(st.compactionsPending)); set("compactions-completed", num(st.compactionsCompleted));
   set("compactions-bytes", bytes(st.compactionBytesWritten));
 

@@ -8,6 +8,7 @@ import io.cassette.metrics.NodeMetrics;
 import io.cassette.server.config.ConfigLoader;
 import io.cassette.server.http.AdminHttpServer;
 import io.cassette.storage.Engine;
+import io.cassette.storage.StorageMetrics;
 import io.cassette.storage.Table;
 import io.cassette.storage.TableMetrics;
 import io.cassette.storage.TableSpec;
@@ -45,6 +46,10 @@ class DashboardTest {
   private String base;
   private NodeMetrics metrics;
   private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  /** Engine-wide counters: 250 fsyncs, the slowest 450 ms, 4 writes held back, 100,000 bytes logged. */
+  private static final StorageMetrics ENGINE = new StorageMetrics(3, 90_000, 5L << 20, 32L << 20, 0, 250,
+      450_000, 2_000_000, 4, 800_000, 100_000, 2, 5, 1, 80_000);
 
   private static final TableMetrics EVENTS = new TableMetrics(5_000, 12_000, 900_000, 2_400_000, 3,
       123_456_789L, 250_000_000L, 4_194_304L, 2, 17);
@@ -104,7 +109,9 @@ class DashboardTest {
         "cassette_table_disk_bytes{keyspace=\"app\",table=\"events\"} 123456789\n",
         "cassette_table_pending_compactions{keyspace=\"app\",table=\"events\"} 2\n",
         "cassette_table_bloom_filter_false_positives_total{keyspace=\"app\",table=\"events\"} 17\n",
-        "# TYPE cassette_jvm_gc_pause_seconds summary\n");
+        "# TYPE cassette_jvm_gc_pause_seconds summary\n",
+        "cassette_storage_commitlog_syncs_total 250\n",
+        "cassette_storage_commitlog_sync_seconds_max 0.45\n");
     File promtool = new File("/usr/bin/promtool");
     if (promtool.canExecute()) {
       Process p = new ProcessBuilder(promtool.getPath(), "check", "metrics").redirectErrorStream(true).start();
@@ -124,7 +131,9 @@ class DashboardTest {
     assertThat(number(json, "\"door\":\"cql\",\"requests\"")).isEqualTo(1000);
     assertThat(number(json, "\"door\":\"resp\",\"requests\"")).isEqualTo(40);
     assertThat(number(json, "\"commitLogAppends\"")).isEqualTo(100);
-    assertThat(number(json, "\"fsyncs\"")).isEqualTo(2);
+    assertThat(number(json, "\"fsyncs\"")).isEqualTo(250);
+    assertThat(number(json, "\"fsyncMaxMillis\"")).isEqualTo(450.0);
+    assertThat(number(json, "\"backPressureWaits\"")).isEqualTo(4);
     assertThat(number(json, "\"flashWear\"")).isEqualTo(3.0);
     assertThat(number(json, "\"tablesBytes\"")).isEqualTo(123_456_789 + 4096);
     assertThat(number(json, "\"compactionsPending\"")).isEqualTo(2);
@@ -141,6 +150,15 @@ class DashboardTest {
     assertThat(doctor).contains("1. commitlog-fsync: 1 latency spike", "Worst all time event 450ms (CommitLog-1-2.log)");
     String latency = get("/api/latency").body();
     assertThat(latency).contains("\"table\":\"Event", "commitlog-fsync", "\"doctor\":\"I have observed");
+  }
+
+  @Test
+  void flashWearComesFromTheEngineUntilStorageFeedsIt() {
+    NodeMetrics m = new NodeMetrics(new LatencyMonitor(100, System::currentTimeMillis));
+    Dashboard.register(new AdminHttpServer("127.0.0.1", 0, loop), m, engineWith(table("app", "events", EVENTS)), dir,
+        "c", "l");
+    // (100,000 commit-log bytes + 250,000,000 SSTable bytes) per 100,000 logged bytes
+    assertThat(m.flashWear().ratio()).isEqualTo(2501.0);
   }
 
   @Test
@@ -181,7 +199,9 @@ class DashboardTest {
     assertThat(text(dom, "resp-requests")).isEqualTo("40");
     assertThat(text(dom, "errors")).isEqualTo("2");
     assertThat(text(dom, "cql-latency")).isEqualTo("0.50 / 0.99 / 1.00 ms");
-    assertThat(text(dom, "cl-fsyncs")).isEqualTo("2");
+    assertThat(text(dom, "cl-fsyncs")).isEqualTo("250");
+    assertThat(text(dom, "cl-fsync-max")).isEqualTo("450 ms");
+    assertThat(text(dom, "memtables")).isEqualTo("5.00 MiB / 32.0 MiB");
     assertThat(text(dom, "flash-wear")).isEqualTo("3.00\u00d7");
     assertThat(text(dom, "disk-tables")).isEqualTo("117.7 MiB");
     assertThat(text(dom, "compactions-pending")).isEqualTo("2");
@@ -238,6 +258,7 @@ class DashboardTest {
     return (Engine) Proxy.newProxyInstance(Engine.class.getClassLoader(), new Class<?>[] {Engine.class},
         (proxy, method, args) -> switch (method.getName()) {
           case "tables" -> List.of(tables);
+          case "metrics" -> ENGINE;
           case "toString" -> "test engine";
           default -> throw new UnsupportedOperationException(method.getName());
         });
