@@ -36,6 +36,8 @@ import org.slf4j.LoggerFactory;
  */
 final class LocalTable implements Table {
   private static final Logger LOG = LoggerFactory.getLogger(LocalTable.class);
+  /** How often a major compaction checks whether background compactions have finished. */
+  private static final long MAJOR_COMPACTION_POLL_MILLIS = 20;
 
   private final StorageEngine engine;
   private volatile TableSpec spec;
@@ -193,7 +195,13 @@ final class LocalTable implements Table {
           sources.add(p);
         }
       }
-      return PartitionReader.read(key, sources, query);
+      try {
+        return PartitionReader.read(key, sources, query);
+      } finally {
+        for (PartitionSource p : sources) {
+          p.release();
+        }
+      }
     } finally {
       release(v);
       reads.increment();
@@ -209,16 +217,19 @@ final class LocalTable implements Table {
     for (Memtable m : v.memtables()) {
       sources.add(new PeekingSource(memtableRange(m, range)));
     }
+    List<SSTableScanner> scanners = new ArrayList<>();
     try {
       for (SSTableReader s : v.sstables()) {
         SSTableScanner scanner = s.scanner(range);
+        scanners.add(scanner);
         sources.add(new PeekingSource(scanner));
       }
     } catch (RuntimeException e) {
+      scanners.forEach(SSTableScanner::close);
       release(v);
       throw e;
     }
-    return new ScanIterator(v, sources, query);
+    return new ScanIterator(v, sources, scanners, query);
   }
 
   private static Iterator<? extends PartitionSource> memtableRange(Memtable m, KeyRange range) {
@@ -281,13 +292,15 @@ final class LocalTable implements Table {
   private final class ScanIterator implements CloseableIterator<PartitionView> {
     private final TableView view;
     private final List<PeekingSource> sources;
+    private final List<SSTableScanner> scanners;
     private final ReadQuery query;
     private PartitionView next;
     private boolean closed;
 
-    ScanIterator(TableView view, List<PeekingSource> sources, ReadQuery query) {
+    ScanIterator(TableView view, List<PeekingSource> sources, List<SSTableScanner> scanners, ReadQuery query) {
       this.view = view;
       this.sources = sources;
+      this.scanners = scanners;
       this.query = query;
     }
 
@@ -310,7 +323,13 @@ final class LocalTable implements Table {
             parts.add(s.head);
           }
         }
-        PartitionView pv = PartitionReader.read(min, parts, query);
+        PartitionView pv;
+        try {
+          pv = PartitionReader.read(min, parts, query);
+        } catch (RuntimeException e) {
+          close();
+          throw e;
+        }
         for (PeekingSource s : sources) {
           if (s.head != null && s.head.key().equals(min)) {
             s.advance();
@@ -337,6 +356,7 @@ final class LocalTable implements Table {
     public void close() {
       if (!closed) {
         closed = true;
+        scanners.forEach(SSTableScanner::close);
         release(view);
       }
     }
@@ -435,13 +455,16 @@ final class LocalTable implements Table {
       }
     }
     SSTableReader output = null;
+    List<SSTableScanner> scanners = new ArrayList<>();
     try {
       SSTableDescriptor d = new SSTableDescriptor(directory, nextGeneration.getAndIncrement());
       try (SSTableWriter w = new SSTableWriter(d, Compressors.forOptions(s.compression()),
           Compressors.chunkLength(s.compression()), expected, s.bloomFilterFpChance(), throttle)) {
         List<PeekingSource> sources = new ArrayList<>();
         for (SSTableReader r : inputs) {
-          sources.add(new PeekingSource(r.scanner(KeyRange.ALL)));
+          SSTableScanner scanner = r.scanner(KeyRange.ALL);
+          scanners.add(scanner);
+          sources.add(new PeekingSource(scanner));
         }
         while (true) {
           DecoratedKey min = null;
@@ -493,6 +516,7 @@ final class LocalTable implements Table {
       }
       engine.compactions.increment();
     } finally {
+      scanners.forEach(SSTableScanner::close);
       for (SSTableReader r : inputs) {
         r.release(); // ours
       }
@@ -525,11 +549,18 @@ final class LocalTable implements Table {
     engine.flush(this).join();
     List<SSTableReader> all;
     while (true) {
-      all = compactionCandidates();
-      if (all.isEmpty() || markCompacting(all)) {
-        break;
+      synchronized (compacting) {
+        all = compactionCandidates();
+        if (compacting.isEmpty() && (all.isEmpty() || markCompacting(all))) {
+          break;
+        }
       }
-      Thread.onSpinWait();
+      try {
+        Thread.sleep(MAJOR_COMPACTION_POLL_MILLIS); // a background compaction is finishing
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new StorageException("interrupted while waiting for running compactions");
+      }
     }
     if (all.isEmpty()) {
       return;

@@ -26,6 +26,7 @@ class ModelBasedTest {
   Path dir;
 
   static final int KEYS = 6;
+  static final int STEPS = Integer.getInteger("model.steps", 2000);
   static final int CLUSTERINGS = 12;
   static final String[] COLUMNS = {"a", "b"};
 
@@ -300,7 +301,7 @@ class ModelBasedTest {
     Engine engine = Engine.open(options(batch));
     Table table = engine.createTable(spec);
     try {
-      for (int step = 0; step < 3000; step++) {
+      for (int step = 0; step < STEPS; step++) {
         int op = random.nextInt(1000);
         if (op < 700) {
           int key = random.nextInt(KEYS);

@@ -24,6 +24,12 @@ public final class FileSync {
 
   /** Renames {@code from} onto {@code to} atomically (replacing it) and fsyncs the directory. */
   public static void renameDurably(Path from, Path to) {
+    rename(from, to);
+    syncDirectory(to.toAbsolutePath().getParent());
+  }
+
+  /** Renames atomically without syncing the directory (the caller syncs it once for several). */
+  public static void rename(Path from, Path to) {
     try {
       try {
         Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -33,7 +39,6 @@ public final class FileSync {
     } catch (IOException e) {
       throw new StorageException("cannot rename " + from + " to " + to + ": " + e, e);
     }
-    syncDirectory(to.toAbsolutePath().getParent());
   }
 
   /** Writes {@code bytes} to {@code target} via a temporary file, fsync and rename. */

@@ -24,4 +24,7 @@ public interface PartitionSource {
    * Lazily read; the iterator is valid while the source's owner holds its resources.
    */
   Iterator<Row> rows(byte[] from);
+
+  /** Gives back buffers held for reading; the source must not be used afterwards. */
+  default void release() {}
 }

@@ -20,7 +20,7 @@ final class ChunkedFileReader implements DataReader {
   private final FileChannel channel;
   private final long fileLength;
   private final Compressor compressor;
-  private final byte[] chunk;
+  private byte[] chunk;
   private byte[] compressed;
   private long chunkOffset = -1; // file offset of the loaded chunk
   private int chunkLength; // uncompressed bytes in it
@@ -32,8 +32,16 @@ final class ChunkedFileReader implements DataReader {
     this.channel = channel;
     this.fileLength = fileLength;
     this.compressor = compressor;
-    this.chunk = new byte[chunkSize];
-    this.compressed = new byte[ChunkedFileWriter.CHUNK_OVERHEAD + compressor.maxCompressedLength(chunkSize)];
+    this.chunk = ChunkBufferPool.take(chunkSize);
+    this.compressed = ChunkBufferPool.take(ChunkedFileWriter.CHUNK_OVERHEAD + compressor.maxCompressedLength(chunkSize));
+  }
+
+  /** Returns the buffers to the pool; the reader must not be used afterwards. */
+  void close() {
+    ChunkBufferPool.recycle(chunk);
+    ChunkBufferPool.recycle(compressed);
+    chunk = null;
+    compressed = null;
   }
 
   /** Moves to an encoded position (see {@link SSTableDescriptor#encodePosition}). */

@@ -25,9 +25,12 @@ final class SSTablePartition implements PartitionSource {
   private DeletionTime deletion;
   private List<RangeTombstone> tombstones;
   private long rowsStart = -1;
+  /** False when a scanner shares its reader with the partitions it yields. */
+  private final boolean ownsReader;
 
-  SSTablePartition(ChunkedFileReader in, DecoratedKey key, long position) {
+  SSTablePartition(ChunkedFileReader in, DecoratedKey key, long position, boolean ownsReader) {
     this.in = in;
+    this.ownsReader = ownsReader;
     this.key = key;
     this.position = position;
   }
@@ -55,6 +58,13 @@ final class SSTablePartition implements PartitionSource {
       tombstones = List.of();
     }
     rowsStart = in.position();
+  }
+
+  @Override
+  public void release() {
+    if (ownsReader) {
+      in.close();
+    }
   }
 
   @Override

@@ -230,21 +230,35 @@ public final class SSTableReader {
     }
     int i = floorSummary(key.token(), key.key(), false);
     ChunkedFileReader index = indexReader();
-    index.seek(i < 0 ? SSTableDescriptor.encodePosition(ChunkedFileWriter.HEADER_SIZE, 0) : summaryPositions[i]);
-    for (int n = 0; n < SSTableDescriptor.SUMMARY_INTERVAL && !index.atEnd(); n++) {
-      long token = index.readLong();
-      byte[] k = index.readLengthPrefixed(io.cassette.storage.partition.PartitionSerializer.MAX_VALUE_LENGTH);
-      long dataPosition = index.readVarLong();
-      int c = token != key.token() ? Long.compare(token, key.token()) : io.cassette.storage.Bytes.compare(k, key.key());
-      if (c == 0) {
-        return new SSTablePartition(dataReader(), key, dataPosition);
+    long dataPosition = -1;
+    try {
+      index.seek(i < 0 ? SSTableDescriptor.encodePosition(ChunkedFileWriter.HEADER_SIZE, 0) : summaryPositions[i]);
+      for (int n = 0; n < SSTableDescriptor.SUMMARY_INTERVAL && !index.atEnd(); n++) {
+        long token = index.readLong();
+        int c = Long.compare(token, key.token());
+        if (c == 0) {
+          byte[] k = index.readLengthPrefixed(io.cassette.storage.partition.PartitionSerializer.MAX_VALUE_LENGTH);
+          c = io.cassette.storage.Bytes.compare(k, key.key());
+        } else {
+          index.skip(index.readVarInt());
+        }
+        long position = index.readVarLong();
+        if (c == 0) {
+          dataPosition = position;
+          break;
+        }
+        if (c > 0) {
+          break;
+        }
       }
-      if (c > 0) {
-        break;
-      }
+    } finally {
+      index.close();
     }
-    bloomFalsePositives.incrementAndGet();
-    return null;
+    if (dataPosition < 0) {
+      bloomFalsePositives.incrementAndGet();
+      return null;
+    }
+    return new SSTablePartition(dataReader(), key, dataPosition, true);
   }
 
   /**

@@ -13,7 +13,7 @@ import java.util.NoSuchElementException;
  * and reading each partition lazily. A partition must be consumed before the next one is
  * requested (they share one data reader). Not thread-safe.
  */
-public final class SSTableScanner implements Iterator<PartitionSource> {
+public final class SSTableScanner implements Iterator<PartitionSource>, AutoCloseable {
   private final ChunkedFileReader index;
   private final ChunkedFileReader data;
   private final KeyRange range;
@@ -53,10 +53,23 @@ public final class SSTableScanner implements Iterator<PartitionSource> {
           continue;
         }
       }
-      next = new SSTablePartition(data, new DecoratedKey(token, key), position);
+      next = new SSTablePartition(data, new DecoratedKey(token, key), position, false);
     }
     return next != null;
   }
+
+  /** Returns the readers' buffers; the scanner must not be used afterwards. */
+  @Override
+  public void close() {
+    if (!closed) {
+      closed = true;
+      done = true;
+      index.close();
+      data.close();
+    }
+  }
+
+  private boolean closed;
 
   @Override
   public PartitionSource next() {

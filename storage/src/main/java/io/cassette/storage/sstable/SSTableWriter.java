@@ -200,9 +200,11 @@ public final class SSTableWriter implements AutoCloseable {
         minLocalDeletionTime, maxLocalDeletionTime, tombstoneCount, firstKey, lastKey,
         commitLogUpperBound, dataLength, indexLength, data.uncompressedLength());
     writeMeta(stats);
-    FileSync.renameDurably(descriptor.tmpPath(SSTableDescriptor.Component.DATA), descriptor.path(SSTableDescriptor.Component.DATA));
-    FileSync.renameDurably(descriptor.tmpPath(SSTableDescriptor.Component.INDEX), descriptor.path(SSTableDescriptor.Component.INDEX));
-    FileSync.renameDurably(descriptor.tmpPath(SSTableDescriptor.Component.META), descriptor.path(SSTableDescriptor.Component.META));
+    // Meta.db last: its presence marks the SSTable complete. One directory fsync covers all three.
+    FileSync.rename(descriptor.tmpPath(SSTableDescriptor.Component.DATA), descriptor.path(SSTableDescriptor.Component.DATA));
+    FileSync.rename(descriptor.tmpPath(SSTableDescriptor.Component.INDEX), descriptor.path(SSTableDescriptor.Component.INDEX));
+    FileSync.rename(descriptor.tmpPath(SSTableDescriptor.Component.META), descriptor.path(SSTableDescriptor.Component.META));
+    FileSync.syncDirectory(descriptor.directory());
     return descriptor;
   }
 
