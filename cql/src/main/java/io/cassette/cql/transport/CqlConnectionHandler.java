@@ -72,6 +72,9 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
   private final int maxInFlight;
   /** Reading resumes when the in-flight count falls to this after having reached {@link #maxInFlight}. */
   private final int resumeAt;
+  /** A flush task is queued on the event loop behind the pending worker writes (event loop only). */
+  private boolean flushScheduled;
+  private Runnable flushTask;
   /** Requests executing or being answered. */
   private int inFlight;
   /** Requests decoded while {@link #inFlight} was at the limit, in arrival order. */
@@ -100,6 +103,10 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void channelActive(ChannelHandlerContext ctx) throws Exception {
     state = new ClientState((InetSocketAddress) ctx.channel().remoteAddress());
+    flushTask = () -> {
+      flushScheduled = false;
+      ctx.flush();
+    };
     super.channelActive(ctx);
   }
 
@@ -382,7 +389,21 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
       body = prefixed;
       flags |= Envelope.FLAG_WARNING;
     }
-    return ctx.writeAndFlush(new Envelope(request.version(), flags, request.streamId(), opcode, body));
+    Envelope response = new Envelope(request.version(), flags, request.streamId(), opcode, body);
+    if (ctx.executor().inEventLoop()) {
+      return ctx.writeAndFlush(response);
+    }
+    // From a worker: hop to the event loop to write, and queue one flush behind all writes
+    // made meanwhile, so a busy connection pays one syscall per batch of responses.
+    io.netty.channel.ChannelPromise promise = ctx.newPromise();
+    ctx.executor().execute(() -> {
+      ctx.write(response, promise);
+      if (!flushScheduled) {
+        flushScheduled = true;
+        ctx.executor().execute(flushTask);
+      }
+    });
+    return promise;
   }
 
   private void writeError(ChannelHandlerContext ctx, Envelope request, CqlException e) {
