@@ -2,6 +2,8 @@ package io.cassette.server;
 
 import io.cassette.server.config.Config;
 import io.cassette.server.config.ConfigKeys;
+import io.cassette.resp.RespServer;
+import io.cassette.resp.RespServerOptions;
 import io.cassette.server.http.AdminHttpServer;
 import io.cassette.storage.CommitLogSync;
 import io.cassette.storage.Engine;
@@ -11,6 +13,7 @@ import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -46,6 +49,13 @@ public final class CassetteNode implements AutoCloseable {
     started.add(engine);
     String host = config.string(ConfigKeys.LISTEN_ADDRESS);
 
+    int respPort = config.integer(ConfigKeys.RESP_PORT);
+    if (respPort != 0) {
+      RespServer resp = new RespServer(respOptions(host, respPort), engine);
+      listening.add("RESP " + format(bind("RESP", ConfigKeys.RESP_PORT, resp::start)));
+      started.add(resp);
+    }
+
     int httpPort = config.integer(ConfigKeys.HTTP_PORT);
     if (httpPort != 0) {
       adminLoop = new NioEventLoopGroup(1, new DefaultThreadFactory("cassette-http", true));
@@ -67,6 +77,21 @@ public final class CassetteNode implements AutoCloseable {
 
   public Engine engine() {
     return engine;
+  }
+
+  private RespServerOptions respOptions(String host, int port) {
+    RespServerOptions options = RespServerOptions.defaults().withHost(host).withPort(port);
+    String password = config.string(ConfigKeys.REQUIREPASS);
+    if (!password.isEmpty()) {
+      options = options.withRequirePass(password);
+    }
+    String socket = config.string(ConfigKeys.UNIXSOCKET);
+    if (!socket.isEmpty()) {
+      // unixsocketperm is written in octal, as in redis.conf (700 = rwx------).
+      options = options.withUnixSocket(Path.of(socket),
+          Integer.parseInt(String.valueOf(config.integer(ConfigKeys.UNIXSOCKETPERM)), 8));
+    }
+    return options;
   }
 
   private EngineOptions engineOptions() {

@@ -6,7 +6,6 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.logging.ConsoleHandler;
 import java.util.logging.FileHandler;
 import java.util.logging.Formatter;
 import java.util.logging.Handler;
@@ -14,6 +13,7 @@ import java.util.logging.Level;
 import java.util.logging.LogManager;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
+import java.util.logging.StreamHandler;
 
 /**
  * Logging through java.util.logging (SLF4J binds to it): one line per event to stdout and to
@@ -55,15 +55,61 @@ final class Logging {
   }
 
   private static Handler console() {
-    // stdout, not stderr: a service manager's journal keeps one stream in order.
-    ConsoleHandler console = new ConsoleHandler() {
-      {
-        setOutputStream(System.out);
-      }
-    };
-    console.setFormatter(new OneLine());
+    Handler console = new Stdout();
     console.setLevel(Level.ALL);
     return console;
+  }
+
+  /**
+   * stdout, not stderr: a service manager's journal keeps one stream in order. Not JUL's
+   * ConsoleHandler: re-pointing it closes System.err, and closing it would close System.out.
+   */
+  private static final class Stdout extends StreamHandler {
+    Stdout() {
+      super(System.out, new OneLine());
+    }
+
+    @Override
+    public synchronized void publish(LogRecord record) {
+      super.publish(record);
+      flush();
+    }
+
+    @Override
+    public synchronized void close() {
+      flush();
+    }
+  }
+
+  /**
+   * Keeps handlers open while shutdown hooks run, so "Shutting down" and "Shutdown complete"
+   * reach stdout and the log file: JUL's own shutdown hook (LogManager$Cleaner) would reset
+   * them concurrently with ours. Our hook closes them last, through {@link #closed()}.
+   * Installed by {@link #installManager()} before the first logger exists.
+   */
+  public static final class ShutdownSafeLogManager extends LogManager {
+    @Override
+    public void reset() {
+      if (!Thread.currentThread().getClass().getName().equals("java.util.logging.LogManager$Cleaner")) {
+        super.reset();
+      }
+    }
+
+    void finish() {
+      super.reset();
+    }
+  }
+
+  /** Must run before anything logs. */
+  static void installManager() {
+    System.setProperty("java.util.logging.manager", ShutdownSafeLogManager.class.getName());
+  }
+
+  /** From the shutdown hook, last: flush and close the log files. */
+  static void closed() {
+    if (LogManager.getLogManager() instanceof ShutdownSafeLogManager m) {
+      m.finish();
+    }
   }
 
   /** {@code 2026-11-30T17:40:00.123Z INFO  [main] CassetteNode: message}. */

@@ -24,6 +24,7 @@ import picocli.CommandLine.Option;
 public final class Main {
 
   public static void main(String[] args) {
+    Logging.installManager();
     CommandLine cl = new CommandLine(new Main());
     cl.setCaseInsensitiveEnumValuesAllowed(true);
     int code = cl.execute(args);
@@ -95,6 +96,7 @@ public final class Main {
         log.info("Shutting down");
         node.close();
         log.info("Shutdown complete");
+        Logging.closed();
         stopped.countDown();
       }, "cassette-shutdown");
       Runtime.getRuntime().addShutdownHook(hook);

@@ -1,0 +1,174 @@
+package io.cassette.dist;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Drives bin/cassette under dash exactly as a user types it. */
+class LauncherIT {
+  private static final Path SOURCE = Path.of(System.getProperty("cassette.source", "..")).toAbsolutePath().normalize();
+  private static final Path LAUNCHER = SOURCE.resolve("bin/cassette");
+
+  @TempDir Path dir;
+
+  /** A started launcher whose output lines are collected as they come. */
+  private static final class Run {
+    final Process process;
+    final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    final List<String> all = java.util.Collections.synchronizedList(new ArrayList<>());
+    final Thread reader;
+
+    Run(Process process) {
+      this.process = process;
+      Thread t = new Thread(() -> {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+          String line;
+          while ((line = r.readLine()) != null) {
+            lines.add(line);
+            all.add(line);
+          }
+        } catch (IOException ignored) {
+          // the process ended
+        }
+      });
+      t.setDaemon(true);
+      t.start();
+      reader = t;
+    }
+
+    String await(String fragment, long seconds) throws InterruptedException {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+      while (System.nanoTime() < deadline) {
+        String line = lines.poll(100, TimeUnit.MILLISECONDS);
+        if (line != null && line.contains(fragment)) {
+          return line;
+        }
+        if (line == null && !reader.isAlive() && lines.isEmpty()) {
+          break; // the process ended and all it printed has been read
+        }
+      }
+      throw new AssertionError("no line with '" + fragment + "' in:\n" + String.join("\n", all));
+    }
+
+    String output() {
+      return String.join("\n", all);
+    }
+  }
+
+  private Run launch(Map<String, String> env, String... args) throws IOException {
+    List<String> cmd = new ArrayList<>(List.of("dash", LAUNCHER.toString()));
+    cmd.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true);
+    pb.environment().keySet().removeIf(k -> k.startsWith("CASSETTE_"));
+    pb.environment().putAll(env);
+    return new Run(pb.start());
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  @Test
+  void versionRunsUnderDash() throws Exception {
+    Run run = launch(Map.of(), "version");
+    assertThat(run.process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(run.process.exitValue()).isZero();
+    assertThat(run.await("Cassette ", 5)).matches("Cassette \\d+\\.\\d+\\.\\d+.* \\(Java 17.*");
+  }
+
+  @Test
+  void unknownCommandAndBadHeapAreRefused() throws Exception {
+    Run bogus = launch(Map.of(), "frobnicate");
+    assertThat(bogus.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(bogus.process.exitValue()).isNotZero();
+    assertThat(bogus.await("unknown command 'frobnicate'", 5)).isNotNull();
+
+    Run heap = launch(Map.of(), "start", "--heap", "lots");
+    assertThat(heap.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(heap.process.exitValue()).isNotZero();
+    assertThat(heap.await("invalid --heap 'lots'", 5)).isNotNull();
+  }
+
+  @Test
+  void badConfigValueStopsStartWithKeyValueFileAndLine() throws Exception {
+    Path conf = dir.resolve("bad.yaml");
+    Files.writeString(conf, "cluster_name: test\ncommitlog_sync_period: soon\n");
+    Run run = launch(Map.of(), "start", "--config", conf.toString(), "--data-dir", dir.resolve("d").toString());
+    assertThat(run.process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(run.process.exitValue()).isEqualTo(1);
+    assertThat(run.await("Error:", 5)).isEqualTo("Error: Invalid value for commitlog_sync_period: 'soon' in "
+        + conf + " line 2 (not a duration); expected a duration such as 500ms, 10s, 5m, 1h or 1d");
+  }
+
+  @Test
+  void badEnvironmentValueStopsStart() throws Exception {
+    Run run = launch(Map.of("CASSETTE_RESP_PORT", "-1"), "start", "--data-dir", dir.resolve("d").toString());
+    assertThat(run.process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(run.process.exitValue()).isEqualTo(1);
+    assertThat(run.await("Error:", 5)).contains("resp_port: '-1' in environment variable CASSETTE_RESP_PORT");
+  }
+
+  @Test
+  void startsInSmallHeapOnOneCoreSaysReadyServesAndStopsCleanlyOnSigterm() throws Exception {
+    int http = freePort();
+    int resp = freePort();
+    Path data = dir.resolve("data");
+    Run run = launch(Map.of("CASSETTE_JAVA_OPTS", "-XX:ActiveProcessorCount=1"),
+        "start", "--heap", "64m", "--data-dir", data.toString(), "--http-port", String.valueOf(http),
+        "--cql-port", "0", "--resp-port", String.valueOf(resp));
+    String sizing = run.await("Resources:", 60);
+    assertThat(sizing).contains("1 core(s)").contains("threads: io 1");
+    String ready = run.await(" ready in ", 60);
+    assertThat(ready).contains("HTTP 127.0.0.1:" + http).contains("RESP 127.0.0.1:" + resp);
+    assertThat(inline(resp, "SET greeting hello")).isEqualTo("+OK");
+    assertThat(inline(resp, "GET greeting")).isEqualTo("$5");
+
+    HttpResponse<String> health = HttpClient.newHttpClient().send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http + "/health")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(health.statusCode()).isEqualTo(200);
+    assertThat(health.body()).contains("UP");
+
+    sigterm(run.process);
+    assertThat(run.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(run.process.exitValue()).isIn(0, 143);
+    assertThat(run.output()).contains("Shutdown complete");
+    Path log = data.resolve("logs").resolve("cassette.0.log");
+    assertThat(log).exists();
+    assertThat(Files.readString(log)).contains(" ready in ").contains("Shutdown complete");
+  }
+
+  /** Sends one inline Redis command (as telnet would) and returns the first reply line. */
+  private static String inline(int port, String command) throws IOException {
+    try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+      s.setSoTimeout(10_000);
+      s.getOutputStream().write((command + "\r\n").getBytes(StandardCharsets.UTF_8));
+      return new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8)).readLine();
+    }
+  }
+
+  /** The launcher execs java, so the process we started is the JVM itself. */
+  private static void sigterm(Process p) throws Exception {
+    new ProcessBuilder("kill", "-TERM", String.valueOf(p.pid())).inheritIO().start().waitFor();
+  }
+}
