@@ -1,5 +1,7 @@
 package io.cassette.metrics;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
@@ -84,6 +86,28 @@ public final class LatencyHistogram {
       all = new Percentiles(all.count(), all.p50(), all.p95(), all.p99(), all.p999(), maxMicros.get(), all.mean());
     }
     return new LatencySnapshot(n, sum, percentiles(recent), all);
+  }
+
+  /**
+   * Redis 7's {@code LATENCY HISTOGRAM} view of everything recorded since start: pairs of
+   * (bound in microseconds, how many took at most that long), on power-of-two bounds from 1 us,
+   * listing only the bounds where the count grows, as Redis does.
+   */
+  public synchronized List<long[]> cumulativePowerOfTwoBuckets() {
+    interval = recorder.getIntervalHistogram(interval);
+    total.add(interval);
+    current.add(interval);
+    List<long[]> out = new ArrayList<>();
+    long n = total.getTotalCount();
+    long previous = 0;
+    for (long bound = 1; previous < n && bound <= 2 * HIGHEST_MICROS; bound <<= 1) {
+      long cumulative = total.getCountBetweenValues(0, bound);
+      if (cumulative > previous) {
+        out.add(new long[] {bound, cumulative});
+      }
+      previous = cumulative;
+    }
+    return out;
   }
 
   /** Estimated bytes held by the histograms behind this one (the recorder counted as two flat ones). */

@@ -3,6 +3,7 @@ package io.cassette.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class LatencyHistogramTest {
@@ -40,6 +41,17 @@ class LatencyHistogramTest {
     assertThat(idle.recent()).isEqualTo(Percentiles.EMPTY);
     assertThat(idle.count()).isEqualTo(3);
     assertThat(idle.sumMicros()).isEqualTo(4_500);
+  }
+
+  @Test
+  void powerOfTwoBucketsAreCumulativeAsRedisLatencyHistogramShowsThem() {
+    LatencyHistogram h = new LatencyHistogram();
+    h.record(1);
+    h.record(3);
+    h.record(3);
+    h.record(100);
+    List<long[]> buckets = h.cumulativePowerOfTwoBuckets();
+    assertThat(buckets).extracting(b -> b[0] + ":" + b[1]).containsExactly("1:1", "4:3", "128:4");
   }
 
   @Test
