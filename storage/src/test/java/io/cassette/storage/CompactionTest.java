@@ -1,0 +1,195 @@
+package io.cassette.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cassette.storage.io.Throttle;
+import io.cassette.storage.sstable.SSTableReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CompactionTest {
+  @TempDir
+  Path dir;
+
+  static byte[] b(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  static long now() {
+    return System.currentTimeMillis() / 1000;
+  }
+
+  static TableSpec spec(Map<String, String> compaction, int gcGrace) {
+    return new TableSpec("ks", "t", UUID.randomUUID(), Map.of("class", "LZ4Compressor"), compaction, gcGrace, 0.01, 0);
+  }
+
+  static PartitionUpdate put(String pk, long ts) {
+    return PartitionUpdate.builder("ks", "t", b(pk)).row(Row.of(Bytes.EMPTY, List.of(Cell.live("v", b("x" + ts), ts)))).build();
+  }
+
+  static void awaitSSTables(Table t, int count) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    while (t.metrics().sstableCount() != count && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertThat(t.metrics().sstableCount()).isEqualTo(count);
+  }
+
+  @Test
+  void sizeTieredCompactsFourSimilarSSTablesInTheBackground() throws Exception {
+    try (Engine e = Engine.open(EngineOptions.defaults(dir))) {
+      Table t = e.createTable(spec(Map.of("class", "SizeTieredCompactionStrategy"), 864000));
+      for (int f = 0; f < 4; f++) {
+        for (int i = 0; i < 100; i++) {
+          t.apply(put("k" + (f * 100 + i), 1));
+        }
+        t.flush();
+      }
+      awaitSSTables(t, 1);
+      assertThat(e.metrics().compactions()).isEqualTo(1);
+      for (int i = 0; i < 400; i++) {
+        assertThat(t.read(b("k" + i), ReadQuery.all(now())).isEmpty()).isFalse();
+      }
+    }
+  }
+
+  @Test
+  void timeWindowKeepsOneSSTablePerOldWindow() throws Exception {
+    long day = 86_400L * 1_000_000L;
+    long base = (System.currentTimeMillis() * 1000 / day - 10) * day; // ten days ago, at a window start
+    try (Engine e = Engine.open(EngineOptions.defaults(dir))) {
+      Table t = e.createTable(spec(Map.of("class", "TimeWindowCompactionStrategy",
+          "compaction_window_unit", "DAYS", "compaction_window_size", "1"), 864000));
+      for (long window : new long[] {0, 0, 3, 3, 3}) {
+        for (int i = 0; i < 20; i++) {
+          t.apply(put("k" + window + "-" + i + "-" + System.nanoTime(), base + window * day + i));
+        }
+        t.flush();
+      }
+      awaitSSTables(t, 2);
+      LocalTable lt = (LocalTable) t;
+      List<Long> windows = new ArrayList<>();
+      for (SSTableReader s : lt.view.get().sstables()) {
+        assertThat(s.stats().minTimestamp() / day).isEqualTo(s.stats().maxTimestamp() / day);
+        windows.add((s.stats().maxTimestamp() - base) / day);
+      }
+      assertThat(windows).containsExactlyInAnyOrder(0L, 3L);
+    }
+  }
+
+  @Test
+  void throttleHoldsTheRate() {
+    Throttle throttle = new Throttle(1 << 20);
+    long t0 = System.nanoTime();
+    for (int i = 0; i < 8; i++) {
+      throttle.acquire(64 * 1024); // 512 KB at 1 MB/s
+    }
+    assertThat(Duration.ofNanos(System.nanoTime() - t0)).isGreaterThan(Duration.ofMillis(400));
+    Throttle unlimited = new Throttle(0);
+    long t1 = System.nanoTime();
+    unlimited.acquire(1 << 30);
+    assertThat(Duration.ofNanos(System.nanoTime() - t1)).isLessThan(Duration.ofMillis(100));
+  }
+
+  @Test
+  void compactionThroughputCapSlowsCompaction() throws Exception {
+    EngineOptions d = EngineOptions.defaults(dir);
+    EngineOptions slow = new EngineOptions(d.dataDirectory(), d.commitLogDirectory(), d.commitLogSync(),
+        d.commitLogSyncPeriod(), d.commitLogSegmentBytes(), d.commitLogBacklogBytes(), d.memtableBudgetBytes(),
+        256 * 1024, 1);
+    try (Engine e = Engine.open(slow)) {
+      Table t = e.createTable(new TableSpec("ks", "t", UUID.randomUUID(), Map.of("enabled", "false"),
+          Map.of("class", "SizeTieredCompactionStrategy", "min_threshold", "32"), 864000, 0.01, 0));
+      java.util.Random r = new java.util.Random(1);
+      for (int f = 0; f < 2; f++) {
+        for (int i = 0; i < 300; i++) {
+          byte[] v = new byte[1000];
+          r.nextBytes(v);
+          t.apply(PartitionUpdate.builder("ks", "t", b("k" + f + "-" + i)).row(Row.of(Bytes.EMPTY, List.of(Cell.live("v", v, 1)))).build());
+        }
+        t.flush();
+      }
+      long t0 = System.nanoTime();
+      t.compact(); // ~600 KB to write at 256 KB/s
+      assertThat(Duration.ofNanos(System.nanoTime() - t0)).isGreaterThan(Duration.ofMillis(1200));
+      assertThat(t.metrics().sstableCount()).isEqualTo(1);
+    }
+  }
+
+  private static SSTableReader newest(LocalTable t) {
+    List<SSTableReader> s = t.view.get().sstables();
+    return s.get(s.size() - 1);
+  }
+
+  /** Compacts exactly {@code inputs}, as a background compaction would. */
+  private static void compactOnly(LocalTable t, List<SSTableReader> inputs) {
+    assertThat(t.markCompacting(inputs)).isTrue();
+    t.compact(inputs, new Throttle(0));
+  }
+
+  @Test
+  void tombstoneKeptWhileAnSSTableOutsideTheCompactionMayHoldOlderData() {
+    long now = now();
+    try (Engine e = Engine.open(EngineOptions.defaults(dir))) {
+      LocalTable t = (LocalTable) e.createTable(spec(Map.of("class", "SizeTieredCompactionStrategy", "min_threshold", "32"), 0));
+      t.apply(put("k", 10)); // old data, in A
+      t.flush();
+      SSTableReader a = newest(t);
+      t.apply(PartitionUpdate.builder("ks", "t", b("k")).deletePartition(new DeletionTime(20, now - 100)).build());
+      t.flush();
+      SSTableReader b = newest(t);
+      t.apply(put("other", 30));
+      t.flush();
+      SSTableReader c = newest(t);
+      compactOnly(t, List.of(b, c));
+      assertThat(t.read(b("k"), ReadQuery.all(now)).isEmpty()).as("the deletion still shadows A").isTrue();
+      assertThat(newest(t).stats().tombstoneCount()).isEqualTo(1);
+      assertThat(t.view.get().sstables()).contains(a);
+      t.compact(); // now everything is in the compaction: tombstone and shadowed data both go
+      assertThat(t.read(b("k"), ReadQuery.all(now)).isEmpty()).isTrue();
+      assertThat(newest(t).stats().tombstoneCount()).isZero();
+      assertThat(newest(t).stats().partitionCount()).isEqualTo(1); // only "other"
+    }
+  }
+
+  @Test
+  void tombstonePurgedWhenDataOutsideIsNewer() {
+    long now = now();
+    try (Engine e = Engine.open(EngineOptions.defaults(dir))) {
+      LocalTable t = (LocalTable) e.createTable(spec(Map.of("class", "SizeTieredCompactionStrategy", "min_threshold", "32"), 0));
+      t.apply(put("k", 30)); // newer than the deletion
+      t.flush();
+      t.apply(PartitionUpdate.builder("ks", "t", b("k")).deletePartition(new DeletionTime(20, now - 100)).build());
+      t.flush();
+      SSTableReader b = newest(t);
+      t.apply(put("other", 40));
+      t.flush();
+      SSTableReader c = newest(t);
+      compactOnly(t, List.of(b, c));
+      assertThat(newest(t).stats().tombstoneCount()).isZero();
+      assertThat(t.read(b("k"), ReadQuery.all(now)).staticRow().cell("v").timestamp()).isEqualTo(30);
+    }
+  }
+
+  @Test
+  void tombstonesWithinGcGraceSurviveCompaction() {
+    long now = now();
+    try (Engine e = Engine.open(EngineOptions.defaults(dir))) {
+      LocalTable t = (LocalTable) e.createTable(spec(Map.of("class", "SizeTieredCompactionStrategy", "min_threshold", "32"), 3600));
+      t.apply(PartitionUpdate.builder("ks", "t", b("k")).deletePartition(new DeletionTime(20, now - 100)).build());
+      t.apply(PartitionUpdate.builder("ks", "t", b("j"))
+          .row(Row.of(b("c"), List.of(Cell.expiring("v", b("x"), 5, 10, now - 50)))).build());
+      t.flush();
+      t.compact();
+      // the partition deletion and the expired cell (now a tombstone) are both kept
+      assertThat(newest(t).stats().tombstoneCount()).isEqualTo(2);
+    }
+  }
+}
