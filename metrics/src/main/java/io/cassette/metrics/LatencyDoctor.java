@@ -80,8 +80,8 @@ public final class LatencyDoctor {
     List<EventStats> stats = analyze();
     if (stats.isEmpty()) {
       return "No latency spike was observed during the lifetime of this Cassette node (threshold "
-          + monitor.thresholdMillis() + "ms): no fsync, flush, compaction, GC pause or request took\n"
-          + "that long. Nothing to fix.\n";
+          + monitor.thresholdMillis() + "ms):\nno fsync, flush, compaction, GC pause or request took that long."
+          + " Nothing to fix.\n";
     }
     Map<String, String> s = settings.get();
     StringBuilder sb = new StringBuilder();
