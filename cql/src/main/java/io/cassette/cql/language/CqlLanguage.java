@@ -1,0 +1,258 @@
+package io.cassette.cql.language;
+
+import io.cassette.cql.BatchStatement;
+import io.cassette.cql.ClientState;
+import io.cassette.cql.ColumnSpec;
+import io.cassette.cql.CqlException;
+import io.cassette.cql.ErrorCode;
+import io.cassette.cql.QueryHandler;
+import io.cassette.cql.QueryOptions;
+import io.cassette.cql.Result;
+import io.cassette.cql.ResultMetadataId;
+import io.cassette.cql.language.parser.Parser;
+import io.cassette.cql.language.parser.Statement;
+import io.cassette.cql.language.schema.SchemaManager;
+import io.cassette.cql.language.statements.BatchExecution;
+import io.cassette.cql.language.statements.Executable;
+import io.cassette.cql.language.statements.MicrosClock;
+import io.cassette.cql.language.statements.ModificationStatement;
+import io.cassette.cql.language.statements.PartitionLocks;
+import io.cassette.cql.language.statements.QueryContext;
+import io.cassette.cql.language.statements.Services;
+import io.cassette.cql.language.statements.StatementCompiler;
+import io.cassette.storage.Engine;
+import io.cassette.storage.StorageException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The CQL language of Cassette: parses, compiles and executes statements against the storage
+ * engine with Cassandra 5.0's semantics, messages and error codes. Thread-safe.
+ *
+ * <p>Prepared statements are kept by id (MD5 of keyspace + query text, as Cassandra) in a
+ * bounded LRU; each remembers the schema epoch it was compiled against and is recompiled
+ * transparently after a schema change.
+ */
+public final class CqlLanguage implements QueryHandler {
+  /** Prepared statements kept; the least recently used is evicted beyond this. */
+  public static final int MAX_PREPARED = 10_000;
+
+  private record Prepared(String query, String keyspace, Statement parsed, Executable compiled, long epoch) {}
+
+  private final Services services;
+  private final StatementCompiler compiler;
+  private final Map<Key, Prepared> prepared = Collections.synchronizedMap(
+      new LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Key, Prepared> e) {
+          return size() > MAX_PREPARED;
+        }
+      });
+
+  private record Key(byte[] id) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Key k && Arrays.equals(id, k.id);
+    }
+
+    @Override
+    public int hashCode() {
+      return Arrays.hashCode(id);
+    }
+  }
+
+  public CqlLanguage(Engine engine, NodeInfo node) {
+    SchemaManager schema = new SchemaManager(engine);
+    this.services = new Services(schema, engine, new MicrosClock(), new PartitionLocks(), node);
+    this.compiler = new StatementCompiler(services);
+  }
+
+  /** The schema, for tools and tests. */
+  public SchemaManager schema() {
+    return services.schema();
+  }
+
+  @Override
+  public Result query(String query, QueryOptions options, ClientState state) {
+    return guard(() -> {
+      Statement s = Parser.parse(query);
+      String ks = options.keyspace() != null ? options.keyspace() : state.keyspace();
+      Executable e = compiler.compile(s, ks);
+      List<ByteBuffer> values = orderValues(e, options);
+      checkCount(e, values);
+      return e.execute(new QueryContext(options, state, services, values));
+    });
+  }
+
+  @Override
+  public Result.Prepared prepare(String query, String keyspace, ClientState state) {
+    return guard(() -> {
+      String ks = keyspace != null ? keyspace : state.keyspace();
+      Statement s = Parser.parse(query);
+      Executable e = compiler.compile(s, ks);
+      byte[] id = md5((ks == null ? "" : ks) + query);
+      prepared.put(new Key(id), new Prepared(query, ks, s, e, services.schema().current().epoch()));
+      return describe(id, e);
+    });
+  }
+
+  private static Result.Prepared describe(byte[] id, Executable e) {
+    List<ColumnSpec> results = e.resultColumns();
+    return new Result.Prepared(id, ResultMetadataId.compute(results), e.variables(),
+        e.partitionKeyIndexes(), results);
+  }
+
+  @Override
+  public Result execute(byte[] id, byte[] resultMetadataId, QueryOptions options, ClientState state) {
+    return guard(() -> {
+      Executable e = lookup(id);
+      List<ByteBuffer> values = orderValues(e, options);
+      checkCount(e, values);
+      return e.execute(new QueryContext(options, state, services, values));
+    });
+  }
+
+  /** The compiled form of a prepared id, recompiled if the schema changed since. */
+  private Executable lookup(byte[] id) {
+    Prepared p = prepared.get(new Key(id));
+    if (p == null) {
+      throw new CqlException.Unprepared(id, "Prepared query with ID " + hex(id)
+          + " not found (either the query was not prepared on this host (maybe the host has been"
+          + " restarted?) or you have prepared too many queries and it has been evicted from the"
+          + " internal cache)");
+    }
+    long epoch = services.schema().current().epoch();
+    if (p.epoch() != epoch) {
+      Executable e;
+      try {
+        e = compiler.compile(p.parsed(), p.keyspace());
+      } catch (CqlException ex) {
+        prepared.remove(new Key(id));
+        throw new CqlException.Unprepared(id, "Prepared query with ID " + hex(id) + " not found");
+      }
+      p = new Prepared(p.query(), p.keyspace(), p.parsed(), e, epoch);
+      prepared.put(new Key(id), p);
+    }
+    return p.compiled();
+  }
+
+  @Override
+  public Result batch(int type, List<BatchStatement> statements, QueryOptions options, ClientState state) {
+    return guard(() -> {
+      if (type < 0 || type > 2) {
+        throw new CqlException(ErrorCode.PROTOCOL_ERROR, "Invalid BATCH message type " + type);
+      }
+      String ks = options.keyspace() != null ? options.keyspace() : state.keyspace();
+      List<ModificationStatement> compiled = new ArrayList<>();
+      List<QueryContext> ctxs = new ArrayList<>();
+      for (BatchStatement b : statements) {
+        Executable e;
+        if (b.preparedId() != null) {
+          e = lookup(b.preparedId());
+        } else {
+          Statement s = Parser.parse(b.query());
+          if (!(s instanceof Statement.Insert || s instanceof Statement.Update || s instanceof Statement.Delete)) {
+            throw Errors.invalid("Invalid statement in batch: only UPDATE, INSERT and DELETE statements are allowed.");
+          }
+          e = compiler.compile(s, ks);
+        }
+        if (!(e instanceof ModificationStatement m)) {
+          throw Errors.invalid("Invalid statement in batch: only UPDATE, INSERT and DELETE statements are allowed.");
+        }
+        checkCount(e, b.values());
+        compiled.add(m);
+        QueryOptions per = new QueryOptions(options.consistency(), b.values(), null, true, -1, null,
+            options.serialConsistency(), options.defaultTimestamp(), options.keyspace(),
+            options.nowInSeconds(), options.protocolVersion());
+        ctxs.add(new QueryContext(per, state, services, b.values()));
+      }
+      QueryContext batchCtx = new QueryContext(options, state, services, List.of());
+      long ts = batchCtx.timestamp();
+      List<QueryContext> shared = new ArrayList<>();
+      for (int i = 0; i < ctxs.size(); i++) {
+        QueryOptions o = ctxs.get(i).options;
+        QueryOptions withTs = new QueryOptions(o.consistency(), o.values(), null, true, -1, null,
+            o.serialConsistency(), ts, o.keyspace(), o.nowInSeconds(), o.protocolVersion());
+        shared.add(new QueryContext(withTs, state, services, statements.get(i).values()));
+      }
+      validateBatch(type, compiled);
+      return BatchExecution.run(type, compiled, shared, ts, batchCtx);
+    });
+  }
+
+  private static void validateBatch(int type, List<ModificationStatement> compiled) {
+    BatchExecution.validate(type, compiled, false);
+  }
+
+  @Override
+  public void onSchemaChange(Consumer<Result.SchemaChange> listener) {
+    services.schema().addListener(listener);
+  }
+
+  /** Orders named values (QUERY with names) by marker; positional values pass through. */
+  private static List<ByteBuffer> orderValues(Executable e, QueryOptions options) {
+    if (options.names() == null) {
+      return options.values();
+    }
+    List<ColumnSpec> vars = e.variables();
+    List<ByteBuffer> out = new ArrayList<>(vars.size());
+    for (ColumnSpec v : vars) {
+      int i = options.names().indexOf(v.name());
+      if (i < 0) {
+        throw Errors.invalid("No value has been provided for bind variable " + v.name());
+      }
+      out.add(options.values().get(i));
+    }
+    return out;
+  }
+
+  private static void checkCount(Executable e, List<ByteBuffer> values) {
+    int expected = e.variables().size();
+    if (values.size() != expected) {
+      throw Errors.invalid("There were " + expected + " markers(?) in CQL but " + values.size()
+          + " bound variables");
+    }
+  }
+
+  private interface Body<T> {
+    T run();
+  }
+
+  /** Maps storage and unexpected failures to the errors Cassandra sends. */
+  private static <T> T guard(Body<T> body) {
+    try {
+      return body.run();
+    } catch (CqlException e) {
+      throw e;
+    } catch (StorageException e) {
+      throw new CqlException(ErrorCode.WRITE_FAILURE, e.getMessage());
+    } catch (RuntimeException e) {
+      throw new CqlException(ErrorCode.SERVER_ERROR, e.toString());
+    }
+  }
+
+  static byte[] md5(String s) {
+    try {
+      return MessageDigest.getInstance("MD5").digest(s.getBytes(StandardCharsets.UTF_8));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static String hex(byte[] b) {
+    StringBuilder sb = new StringBuilder();
+    for (byte x : b) {
+      sb.append(String.format("%02x", x));
+    }
+    return sb.toString();
+  }
+}

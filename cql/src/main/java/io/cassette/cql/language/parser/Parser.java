@@ -1,0 +1,1266 @@
+package io.cassette.cql.language.parser;
+
+import io.cassette.cql.CqlException;
+import io.cassette.cql.language.Errors;
+import io.cassette.cql.language.parser.Relation.Operator;
+import io.cassette.cql.language.parser.Statement.AlterKind;
+import io.cassette.cql.language.parser.Statement.ColumnDef;
+import io.cassette.cql.language.parser.Statement.DeleteTarget;
+import io.cassette.cql.language.parser.Statement.Ordering;
+import io.cassette.cql.language.parser.Statement.Properties;
+import io.cassette.cql.language.parser.Statement.QualifiedName;
+import io.cassette.cql.language.parser.Token.Kind;
+import io.cassette.cql.language.types.Values.Constant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A recursive-descent parser for Cassandra 5.0's CQL. Syntax errors read like Cassandra's
+ * ANTLR messages: {@code line 1:9 mismatched input 'FRM' expecting K_FROM (SELECT * [FRM] t)}.
+ * Not thread-safe; one instance per statement.
+ */
+public final class Parser {
+  /** Words that cannot be used as unquoted identifiers (Cassandra's reserved keywords). */
+  private static final Set<String> RESERVED = Set.of("add", "allow", "alter", "and", "apply",
+      "asc", "authorize", "batch", "begin", "by", "columnfamily", "create", "delete", "desc",
+      "describe", "drop", "entries", "execute", "from", "full", "grant", "if", "in", "index",
+      "infinity", "insert", "into", "is", "keyspace", "limit", "modify", "nan", "norecursive",
+      "not", "null", "of", "on", "or", "order", "primary", "rename", "revoke", "schema", "select",
+      "set", "table", "to", "token", "truncate", "unlogged", "update", "use", "using", "where",
+      "with");
+  private static final int SNIPPET_TOKENS_BEFORE = 10;
+  private static final int SNIPPET_TOKENS_AFTER = 2;
+
+  private final String query;
+  private final List<Token> tokens;
+  private final List<Token> all = new ArrayList<>();
+  private int pos;
+  private int markers;
+
+  private Parser(String query) {
+    this.query = query;
+    this.tokens = Lexer.tokenize(query, all);
+  }
+
+  /** Parses one statement (an optional trailing ';' is allowed). */
+  public static Statement parse(String query) {
+    Parser p = new Parser(query);
+    Statement s = p.statement();
+    p.accept(";");
+    if (p.peek().kind() != Kind.EOF) {
+      throw p.mismatched(p.peek(), "EOF");
+    }
+    return s;
+  }
+
+  /** The number of bind markers of the last parsed statement (for tests). */
+  public static int countMarkers(String query) {
+    Parser p = new Parser(query);
+    p.statement();
+    return p.markers;
+  }
+
+  /** Parses a type such as {@code frozen<map<text, int>>} (system_schema strings). */
+  public static RawType parseType(String text) {
+    Parser p = new Parser(text);
+    RawType t = p.type();
+    if (p.peek().kind() != Kind.EOF) {
+      throw p.mismatched(p.peek(), "EOF");
+    }
+    return t;
+  }
+
+  // ------------------------------------------------------------------ token helpers
+
+  private Token peek() {
+    return tokens.get(pos);
+  }
+
+  private Token peek(int ahead) {
+    return tokens.get(Math.min(pos + ahead, tokens.size() - 1));
+  }
+
+  private Token next() {
+    Token t = tokens.get(pos);
+    if (t.kind() != Kind.EOF) {
+      pos++;
+    }
+    return t;
+  }
+
+  private boolean at(String kw) {
+    return peek().is(kw);
+  }
+
+  private boolean accept(String kw) {
+    if (at(kw)) {
+      pos++;
+      return true;
+    }
+    return false;
+  }
+
+  private void expect(String kw) {
+    if (!accept(kw)) {
+      throw mismatched(peek(), tokenName(kw));
+    }
+  }
+
+  private static String tokenName(String kw) {
+    return Character.isLetter(kw.charAt(0)) ? "K_" + kw.toUpperCase(Locale.ROOT) : "'" + kw + "'";
+  }
+
+  CqlException mismatched(Token t, String expecting) {
+    return Errors.syntax("line " + t.line() + ":" + t.column() + " mismatched input '" + t.text()
+        + "' expecting " + expecting + snippet(t));
+  }
+
+  CqlException noViable(Token t) {
+    return Errors.syntax("line " + t.line() + ":" + t.column() + " no viable alternative at input '"
+        + t.text() + "'" + snippet(t));
+  }
+
+  /** Cassandra's ErrorCollector snippet: ~10 raw tokens before, 2 after, offender in []. */
+  private String snippet(Token offending) {
+    int index = offending.rawIndex();
+    Token from = all.get(Math.max(0, index - SNIPPET_TOKENS_BEFORE));
+    Token to = all.get(Math.min(all.size() - 1, index + SNIPPET_TOKENS_AFTER));
+    if (to.kind() == Kind.EOF) {
+      to = all.get(Math.max(0, all.size() - 2));
+    }
+    boolean includeStart = from.start() == 0;
+    boolean includeEnd = to.end() >= query.length();
+    StringBuilder sb = new StringBuilder(" (");
+    if (!includeStart) {
+      sb.append("...");
+    }
+    int end = Math.max(to.end(), offending.end());
+    String before = query.substring(from.start(), Math.min(offending.start(), query.length()));
+    String tokenText = offending.kind() == Kind.EOF ? "<EOF>" : offending.text();
+    String after = offending.end() < end ? query.substring(offending.end(), end) : "";
+    sb.append(before.replace("\n", "")).append('[').append(tokenText).append(']')
+        .append(after.replace("\n", ""));
+    if (!includeEnd || offending.kind() == Kind.EOF) {
+      sb.append("...");
+    }
+    return sb.append(')').toString();
+  }
+
+  /** An identifier: unquoted (not reserved, lower-cased) or "quoted" (exact). */
+  private String ident() {
+    Token t = peek();
+    if (t.kind() == Kind.QUOTED_IDENT) {
+      pos++;
+      return t.value();
+    }
+    if (t.kind() == Kind.IDENT && !RESERVED.contains(t.value())) {
+      pos++;
+      return t.value();
+    }
+    throw t.kind() == Kind.EOF || t.kind() == Kind.IDENT || t.kind() == Kind.SYMBOL
+        ? noViable(t) : mismatched(t, "IDENT");
+  }
+
+  private boolean atIdent() {
+    Token t = peek();
+    return t.kind() == Kind.QUOTED_IDENT || (t.kind() == Kind.IDENT && !RESERVED.contains(t.value()));
+  }
+
+  private QualifiedName qualifiedName() {
+    String first = ident();
+    if (accept(".")) {
+      return new QualifiedName(first, ident());
+    }
+    return new QualifiedName(null, first);
+  }
+
+  // ------------------------------------------------------------------ statements
+
+  private Statement statement() {
+    Token t = peek();
+    if (t.kind() != Kind.IDENT) {
+      throw noViable(t);
+    }
+    switch (t.value()) {
+      case "select":
+        return select();
+      case "insert":
+        return insert();
+      case "update":
+        return update();
+      case "delete":
+        return delete();
+      case "begin":
+        return batch();
+      case "use":
+        next();
+        return new Statement.Use(ident());
+      case "truncate":
+        next();
+        if (!accept("table")) {
+          accept("columnfamily");
+        }
+        return new Statement.Truncate(qualifiedName());
+      case "create":
+        return create();
+      case "alter":
+        return alter();
+      case "drop":
+        return drop();
+      case "grant", "revoke", "list", "describe", "desc":
+        return unsupportedRest(t.value().toUpperCase(Locale.ROOT));
+      default:
+        throw noViable(t);
+    }
+  }
+
+  private Statement unsupportedRest(String what) {
+    while (peek().kind() != Kind.EOF && !at(";")) {
+      next();
+    }
+    return new Statement.Unsupported(what);
+  }
+
+  private Statement create() {
+    expect("create");
+    if (accept("or")) {
+      expect("replace");
+      return unsupportedRest("CREATE OR REPLACE");
+    }
+    if (accept("keyspace") || accept("schema")) {
+      boolean ine = ifNotExists();
+      String name = ident();
+      expect("with");
+      return new Statement.CreateKeyspace(name, ine, properties());
+    }
+    if (accept("table") || accept("columnfamily")) {
+      return createTable();
+    }
+    if (accept("type")) {
+      boolean ine = ifNotExists();
+      QualifiedName name = qualifiedName();
+      expect("(");
+      List<String> names = new ArrayList<>();
+      List<RawType> types = new ArrayList<>();
+      do {
+        names.add(ident());
+        types.add(type());
+      } while (accept(","));
+      expect(")");
+      return new Statement.CreateType(name, ine, names, types);
+    }
+    boolean custom = accept("custom");
+    if (accept("index")) {
+      return createIndex(custom);
+    }
+    Token t = peek();
+    if (t.is("materialized") || t.is("function") || t.is("aggregate") || t.is("role")
+        || t.is("user") || t.is("trigger")) {
+      return unsupportedRest("CREATE " + t.value().toUpperCase(Locale.ROOT));
+    }
+    throw noViable(t);
+  }
+
+  private Statement createIndex(boolean custom) {
+    boolean ine = ifNotExists();
+    String name = null;
+    if (!at("on")) {
+      name = ident();
+    }
+    expect("on");
+    QualifiedName table = qualifiedName();
+    expect("(");
+    String target = "values";
+    String column;
+    if ((at("keys") || at("values") || at("entries") || at("full")) && peek(1).is("(")) {
+      target = next().value();
+      expect("(");
+      column = ident();
+      expect(")");
+    } else {
+      column = ident();
+      target = "simple";
+    }
+    expect(")");
+    String cls = null;
+    Properties props = emptyProperties();
+    if (accept("using")) {
+      Token c = next();
+      if (c.kind() != Kind.STRING) {
+        throw mismatched(c, "STRING_LITERAL");
+      }
+      cls = c.value();
+      if (accept("with")) {
+        props = properties();
+      }
+    } else if (custom) {
+      throw mismatched(peek(), "K_USING");
+    }
+    return new Statement.CreateIndex(name, table, ine, column, target, cls, props);
+  }
+
+  private Statement createTable() {
+    boolean ine = ifNotExists();
+    QualifiedName name = qualifiedName();
+    expect("(");
+    List<ColumnDef> columns = new ArrayList<>();
+    List<String> pk = new ArrayList<>();
+    List<String> ck = new ArrayList<>();
+    boolean pkSeen = false;
+    do {
+      if (at(")") || at(",")) {
+        continue; // Cassandra's grammar accepts empty elements: "(a int PRIMARY KEY,, b int)"
+      }
+      if (at("primary")) {
+        next();
+        expect("key");
+        if (pkSeen) {
+          throw Errors.invalid("Multiple PRIMARY KEYs specified (exactly one required)");
+        }
+        pkSeen = true;
+        expect("(");
+        if (accept("(")) {
+          do {
+            pk.add(ident());
+          } while (accept(","));
+          expect(")");
+        } else {
+          pk.add(ident());
+        }
+        while (accept(",")) {
+          ck.add(ident());
+        }
+        expect(")");
+      } else {
+        String col = ident();
+        RawType t = type();
+        boolean isStatic = accept("static");
+        if (accept("primary")) {
+          expect("key");
+          if (pkSeen) {
+            throw Errors.invalid("Multiple PRIMARY KEYs specified (exactly one required)");
+          }
+          pkSeen = true;
+          pk.add(col);
+        }
+        columns.add(new ColumnDef(col, t, isStatic));
+      }
+    } while (accept(","));
+    expect(")");
+    Properties props = emptyProperties();
+    if (accept("with")) {
+      props = properties();
+    }
+    return new Statement.CreateTable(name, ine, columns, pk, ck, props);
+  }
+
+  private Statement alter() {
+    expect("alter");
+    if (accept("keyspace") || accept("schema")) {
+      boolean ie = ifExists();
+      String name = ident();
+      expect("with");
+      return new Statement.AlterKeyspace(name, ie, properties());
+    }
+    if (accept("table") || accept("columnfamily")) {
+      boolean ie = ifExists();
+      QualifiedName name = qualifiedName();
+      Token t = peek();
+      if (accept("add")) {
+        boolean ine = ifNotExists();
+        List<ColumnDef> defs = new ArrayList<>();
+        if (accept("(")) {
+          do {
+            defs.add(columnDef());
+          } while (accept(","));
+          expect(")");
+        } else {
+          defs.add(columnDef());
+        }
+        return new Statement.AlterTable(name, ie, AlterKind.ADD, ine, defs, List.of(), Map.of(), null, null);
+      }
+      if (accept("drop")) {
+        boolean ifx = ifExists();
+        List<String> cols = new ArrayList<>();
+        if (accept("(")) {
+          do {
+            cols.add(ident());
+          } while (accept(","));
+          expect(")");
+        } else {
+          cols.add(ident());
+        }
+        if (accept("using")) {
+          expect("timestamp");
+          next();
+        }
+        return new Statement.AlterTable(name, ie, AlterKind.DROP, ifx, List.of(), cols, Map.of(), null, null);
+      }
+      if (accept("alter")) {
+        String col = ident();
+        expect("type");
+        RawType ty = type();
+        return new Statement.AlterTable(name, ie, AlterKind.ALTER, false, List.of(), List.of(col),
+            Map.of(), ty, null);
+      }
+      if (accept("rename")) {
+        boolean ifx = ifExists();
+        Map<String, String> ren = new LinkedHashMap<>();
+        do {
+          String from = ident();
+          expect("to");
+          ren.put(from, ident());
+        } while (accept("and"));
+        return new Statement.AlterTable(name, ie, AlterKind.RENAME, ifx, List.of(), List.of(), ren, null, null);
+      }
+      if (accept("with")) {
+        return new Statement.AlterTable(name, ie, AlterKind.WITH, false, List.of(), List.of(),
+            Map.of(), null, properties());
+      }
+      throw noViable(t);
+    }
+    if (accept("type")) {
+      boolean ie = ifExists();
+      QualifiedName name = qualifiedName();
+      if (accept("add")) {
+        ifNotExists();
+        String f = ident();
+        return new Statement.AlterType(name, ie, true, f, type(), Map.of());
+      }
+      if (accept("rename")) {
+        ifExists();
+        Map<String, String> ren = new LinkedHashMap<>();
+        do {
+          String from = ident();
+          expect("to");
+          ren.put(from, ident());
+        } while (accept("and"));
+        return new Statement.AlterType(name, ie, false, null, null, ren);
+      }
+      throw noViable(peek());
+    }
+    Token t = peek();
+    if (t.is("materialized") || t.is("role") || t.is("user")) {
+      return unsupportedRest("ALTER " + t.value().toUpperCase(Locale.ROOT));
+    }
+    throw noViable(t);
+  }
+
+  private ColumnDef columnDef() {
+    String col = ident();
+    RawType t = type();
+    return new ColumnDef(col, t, accept("static"));
+  }
+
+  private Statement drop() {
+    expect("drop");
+    if (accept("keyspace") || accept("schema")) {
+      boolean ie = ifExists();
+      return new Statement.DropKeyspace(ident(), ie);
+    }
+    if (accept("table") || accept("columnfamily")) {
+      boolean ie = ifExists();
+      return new Statement.DropTable(qualifiedName(), ie);
+    }
+    if (accept("type")) {
+      boolean ie = ifExists();
+      return new Statement.DropType(qualifiedName(), ie);
+    }
+    if (accept("index")) {
+      boolean ie = ifExists();
+      return new Statement.DropIndex(qualifiedName(), ie);
+    }
+    Token t = peek();
+    if (t.is("materialized") || t.is("function") || t.is("aggregate") || t.is("role")
+        || t.is("user") || t.is("trigger")) {
+      return unsupportedRest("DROP " + t.value().toUpperCase(Locale.ROOT));
+    }
+    throw noViable(t);
+  }
+
+  private boolean ifNotExists() {
+    if (accept("if")) {
+      expect("not");
+      expect("exists");
+      return true;
+    }
+    return false;
+  }
+
+  private boolean ifExists() {
+    if (accept("if")) {
+      expect("exists");
+      return true;
+    }
+    return false;
+  }
+
+  private Properties emptyProperties() {
+    return new Properties(new LinkedHashMap<>(), new LinkedHashMap<>(), false);
+  }
+
+  private Properties properties() {
+    Map<String, Object> values = new LinkedHashMap<>();
+    Map<String, Boolean> order = new LinkedHashMap<>();
+    boolean compact = false;
+    do {
+      if (accept("clustering")) {
+        expect("order");
+        expect("by");
+        expect("(");
+        do {
+          String c = ident();
+          boolean desc = false;
+          if (accept("desc")) {
+            desc = true;
+          } else {
+            accept("asc");
+          }
+          order.put(c, desc);
+        } while (accept(","));
+        expect(")");
+        continue;
+      }
+      if (accept("compact")) {
+        expect("storage");
+        compact = true;
+        continue;
+      }
+      String name = ident();
+      expect("=");
+      Token v = peek();
+      if (v.is("{")) {
+        next();
+        Map<String, String> m = new LinkedHashMap<>();
+        if (!accept("}")) {
+          do {
+            String k = propertyConstant();
+            expect(":");
+            m.put(k, propertyConstant());
+          } while (accept(","));
+          expect("}");
+        }
+        if (values.containsKey(name)) {
+          throw Errors.syntax("Multiple definition for property " + name);
+        }
+        values.put(name, m);
+      } else {
+        if (values.containsKey(name)) {
+          throw Errors.syntax("Multiple definition for property " + name);
+        }
+        values.put(name, propertyConstant());
+      }
+    } while (accept("and"));
+    return new Properties(values, order, compact);
+  }
+
+  private String propertyConstant() {
+    Token t = next();
+    return switch (t.kind()) {
+      case STRING, INTEGER, FLOAT, IDENT, QUOTED_IDENT, UUID, HEX, DURATION -> t.value();
+      default -> throw noViable(t);
+    };
+  }
+
+  // ------------------------------------------------------------------ types
+
+  private static final Set<String> NATIVE_TYPES = Set.of("ascii", "bigint", "blob", "boolean",
+      "counter", "date", "decimal", "double", "duration", "float", "inet", "int", "smallint",
+      "text", "time", "timestamp", "timeuuid", "tinyint", "uuid", "varchar", "varint");
+
+  RawType type() {
+    Token t = peek();
+    if (t.kind() == Kind.STRING) {
+      next();
+      return new RawType(null, "'" + t.value() + "'", List.of(), 0);
+    }
+    if (t.kind() == Kind.IDENT) {
+      String n = t.value();
+      if (NATIVE_TYPES.contains(n)) {
+        next();
+        return RawType.simple(n);
+      }
+      switch (n) {
+        case "list", "set", "frozen" -> {
+          next();
+          expect("<");
+          RawType e = type();
+          expect(">");
+          return new RawType(null, n, List.of(e), 0);
+        }
+        case "map" -> {
+          next();
+          expect("<");
+          RawType k = type();
+          expect(",");
+          RawType v = type();
+          expect(">");
+          return new RawType(null, n, List.of(k, v), 0);
+        }
+        case "tuple" -> {
+          next();
+          expect("<");
+          List<RawType> es = new ArrayList<>();
+          do {
+            es.add(type());
+          } while (accept(","));
+          expect(">");
+          return new RawType(null, n, es, 0);
+        }
+        case "vector" -> {
+          next();
+          expect("<");
+          RawType e = type();
+          expect(",");
+          Token d = next();
+          if (d.kind() != Kind.INTEGER) {
+            throw mismatched(d, "INTEGER");
+          }
+          expect(">");
+          return new RawType(null, n, List.of(e), Integer.parseInt(d.value()));
+        }
+        default -> { }
+      }
+    }
+    QualifiedName udt = qualifiedName();
+    return new RawType(udt.keyspace(), udt.name(), List.of(), 0);
+  }
+
+  // ------------------------------------------------------------------ DML
+
+  private Statement select() {
+    expect("select");
+    boolean json = false;
+    if (at("json") && !peek(1).is("from") && !peek(1).is(",") && !peek(1).is("as")) {
+      next();
+      json = true;
+    }
+    boolean distinct = false;
+    if (at("distinct") && !peek(1).is("from") && !peek(1).is(",") && !peek(1).is("as")) {
+      next();
+      distinct = true;
+    }
+    List<Selector.Aliased> selectors = new ArrayList<>();
+    if (!accept("*")) {
+      do {
+        Selector s = selector();
+        String alias = null;
+        if (accept("as")) {
+          alias = ident();
+        }
+        selectors.add(new Selector.Aliased(s, alias));
+      } while (accept(","));
+    }
+    expect("from");
+    QualifiedName table = qualifiedName();
+    List<Relation> where = List.of();
+    if (accept("where")) {
+      where = whereClause();
+    }
+    List<String> groupBy = new ArrayList<>();
+    if (accept("group")) {
+      expect("by");
+      do {
+        groupBy.add(ident());
+      } while (accept(","));
+    }
+    List<Ordering> orderBy = new ArrayList<>();
+    if (accept("order")) {
+      expect("by");
+      do {
+        String c = ident();
+        boolean desc = accept("desc");
+        if (!desc) {
+          accept("asc");
+        }
+        orderBy.add(new Ordering(c, desc));
+      } while (accept(","));
+    }
+    Term ppl = null;
+    if (accept("per")) {
+      expect("partition");
+      expect("limit");
+      ppl = term();
+    }
+    Term limit = null;
+    if (accept("limit")) {
+      limit = term();
+    }
+    boolean allowFiltering = false;
+    if (accept("allow")) {
+      expect("filtering");
+      allowFiltering = true;
+    }
+    return new Statement.Select(table, json, distinct, selectors, where, groupBy, orderBy, ppl,
+        limit, allowFiltering);
+  }
+
+  private Selector selector() {
+    Selector s = unaliasedSelector();
+    while (at(".") && peek(1).kind() != Kind.EOF) {
+      next();
+      s = new Selector.FieldAccess(s, ident());
+    }
+    return s;
+  }
+
+  private Selector unaliasedSelector() {
+    Token t = peek();
+    if (t.kind() == Kind.IDENT && peek(1).is("(")) {
+      String n = t.value();
+      if (n.equals("count") && (peek(2).is("*") || (peek(2).kind() == Kind.INTEGER
+          && peek(2).value().equals("1"))) && peek(3).is(")")) {
+        pos += 4;
+        return new Selector.CountStar();
+      }
+      if (n.equals("writetime") || n.equals("maxwritetime") || n.equals("ttl")) {
+        pos += 2;
+        String col = ident();
+        expect(")");
+        return new Selector.Metadata(n, col);
+      }
+      if (n.equals("cast")) {
+        pos += 2;
+        Selector arg = selector();
+        expect("as");
+        RawType type = type();
+        expect(")");
+        return new Selector.Cast(arg, type);
+      }
+      pos += 2;
+      List<Selector> args = new ArrayList<>();
+      if (!accept(")")) {
+        do {
+          args.add(selector());
+        } while (accept(","));
+        expect(")");
+      }
+      return new Selector.Function(null, n, args);
+    }
+    if ((t.kind() == Kind.IDENT || t.kind() == Kind.QUOTED_IDENT) && peek(1).is(".")
+        && peek(2).kind() == Kind.IDENT && peek(3).is("(")) {
+      String ks = t.value();
+      pos += 2;
+      String fn = next().value();
+      next();
+      List<Selector> args = new ArrayList<>();
+      if (!accept(")")) {
+        do {
+          args.add(selector());
+        } while (accept(","));
+        expect(")");
+      }
+      return new Selector.Function(ks, fn, args);
+    }
+    if (atIdent() && !peek().is("true") && !peek().is("false")) {
+      return new Selector.Column(ident());
+    }
+    if (t.kind() == Kind.IDENT && (t.value().equals("token") || t.value().equals("key"))) {
+      next();
+      return new Selector.Column(t.value());
+    }
+    return new Selector.Value(simpleTerm());
+  }
+
+  private Statement insert() {
+    expect("insert");
+    expect("into");
+    QualifiedName table = qualifiedName();
+    if (accept("json")) {
+      Term json = term();
+      boolean defaultUnset = false;
+      if (accept("default")) {
+        if (accept("unset")) {
+          defaultUnset = true;
+        } else {
+          expect("null");
+        }
+      }
+      boolean ine = ifNotExistsAfterValues();
+      Term[] using = using(true);
+      return new Statement.Insert(table, List.of(), List.of(), json, defaultUnset, ine, using[0], using[1]);
+    }
+    expect("(");
+    List<String> columns = new ArrayList<>();
+    do {
+      columns.add(ident());
+    } while (accept(","));
+    expect(")");
+    expect("values");
+    expect("(");
+    List<Term> values = new ArrayList<>();
+    do {
+      values.add(term());
+    } while (accept(","));
+    expect(")");
+    boolean ine = ifNotExistsAfterValues();
+    Term[] using = using(true);
+    return new Statement.Insert(table, columns, values, null, false, ine, using[0], using[1]);
+  }
+
+  private boolean ifNotExistsAfterValues() {
+    return ifNotExists();
+  }
+
+  /** USING TTL x AND TIMESTAMP y: returns {ttl, timestamp}. */
+  private Term[] using(boolean allowTtl) {
+    Term[] r = new Term[2];
+    if (accept("using")) {
+      do {
+        if (allowTtl && accept("ttl")) {
+          r[0] = term();
+        } else if (accept("timestamp")) {
+          r[1] = term();
+        } else {
+          throw allowTtl ? noViable(peek()) : mismatched(peek(), "K_TIMESTAMP");
+        }
+      } while (accept("and"));
+    }
+    return r;
+  }
+
+  private Statement update() {
+    expect("update");
+    QualifiedName table = qualifiedName();
+    Term[] using = using(true);
+    expect("set");
+    List<Operation> ops = new ArrayList<>();
+    do {
+      ops.add(operation());
+    } while (accept(","));
+    expect("where");
+    List<Relation> where = whereClause();
+    boolean ifExists = false;
+    List<Condition> conditions = List.of();
+    if (accept("if")) {
+      if (accept("exists")) {
+        ifExists = true;
+      } else {
+        conditions = conditions();
+      }
+    }
+    return new Statement.Update(table, ops, where, conditions, ifExists, using[0], using[1]);
+  }
+
+  private Operation operation() {
+    String col = ident();
+    if (accept("[")) {
+      Term k = term();
+      expect("]");
+      expect("=");
+      return new Operation(Operation.Kind.SET_ELEMENT, col, k, null, term());
+    }
+    if (accept(".")) {
+      String f = ident();
+      expect("=");
+      return new Operation(Operation.Kind.SET_FIELD, col, null, f, term());
+    }
+    if (accept("+=")) {
+      return new Operation(Operation.Kind.ADD, col, null, null, term());
+    }
+    if (accept("-=")) {
+      return new Operation(Operation.Kind.SUBTRACT, col, null, null, term());
+    }
+    expect("=");
+    // c = c + v | c = c - v | c = v + c | c = v
+    Token t = peek();
+    if ((t.kind() == Kind.IDENT || t.kind() == Kind.QUOTED_IDENT) && t.value().equals(col)
+        && (peek(1).is("+") || peek(1).is("-") || peek(1).kind() == Kind.INTEGER
+        && peek(1).text().startsWith("-"))) {
+      next();
+      if (accept("+")) {
+        return new Operation(Operation.Kind.ADD, col, null, null, simpleTerm());
+      }
+      if (accept("-")) {
+        return new Operation(Operation.Kind.SUBTRACT, col, null, null, simpleTerm());
+      }
+      // "c = c -1": the lexer made "-1" an integer.
+      Token n = next();
+      return new Operation(Operation.Kind.SUBTRACT, col, null, null,
+          new Term.Literal(Constant.INTEGER, n.value().substring(1)));
+    }
+    Term v = simpleTerm();
+    if (accept("+")) {
+      Token c = peek();
+      if ((c.kind() == Kind.IDENT || c.kind() == Kind.QUOTED_IDENT) && c.value().equals(col)) {
+        next();
+        return new Operation(Operation.Kind.PREPEND, col, null, null, v);
+      }
+      throw Errors.invalid("Only expressions of the form X = <value> + X are supported.");
+    }
+    return new Operation(Operation.Kind.SET, col, null, null, v);
+  }
+
+  private List<Condition> conditions() {
+    List<Condition> cs = new ArrayList<>();
+    do {
+      String col = ident();
+      Term key = null;
+      String field = null;
+      if (accept("[")) {
+        key = term();
+        expect("]");
+      } else if (accept(".")) {
+        field = ident();
+      }
+      Operator op = operator(true);
+      if (op == Operator.IN) {
+        if (accept("(")) {
+          List<Term> vs = new ArrayList<>();
+          if (!accept(")")) {
+            do {
+              vs.add(term());
+            } while (accept(","));
+            expect(")");
+          }
+          cs.add(new Condition(col, key, field, op, null, vs));
+        } else {
+          cs.add(new Condition(col, key, field, op, marker(), null));
+        }
+      } else {
+        cs.add(new Condition(col, key, field, op, term(), null));
+      }
+    } while (accept("and"));
+    return cs;
+  }
+
+  private Statement delete() {
+    expect("delete");
+    List<DeleteTarget> targets = new ArrayList<>();
+    if (!at("from")) {
+      do {
+        String col = ident();
+        if (accept("[")) {
+          Term k = term();
+          expect("]");
+          targets.add(new DeleteTarget(col, k, null));
+        } else if (accept(".")) {
+          targets.add(new DeleteTarget(col, null, ident()));
+        } else {
+          targets.add(new DeleteTarget(col, null, null));
+        }
+      } while (accept(","));
+    }
+    expect("from");
+    QualifiedName table = qualifiedName();
+    Term[] using = using(false);
+    expect("where");
+    List<Relation> where = whereClause();
+    boolean ifExists = false;
+    List<Condition> conditions = List.of();
+    if (accept("if")) {
+      if (accept("exists")) {
+        ifExists = true;
+      } else {
+        conditions = conditions();
+      }
+    }
+    return new Statement.Delete(table, targets, where, conditions, ifExists, using[1]);
+  }
+
+  private Statement batch() {
+    expect("begin");
+    int type = Statement.Batch.LOGGED;
+    if (accept("unlogged")) {
+      type = Statement.Batch.UNLOGGED;
+    } else if (accept("counter")) {
+      type = Statement.Batch.COUNTER;
+    }
+    expect("batch");
+    Term[] using = using(false);
+    List<Statement> statements = new ArrayList<>();
+    while (!at("apply")) {
+      Token t = peek();
+      Statement s;
+      if (t.is("insert")) {
+        s = insert();
+      } else if (t.is("update")) {
+        s = update();
+      } else if (t.is("delete")) {
+        s = delete();
+      } else {
+        throw t.kind() == Kind.EOF ? mismatched(t, "K_APPLY") : noViable(t);
+      }
+      statements.add(s);
+      accept(";");
+    }
+    expect("apply");
+    expect("batch");
+    return new Statement.Batch(type, using[1], statements);
+  }
+
+  // ------------------------------------------------------------------ WHERE
+
+  private List<Relation> whereClause() {
+    List<Relation> rs = new ArrayList<>();
+    do {
+      rs.add(relation());
+    } while (accept("and"));
+    return rs;
+  }
+
+  private Relation relation() {
+    Token t = peek();
+    if (t.is("token") && peek(1).is("(")) {
+      next();
+      next();
+      List<String> cols = new ArrayList<>();
+      do {
+        cols.add(ident());
+      } while (accept(","));
+      expect(")");
+      Operator op = operator(false);
+      return new Relation(Relation.Kind.TOKEN, cols, null, op, term(), null);
+    }
+    if (t.is("(")) {
+      next();
+      List<String> cols = new ArrayList<>();
+      do {
+        cols.add(ident());
+      } while (accept(","));
+      expect(")");
+      Operator op = operator(false);
+      if (op == Operator.IN) {
+        if (accept("(")) {
+          List<Term> vs = new ArrayList<>();
+          if (!accept(")")) {
+            do {
+              vs.add(term());
+            } while (accept(","));
+            expect(")");
+          }
+          return new Relation(Relation.Kind.MULTI, cols, null, op, null, vs);
+        }
+        return new Relation(Relation.Kind.MULTI, cols, null, op, marker(), null);
+      }
+      return new Relation(Relation.Kind.MULTI, cols, null, op, term(), null);
+    }
+    String col;
+    if (t.kind() == Kind.IDENT && (t.value().equals("key") || t.value().equals("token"))) {
+      next();
+      col = t.value();
+    } else {
+      col = ident();
+    }
+    if (accept("[")) {
+      Term k = term();
+      expect("]");
+      Operator op = operator(false);
+      return new Relation(Relation.Kind.MAP_ELEMENT, List.of(col), k, op, term(), null);
+    }
+    if (accept("is")) {
+      expect("not");
+      expect("null");
+      return new Relation(Relation.Kind.SINGLE, List.of(col), null, Operator.IS_NOT_NULL, null, null);
+    }
+    Operator op = operator(false);
+    if (op == Operator.IN) {
+      if (accept("(")) {
+        List<Term> vs = new ArrayList<>();
+        if (!accept(")")) {
+          do {
+            vs.add(term());
+          } while (accept(","));
+          expect(")");
+        }
+        return new Relation(Relation.Kind.SINGLE, List.of(col), null, op, null, vs);
+      }
+      return new Relation(Relation.Kind.SINGLE, List.of(col), null, op, marker(), null);
+    }
+    return new Relation(Relation.Kind.SINGLE, List.of(col), null, op, term(), null);
+  }
+
+  private Term marker() {
+    Token t = peek();
+    if (t.kind() == Kind.QMARK) {
+      next();
+      return new Term.BindMarker(markers++, null);
+    }
+    if (t.kind() == Kind.NAMED_MARKER) {
+      next();
+      return new Term.BindMarker(markers++, t.value());
+    }
+    throw noViable(t);
+  }
+
+  private Operator operator(boolean condition) {
+    Token t = next();
+    if (t.kind() == Kind.SYMBOL) {
+      switch (t.value()) {
+        case "=": return Operator.EQ;
+        case "<": return Operator.LT;
+        case "<=": return Operator.LTE;
+        case ">": return Operator.GT;
+        case ">=": return Operator.GTE;
+        case "!=": return Operator.NEQ;
+        default: break;
+      }
+    } else if (t.kind() == Kind.IDENT) {
+      switch (t.value()) {
+        case "in": return Operator.IN;
+        case "contains":
+          return accept("key") ? Operator.CONTAINS_KEY : Operator.CONTAINS;
+        case "like": return Operator.LIKE;
+        default: break;
+      }
+    }
+    throw noViable(t);
+  }
+
+  // ------------------------------------------------------------------ terms
+
+  Term term() {
+    Term left = simpleTerm();
+    while ((at("+") || at("-") || at("*") || at("/") || at("%"))) {
+      char op = next().value().charAt(0);
+      left = new Term.Arithmetic(op, left, simpleTerm());
+    }
+    return left;
+  }
+
+  private Term simpleTerm() {
+    Token t = peek();
+    switch (t.kind()) {
+      case STRING:
+        next();
+        return new Term.Literal(Constant.STRING, t.value());
+      case INTEGER:
+        next();
+        return new Term.Literal(Constant.INTEGER, t.value());
+      case FLOAT:
+        next();
+        return new Term.Literal(Constant.FLOAT, t.value());
+      case UUID:
+        next();
+        return new Term.Literal(Constant.UUID, t.value());
+      case HEX:
+        next();
+        return new Term.Literal(Constant.HEX, t.value());
+      case DURATION:
+        next();
+        return new Term.Literal(Constant.DURATION, t.value());
+      case QMARK:
+      case NAMED_MARKER:
+        return marker();
+      case IDENT:
+        if (t.value().equals("true") || t.value().equals("false")) {
+          next();
+          return new Term.Literal(Constant.BOOLEAN, t.value());
+        }
+        if (t.value().equals("null")) {
+          next();
+          return new Term.Null();
+        }
+        if (t.value().equals("nan") || t.value().equals("infinity")) {
+          next();
+          return new Term.Literal(Constant.FLOAT, t.text());
+        }
+        return functionOrColumn();
+      case QUOTED_IDENT:
+        return functionOrColumn();
+      case SYMBOL:
+        break;
+      default:
+        throw noViable(t);
+    }
+    if (t.is("-")) {
+      next();
+      return new Term.Negate(simpleTerm());
+    }
+    if (t.is("[")) {
+      next();
+      List<Term> es = new ArrayList<>();
+      if (!accept("]")) {
+        do {
+          es.add(term());
+        } while (accept(","));
+        expect("]");
+      }
+      return new Term.ListLiteral(es);
+    }
+    if (t.is("{")) {
+      next();
+      if (accept("}")) {
+        return new Term.MapLiteral(List.of(), List.of());
+      }
+      if ((peek().kind() == Kind.IDENT || peek().kind() == Kind.QUOTED_IDENT) && peek(1).is(":")
+          && !peek().is("true") && !peek().is("false") && !peek().is("null")) {
+        List<String> fields = new ArrayList<>();
+        List<Term> values = new ArrayList<>();
+        do {
+          fields.add(ident());
+          expect(":");
+          values.add(term());
+        } while (accept(","));
+        expect("}");
+        return new Term.UdtLiteral(fields, values);
+      }
+      Term first = term();
+      if (accept(":")) {
+        List<Term> keys = new ArrayList<>(List.of(first));
+        List<Term> values = new ArrayList<>(List.of(term()));
+        while (accept(",")) {
+          keys.add(term());
+          expect(":");
+          values.add(term());
+        }
+        expect("}");
+        return new Term.MapLiteral(keys, values);
+      }
+      List<Term> es = new ArrayList<>(List.of(first));
+      while (accept(",")) {
+        es.add(term());
+      }
+      expect("}");
+      return new Term.SetLiteral(es);
+    }
+    if (t.is("(")) {
+      next();
+      Token n = peek();
+      if (n.kind() == Kind.IDENT && (NATIVE_TYPES.contains(n.value()) || n.value().equals("frozen")
+          || n.value().equals("list") || n.value().equals("set") || n.value().equals("map")
+          || n.value().equals("tuple") || n.value().equals("vector"))
+          && (peek(1).is(")") || peek(1).is("<"))) {
+        RawType type = type();
+        expect(")");
+        return new Term.TypeHint(type, simpleTerm());
+      }
+      List<Term> es = new ArrayList<>();
+      do {
+        es.add(term());
+      } while (accept(","));
+      expect(")");
+      return new Term.TupleLiteral(es);
+    }
+    throw noViable(t);
+  }
+
+  private Term functionOrColumn() {
+    Token t = next();
+    String name = t.value();
+    String ks = null;
+    if (at(".") && peek(1).kind() == Kind.IDENT && peek(2).is("(")) {
+      next();
+      ks = name;
+      name = next().value();
+    }
+    if (accept("(")) {
+      List<Term> args = new ArrayList<>();
+      if (!accept(")")) {
+        do {
+          args.add(term());
+        } while (accept(","));
+        expect(")");
+      }
+      return new Term.FunctionCall(ks, name, args);
+    }
+    if (t.kind() == Kind.IDENT && RESERVED.contains(name)) {
+      throw noViable(t);
+    }
+    return new Term.ColumnRef(name);
+  }
+}

@@ -1,0 +1,113 @@
+package io.cassette.cql.language.schema;
+
+import io.cassette.cql.CqlType;
+import io.cassette.cql.language.types.Types;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * An immutable table definition. {@code columns} holds every column in system_schema order:
+ * partition key, clustering, then the others by name. {@code options} holds the WITH options
+ * with their Cassandra values (strings, maps, numbers). {@code virtual} tables (system.local,
+ * system_schema.*) are computed, not stored.
+ */
+public final class TableMetadata {
+  public final String keyspace;
+  public final String name;
+  public final UUID id;
+  public final List<ColumnMetadata> partitionKey;
+  public final List<ColumnMetadata> clustering;
+  public final List<ColumnMetadata> columns;
+  public final Map<String, ColumnMetadata> byName;
+  public final TableOptions options;
+  public final Map<String, IndexMetadata> indexes;
+  public final boolean virtual;
+  public final boolean isCounter;
+
+  public TableMetadata(String keyspace, String name, UUID id, List<ColumnMetadata> columns,
+                       TableOptions options, Map<String, IndexMetadata> indexes, boolean virtual) {
+    this.keyspace = keyspace;
+    this.name = name;
+    this.id = id;
+    List<ColumnMetadata> pk = new ArrayList<>();
+    List<ColumnMetadata> ck = new ArrayList<>();
+    List<ColumnMetadata> rest = new ArrayList<>();
+    for (ColumnMetadata c : columns) {
+      switch (c.kind()) {
+        case PARTITION_KEY -> pk.add(c);
+        case CLUSTERING -> ck.add(c);
+        default -> rest.add(c);
+      }
+    }
+    pk.sort((a, b) -> Integer.compare(a.position(), b.position()));
+    ck.sort((a, b) -> Integer.compare(a.position(), b.position()));
+    rest.sort((a, b) -> a.name().compareTo(b.name()));
+    this.partitionKey = List.copyOf(pk);
+    this.clustering = List.copyOf(ck);
+    List<ColumnMetadata> all = new ArrayList<>(pk);
+    all.addAll(ck);
+    all.addAll(rest);
+    this.columns = List.copyOf(all);
+    Map<String, ColumnMetadata> m = new LinkedHashMap<>();
+    for (ColumnMetadata c : all) {
+      m.put(c.name(), c);
+    }
+    this.byName = Collections.unmodifiableMap(m);
+    this.options = options;
+    this.indexes = Collections.unmodifiableMap(new LinkedHashMap<>(indexes));
+    this.virtual = virtual;
+    boolean counter = false;
+    for (ColumnMetadata c : rest) {
+      counter |= Types.isCounter(c.type());
+    }
+    this.isCounter = counter;
+  }
+
+  public ColumnMetadata column(String n) {
+    return byName.get(n);
+  }
+
+  public boolean hasStatics() {
+    for (ColumnMetadata c : columns) {
+      if (c.isStatic()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Regular and static columns. */
+  public List<ColumnMetadata> valueColumns() {
+    return columns.subList(partitionKey.size() + clustering.size(), columns.size());
+  }
+
+  public List<CqlType> clusteringTypes() {
+    List<CqlType> ts = new ArrayList<>();
+    for (ColumnMetadata c : clustering) {
+      ts.add(c.type());
+    }
+    return ts;
+  }
+
+  public List<Boolean> clusteringDescending() {
+    List<Boolean> ds = new ArrayList<>();
+    for (ColumnMetadata c : clustering) {
+      ds.add(c.descending());
+    }
+    return ds;
+  }
+
+  public TableMetadata with(List<ColumnMetadata> newColumns, TableOptions newOptions,
+                            Map<String, IndexMetadata> newIndexes) {
+    return new TableMetadata(keyspace, name, id, newColumns, newOptions, newIndexes, virtual);
+  }
+
+  @Override
+  public String toString() {
+    return keyspace + "." + name;
+  }
+}

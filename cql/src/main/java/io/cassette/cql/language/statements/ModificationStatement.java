@@ -1,0 +1,1044 @@
+package io.cassette.cql.language.statements;
+
+import static io.cassette.cql.language.Errors.invalid;
+
+import io.cassette.cql.ColumnSpec;
+import io.cassette.cql.CqlType;
+import io.cassette.cql.CqlType.ListType;
+import io.cassette.cql.CqlType.MapType;
+import io.cassette.cql.CqlType.SetType;
+import io.cassette.cql.CqlType.UdtType;
+import io.cassette.cql.Result;
+import io.cassette.cql.language.parser.Condition;
+import io.cassette.cql.language.parser.Operation;
+import io.cassette.cql.language.parser.Relation;
+import io.cassette.cql.language.parser.Relation.Operator;
+import io.cassette.cql.language.parser.Statement;
+import io.cassette.cql.language.parser.Term;
+import io.cassette.cql.language.schema.ColumnMetadata;
+import io.cassette.cql.language.schema.TableMetadata;
+import io.cassette.cql.language.types.Collections;
+import io.cassette.cql.language.types.ComparableEncoding;
+import io.cassette.cql.language.types.Json;
+import io.cassette.cql.language.types.Types;
+import io.cassette.cql.language.types.Values;
+import io.cassette.storage.Cell;
+import io.cassette.storage.DeletionTime;
+import io.cassette.storage.LivenessInfo;
+import io.cassette.storage.Mutation;
+import io.cassette.storage.PartitionUpdate;
+import io.cassette.storage.PartitionView;
+import io.cassette.storage.ReadQuery;
+import io.cassette.storage.Row;
+import io.cassette.storage.Slice;
+import io.cassette.storage.Table;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+
+/** A compiled INSERT, UPDATE or DELETE, with lightweight-transaction conditions and counters. */
+public final class ModificationStatement implements Executable {
+  /** Cassandra's limit on TTLs: 20 years. */
+  public static final int MAX_TTL = 630_720_000;
+
+  enum Kind { INSERT, UPDATE, DELETE }
+
+  /** One compiled change to one column. */
+  private interface Op {
+    ColumnMetadata column();
+
+    /** Whether the op needs the current row (collection overwrite, list index, counters). */
+    boolean needsRead();
+
+    void apply(Writer w);
+  }
+
+  /** One compiled IF condition. */
+  private record Cond(ColumnMetadata column, java.util.function.BiFunction<RowView, QueryContext, byte[]> current, CqlType type,
+                      Operator op, Value value, List<Value> inValues) {}
+
+  private final Kind kind;
+  final TableMetadata table;
+  private final Function<TableMetadata, Table> source;
+  private final Restrictions where;
+  private final List<Op> ops = new ArrayList<>();
+  private final Value ttl;
+  private final Value timestamp;
+  private final boolean ifNotExists;
+  private final boolean ifExists;
+  private final List<Cond> conditions = new ArrayList<>();
+  private final List<ColumnSpec> variables;
+  private final int[] pkIndexes;
+  private final boolean deleteRows;
+  private final boolean onlyStatic;
+  private final boolean needsRead;
+
+  public ModificationStatement(TableMetadata table, Statement s, TermCompiler terms,
+                               Function<TableMetadata, Table> source) {
+    this.table = table;
+    this.source = source;
+    if (s instanceof Statement.Insert ins) {
+      kind = Kind.INSERT;
+      if (table.isCounter) {
+        throw invalid("INSERT statements are not allowed on counter tables, use UPDATE instead");
+      }
+      ttl = usingValue(ins.ttl(), "[ttl]", Types.INT, terms);
+      timestamp = usingValue(ins.timestamp(), "[timestamp]", Types.BIGINT, terms);
+      ifNotExists = ins.ifNotExists();
+      ifExists = false;
+      where = Restrictions.compile(table, insertRelations(ins, terms), terms, false);
+      deleteRows = false;
+    } else if (s instanceof Statement.Update up) {
+      kind = Kind.UPDATE;
+      ttl = usingValue(up.ttl(), "[ttl]", Types.INT, terms);
+      timestamp = usingValue(up.timestamp(), "[timestamp]", Types.BIGINT, terms);
+      ifNotExists = false;
+      ifExists = up.ifExists();
+      if (table.isCounter && up.ttl() != null) {
+        throw invalid("Cannot provide custom TTL for counter updates");
+      }
+      Set<String> seen = new LinkedHashSet<>();
+      for (Operation o : up.operations()) {
+        ColumnMetadata c = column(o.column());
+        if (c.isPrimaryKey()) {
+          throw invalid("PRIMARY KEY part " + c.name() + " found in SET part");
+        }
+        if (!seen.add(c.name()) && o.kind() == Operation.Kind.SET) {
+          throw invalid("Multiple incompatible setting of column " + c.name());
+        }
+        ops.add(operation(o, c, terms));
+      }
+      where = Restrictions.compile(table, up.where(), terms, false);
+      deleteRows = false;
+      compileConditions(up.conditions(), terms);
+    } else {
+      Statement.Delete del = (Statement.Delete) s;
+      kind = Kind.DELETE;
+      ttl = null;
+      timestamp = usingValue(del.timestamp(), "[timestamp]", Types.BIGINT, terms);
+      ifNotExists = false;
+      ifExists = del.ifExists();
+      for (Statement.DeleteTarget t : del.targets()) {
+        ColumnMetadata c = column(t.column());
+        if (c.isPrimaryKey()) {
+          throw invalid("Invalid identifier " + c.name() + " for deletion (should not be a PRIMARY KEY part)");
+        }
+        ops.add(deletion(t, c, terms));
+      }
+      where = Restrictions.compile(table, del.where(), terms, false);
+      deleteRows = del.targets().isEmpty();
+      compileConditions(del.conditions(), terms);
+    }
+    if (!where.nonPrimaryKeyColumns.isEmpty()) {
+      throw invalid("Non PRIMARY KEY columns found in where clause: " + String.join(", ", where.nonPrimaryKeyColumns));
+    }
+    if (where.hasToken) {
+      throw invalid("The token function cannot be used in WHERE clauses for " + kind + " statements");
+    }
+    List<String> missing = new ArrayList<>();
+    for (ColumnMetadata c : table.partitionKey) {
+      if (where.partition[c.position()] == null) {
+        missing.add(c.name());
+      }
+    }
+    if (!missing.isEmpty()) {
+      throw invalid("Some partition key parts are missing: " + String.join(", ", missing));
+    }
+    boolean allStatic = !ops.isEmpty();
+    for (Op o : ops) {
+      allStatic &= o.column().isStatic();
+    }
+    for (Cond c : conditions) {
+      allStatic &= c.column().isStatic();
+    }
+    this.onlyStatic = allStatic && !where.clusteringRestricted;
+    if (kind != Kind.DELETE || !deleteRows) {
+      if (!where.clusteringComplete() && !onlyStatic) {
+        if (kind == Kind.DELETE) {
+          throw invalid("Range deletions are not supported for specific columns");
+        }
+        List<String> missingCk = new ArrayList<>();
+        for (ColumnMetadata c : table.clustering) {
+          if (c.position() >= where.clusteringPrefix.size()) {
+            missingCk.add(c.name());
+          }
+        }
+        if (where.sliceColumns > 0) {
+          throw invalid("Slice restrictions are not supported on the clustering columns in " + kind + " statements");
+        }
+        throw invalid("Some clustering keys are missing: " + String.join(", ", missingCk));
+      }
+    }
+    if (kind == Kind.DELETE && deleteRows && where.sliceColumns > 0 && (!conditions.isEmpty() || ifExists)) {
+      throw invalid("DELETE statements must restrict all PRIMARY KEY columns with equality relations in order to use IF conditions");
+    }
+    if (isConditional()) {
+      if (timestamp != null) {
+        throw invalid("Cannot provide custom timestamp for conditional updates");
+      }
+      if (kind == Kind.DELETE && deleteRows && !where.clusteringComplete() && !table.clustering.isEmpty()
+          && !onlyStatic) {
+        throw invalid("DELETE statements must restrict all PRIMARY KEY columns with equality relations in order to use IF conditions");
+      }
+    }
+    boolean nr = false;
+    for (Op o : ops) {
+      nr |= o.needsRead();
+    }
+    this.needsRead = nr;
+    this.variables = terms.bindings().specs();
+    this.pkIndexes = SelectStatement.pkIndexes(table, where);
+  }
+
+  private ColumnMetadata column(String name) {
+    ColumnMetadata c = table.column(name);
+    if (c == null) {
+      throw invalid("Undefined column name " + name + " in table " + table);
+    }
+    return c;
+  }
+
+  private Value usingValue(Term t, String name, CqlType type, TermCompiler terms) {
+    return t == null ? null : terms.compile(t, new Receiver(table.keyspace, table.name, name, type));
+  }
+
+  /** INSERT's values become EQ relations on the key plus SET operations on the rest. */
+  private List<Relation> insertRelations(Statement.Insert ins, TermCompiler terms) {
+    List<Relation> rels = new ArrayList<>();
+    if (ins.json() != null) {
+      Value json = terms.compile(ins.json(), new Receiver(table.keyspace, table.name, "[json]", Types.TEXT));
+      for (ColumnMetadata c : table.columns) {
+        final ColumnMetadata col = c;
+        Value v = ctx -> {
+          byte[] j = json.get(ctx);
+          if (j == null || j == QueryContext.UNSET) {
+            throw invalid("Got null for INSERT JSON values");
+          }
+          Map<String, Object> m = jsonObject(j);
+          String key = m.containsKey(col.name()) ? col.name() : "\"" + col.name() + "\"";
+          if (!m.containsKey(key)) {
+            return ins.defaultUnset() ? QueryContext.UNSET : null;
+          }
+          return JsonValues.fromJson(col.type(), m.get(key), col.name());
+        };
+        if (c.isPrimaryKey()) {
+          rels.add(new Relation(Relation.Kind.SINGLE, List.of(c.name()), null, Operator.EQ,
+              new Term.Precompiled(v), null));
+        } else {
+          ops.add(setOp(c, v));
+        }
+      }
+      return rels;
+    }
+    if (ins.columns().size() != ins.values().size()) {
+      throw invalid("Unmatched column names/values");
+    }
+    Set<String> seen = new LinkedHashSet<>();
+    for (int i = 0; i < ins.columns().size(); i++) {
+      ColumnMetadata c = column(ins.columns().get(i));
+      if (!seen.add(c.name())) {
+        throw invalid("Multiple definitions found for column " + c.name());
+      }
+      if (c.isPrimaryKey()) {
+        rels.add(new Relation(Relation.Kind.SINGLE, List.of(c.name()), null, Operator.EQ, ins.values().get(i), null));
+      } else {
+        ops.add(setOp(c, terms.compile(ins.values().get(i), Restrictions.receiver(table, c))));
+      }
+    }
+    return rels;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> jsonObject(byte[] j) {
+    Object o = Json.parse(Values.toText(j));
+    if (!(o instanceof Map)) {
+      throw invalid("Could not decode JSON string as a map: " + Values.toText(j));
+    }
+    Map<String, Object> m = new LinkedHashMap<>();
+    for (Map.Entry<String, Object> e : ((Map<String, Object>) o).entrySet()) {
+      String k = e.getKey();
+      m.put(k.startsWith("\"") ? k : k.toLowerCase(), e.getValue());
+    }
+    return m;
+  }
+
+  private void compileConditions(List<Condition> conds, TermCompiler terms) {
+    for (Condition cond : conds) {
+      ColumnMetadata c = column(cond.column());
+      if (c.isPrimaryKey()) {
+        throw invalid("PRIMARY KEY column '" + c.name() + "' cannot have IF conditions");
+      }
+      CqlType type = c.type();
+      java.util.function.BiFunction<RowView, QueryContext, byte[]> current = (r, x) -> r.value(c);
+      Receiver rc = Restrictions.receiver(table, c);
+      if (cond.elementKey() != null) {
+        if (type instanceof ListType l) {
+          Value idx = terms.compile(cond.elementKey(), rc.named("idx(" + c.name() + ")", Types.INT));
+          type = l.element();
+          current = (r, x) -> {
+            byte[] v = r.value(c);
+            byte[] i = idx.get(x);
+            if (v == null || i == null) {
+              return null;
+            }
+            List<byte[]> es = Collections.unpack(v, false);
+            int n = Values.toInt(i);
+            return n >= 0 && n < es.size() ? es.get(n) : null;
+          };
+        } else if (type instanceof MapType m) {
+          Value key = terms.compile(cond.elementKey(), rc.named("key(" + c.name() + ")", m.key()));
+          type = m.value();
+          current = (r, x) -> {
+            byte[] v = r.value(c);
+            byte[] k = key.get(x);
+            if (v == null || k == null) {
+              return null;
+            }
+            List<byte[]> kv = Collections.unpack(v, true);
+            for (int i = 0; i < kv.size(); i += 2) {
+              if (Values.compare(m.key(), kv.get(i), k) == 0) {
+                return kv.get(i + 1);
+              }
+            }
+            return null;
+          };
+        } else {
+          throw invalid("Invalid element access syntax for non-collection column " + c.name());
+        }
+      } else if (cond.field() != null) {
+        if (!(type instanceof UdtType u)) {
+          throw invalid("Invalid field access for non-UDT column " + c.name());
+        }
+        int i = u.fieldNames().indexOf(cond.field());
+        if (i < 0) {
+          throw invalid("Unknown field " + cond.field() + " for column " + c.name());
+        }
+        type = u.fieldTypes().get(i);
+        current = (r, x) -> {
+          byte[] v = r.value(c);
+          return v == null ? null : Collections.unpackFields(v, u.fieldTypes().size()).get(i);
+        };
+      }
+      Receiver r = rc.named(c.name(), type);
+      Value v = null;
+      List<Value> in = null;
+      if (cond.op() == Operator.IN) {
+        if (cond.inValues() != null) {
+          in = new ArrayList<>();
+          for (Term t : cond.inValues()) {
+            in.add(terms.compile(t, r));
+          }
+        } else {
+          v = terms.compile(cond.value(), r.named("in(" + c.name() + ")", new ListType(type, false)));
+        }
+      } else {
+        v = terms.compile(cond.value(), r);
+      }
+      conditions.add(new Cond(c, current, type, cond.op(), v, in));
+    }
+  }
+
+  boolean isConditional() {
+    return ifNotExists || ifExists || !conditions.isEmpty();
+  }
+
+  boolean isCounter() {
+    return table.isCounter;
+  }
+
+  @Override
+  public List<ColumnSpec> variables() {
+    return variables;
+  }
+
+  @Override
+  public int[] partitionKeyIndexes() {
+    return pkIndexes;
+  }
+
+  @Override
+  public List<ColumnSpec> resultColumns() {
+    return isConditional() ? List.of(applied()) : List.of();
+  }
+
+  private ColumnSpec applied() {
+    return new ColumnSpec(table.keyspace, table.name, "[applied]", Types.BOOLEAN);
+  }
+
+  // ------------------------------------------------------------------ execution
+
+  @Override
+  public Result execute(QueryContext ctx) {
+    if (isConditional()) {
+      return executeConditional(ctx);
+    }
+    long ts = timestamp(ctx);
+    Table t = source.apply(table);
+    if (table.isCounter || needsRead) {
+      List<byte[]> keys = where.partitionKeys(ctx);
+      for (byte[] key : keys) {
+        ReentrantLock lock = ctx.services.locks().lockFor(table.keyspace, table.name, key);
+        lock.lock();
+        try {
+          List<PartitionUpdate> updates = new ArrayList<>();
+          collectFor(ctx, ts, key, t, updates);
+          for (PartitionUpdate u : updates) {
+            t.apply(u);
+          }
+        } finally {
+          lock.unlock();
+        }
+      }
+      return Result.Void.INSTANCE;
+    }
+    List<PartitionUpdate> updates = new ArrayList<>();
+    collect(ctx, ts, updates);
+    if (updates.size() == 1) {
+      t.apply(updates.get(0));
+    } else if (!updates.isEmpty()) {
+      ctx.services.engine().apply(new Mutation(updates));
+    }
+    return Result.Void.INSTANCE;
+  }
+
+  long timestamp(QueryContext ctx) {
+    if (timestamp != null) {
+      byte[] v = timestamp.get(ctx);
+      if (v == null) {
+        throw invalid("Invalid null value of timestamp");
+      }
+      if (v != QueryContext.UNSET) {
+        long ts = Values.toLong(v);
+        if (ts == Long.MIN_VALUE) {
+          throw invalid("Invalid timestamp value " + ts);
+        }
+        return ts;
+      }
+    }
+    return ctx.timestamp();
+  }
+
+  private int ttl(QueryContext ctx) {
+    if (ttl != null) {
+      byte[] v = ttl.get(ctx);
+      if (v == null) {
+        throw invalid("Invalid null value of TTL");
+      }
+      if (v != QueryContext.UNSET) {
+        int n = Values.toInt(v);
+        if (n < 0) {
+          throw invalid("A TTL must be greater or equal to 0, but was " + n);
+        }
+        if (n > MAX_TTL) {
+          throw invalid("ttl is too large. requested (" + n + ") maximum (" + MAX_TTL + ")");
+        }
+        return n;
+      }
+    }
+    return table.options.defaultTimeToLive();
+  }
+
+  /** Adds this statement's partition updates to {@code out} (batches; no conditions). */
+  void collect(QueryContext ctx, long ts, List<PartitionUpdate> out) {
+    Table t = needsRead || table.isCounter ? source.apply(table) : null;
+    for (byte[] key : where.partitionKeys(ctx)) {
+      collectFor(ctx, ts, key, t, out);
+    }
+  }
+
+  private void collectFor(QueryContext ctx, long ts, byte[] key, Table t, List<PartitionUpdate> out) {
+    long now = ctx.nowInSeconds();
+    PartitionUpdate.Builder b = PartitionUpdate.builder(table.keyspace, table.name, key);
+    if (kind == Kind.DELETE && deleteRows) {
+      DeletionTime dt = new DeletionTime(ts, now);
+      if (!where.clusteringRestricted) {
+        b.deletePartition(dt);
+      } else if (where.clusteringComplete()) {
+        for (List<byte[]> ck : where.clusteringPrefixes(ctx)) {
+          checkClustering(ck);
+          b.row(new Row(KeyCodec.clustering(table, ck), LivenessInfo.EMPTY, dt, List.of()));
+        }
+      } else {
+        for (Slice s : where.slices(ctx)) {
+          b.deleteRange(s, dt);
+        }
+      }
+      out.add(b.build());
+      return;
+    }
+    int ttlSeconds = kind == Kind.DELETE ? 0 : ttl(ctx);
+    List<List<byte[]>> clusterings = onlyStatic ? List.of() : where.clusteringPrefixes(ctx);
+    if (onlyStatic || table.clustering.isEmpty()) {
+      if (table.clustering.isEmpty()) {
+        clusterings = List.of(List.of());
+      }
+    }
+    List<Cell> staticCells = new ArrayList<>();
+    boolean staticDone = false;
+    for (List<byte[]> ck : clusterings.isEmpty() ? List.<List<byte[]>>of(List.of()) : clusterings) {
+      if (!onlyStatic) {
+        checkClustering(ck);
+      }
+      byte[] clustering = onlyStatic ? new byte[0] : KeyCodec.clustering(table, ck);
+      Writer w = new Writer(ctx, ts, ttlSeconds, now);
+      if (needsRead || table.isCounter) {
+        PartitionView pv = SelectStatement.normalize(table, t.read(key, ReadQuery.row(clustering, now)));
+        w.current = pv.rows().isEmpty() ? null : pv.rows().get(0);
+        w.currentStatic = pv.staticRow();
+      }
+      for (Op o : ops) {
+        if (o.column().isStatic() && staticDone) {
+          continue;
+        }
+        o.apply(w);
+      }
+      staticCells.addAll(w.staticCells);
+      staticDone = true;
+      boolean isStaticRow = clustering.length == 0 && !table.clustering.isEmpty();
+      if (isStaticRow) {
+        staticCells.addAll(w.cells);
+        continue;
+      }
+      LivenessInfo liveness = kind == Kind.INSERT
+          ? (ttlSeconds > 0 ? LivenessInfo.expiring(ts, ttlSeconds, now) : LivenessInfo.of(ts))
+          : LivenessInfo.EMPTY;
+      if (!w.cells.isEmpty() || !liveness.isEmpty()) {
+        b.row(new Row(clustering, liveness, DeletionTime.LIVE, sorted(w.cells)));
+      }
+    }
+    if (!staticCells.isEmpty()) {
+      b.row(new Row(new byte[0], LivenessInfo.EMPTY, DeletionTime.LIVE, sorted(staticCells)));
+    }
+    out.add(b.build());
+  }
+
+  private void checkClustering(List<byte[]> ck) {
+    for (int i = 0; i < ck.size(); i++) {
+      if (ck.get(i) == null) {
+        throw invalid("Invalid null value for clustering key part " + table.clustering.get(i).name());
+      }
+    }
+    byte[] enc = KeyCodec.clustering(table, ck);
+    if (enc.length > 0xFFFF) {
+      throw invalid("Key length of " + enc.length + " is longer than maximum of 65535");
+    }
+  }
+
+  private static List<Cell> sorted(List<Cell> cells) {
+    List<Cell> out = new ArrayList<>(cells);
+    out.sort((a, b) -> {
+      int c = a.column().compareTo(b.column());
+      if (c != 0) {
+        return c;
+      }
+      if (a.path() == null || b.path() == null) {
+        return a.path() == null ? (b.path() == null ? 0 : -1) : 1;
+      }
+      return io.cassette.storage.Bytes.compare(a.path(), b.path());
+    });
+    // A later cell for the same column/path replaces an earlier one (e.g. tombstone then value).
+    List<Cell> dedup = new ArrayList<>();
+    for (Cell c : out) {
+      if (!dedup.isEmpty()) {
+        Cell last = dedup.get(dedup.size() - 1);
+        if (last.column().equals(c.column()) && Arrays.equals(last.path(), c.path())) {
+          dedup.set(dedup.size() - 1, c.timestamp() >= last.timestamp() ? c : last);
+          continue;
+        }
+      }
+      dedup.add(c);
+    }
+    return dedup;
+  }
+
+  private Result executeConditional(QueryContext ctx) {
+    List<byte[]> keys = where.partitionKeys(ctx);
+    if (keys.size() != 1) {
+      throw invalid("IN on the partition key is not supported with conditional " + (kind == Kind.DELETE ? "deletions" : "updates"));
+    }
+    if (!onlyStatic && !table.clustering.isEmpty() && where.clusteringComplete()
+        && where.clusteringPrefixes(ctx).size() > 1) {
+      throw invalid("IN on the clustering key columns is not supported with conditional " + (kind == Kind.DELETE ? "deletions" : "updates"));
+    }
+    byte[] key = keys.get(0);
+    Table t = source.apply(table);
+    ReentrantLock lock = ctx.services.locks().lockFor(table.keyspace, table.name, key);
+    lock.lock();
+    try {
+      RowView current = currentRow(ctx, t, key);
+      List<ByteBuffer> failure = check(ctx, current);
+      if (failure != null) {
+        List<ColumnSpec> specs = new ArrayList<>();
+        specs.add(applied());
+        if (ifNotExists) {
+          for (ColumnMetadata c : table.columns) {
+            specs.add(new ColumnSpec(table.keyspace, table.name, c.name(), c.type()));
+          }
+        } else if (!ifExists) {
+          Set<ColumnMetadata> seen = new LinkedHashSet<>();
+          for (Cond c : conditions) {
+            seen.add(c.column());
+          }
+          for (ColumnMetadata c : table.columns) {
+            if (seen.contains(c)) {
+              specs.add(new ColumnSpec(table.keyspace, table.name, c.name(), c.type()));
+            }
+          }
+        }
+        return new Result.Rows(specs, List.of(failure), null);
+      }
+      long ts = ctx.services.clock().nextMicros();
+      List<PartitionUpdate> updates = new ArrayList<>();
+      collectFor(ctx, ts, key, t, updates);
+      for (PartitionUpdate u : updates) {
+        t.apply(u);
+      }
+      List<ByteBuffer> row = new ArrayList<>();
+      row.add(ByteBuffer.wrap(Values.ofBoolean(true)));
+      return new Result.Rows(List.of(applied()), List.of(row), null);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The row the conditions are checked against, or null when it does not exist. */
+  RowView currentRow(QueryContext ctx, Table t, byte[] key) {
+    byte[] clustering = new byte[0];
+    List<byte[]> ck = null;
+    if (!onlyStatic && !table.clustering.isEmpty()) {
+      ck = where.clusteringPrefixes(ctx).get(0);
+      clustering = KeyCodec.clustering(table, ck);
+    }
+    PartitionView pv = SelectStatement.normalize(table, t.read(key, ReadQuery.row(clustering, ctx.nowInSeconds())));
+    Row row = pv.rows().isEmpty() ? null : pv.rows().get(0);
+    boolean exists = onlyStatic ? pv.staticRow() != null : row != null;
+    if (!exists) {
+      return null;
+    }
+    return new RowView(table, key, pv.key().token(), KeyCodec.splitPartitionKey(table, key),
+        ck, row, pv.staticRow());
+  }
+
+  /** Null when the conditions hold; else the [applied]=false row Cassandra returns. */
+  List<ByteBuffer> check(QueryContext ctx, RowView current) {
+    List<ByteBuffer> fail = new ArrayList<>();
+    fail.add(ByteBuffer.wrap(Values.ofBoolean(false)));
+    if (ifNotExists) {
+      if (current == null) {
+        return null;
+      }
+      for (ColumnMetadata c : table.columns) {
+        byte[] v = current.value(c);
+        fail.add(v == null ? null : ByteBuffer.wrap(v));
+      }
+      return fail;
+    }
+    if (ifExists) {
+      return current == null ? fail : null;
+    }
+    boolean ok = true;
+    for (Cond c : conditions) {
+      byte[] cur = current == null ? null : c.current().apply(current, ctx);
+      ok &= holds(c, cur, ctx);
+    }
+    if (ok) {
+      return null;
+    }
+    Set<ColumnMetadata> seen = new LinkedHashSet<>();
+    for (Cond c : conditions) {
+      seen.add(c.column());
+    }
+    for (ColumnMetadata c : table.columns) {
+      if (seen.contains(c)) {
+        byte[] v = current == null ? null : current.value(c);
+        fail.add(v == null ? null : ByteBuffer.wrap(v));
+      }
+    }
+    return fail;
+  }
+
+  private static boolean holds(Cond c, byte[] cur, QueryContext ctx) {
+    if (c.op() == Operator.IN) {
+      List<byte[]> candidates = new ArrayList<>();
+      if (c.inValues() != null) {
+        for (Value v : c.inValues()) {
+          candidates.add(v.get(ctx));
+        }
+      } else {
+        byte[] l = c.value().get(ctx);
+        if (l != null) {
+          candidates.addAll(Collections.unpack(l, false));
+        }
+      }
+      for (byte[] x : candidates) {
+        if (x == null ? cur == null : cur != null && Values.compare(c.type(), cur, x) == 0) {
+          return true;
+        }
+      }
+      return false;
+    }
+    byte[] x = c.value().get(ctx);
+    if (x == QueryContext.UNSET) {
+      throw invalid("Invalid 'unset' value in condition");
+    }
+    if (c.op() == Operator.EQ) {
+      return x == null ? cur == null : cur != null && Values.compare(c.type(), cur, x) == 0;
+    }
+    if (c.op() == Operator.NEQ) {
+      return x == null ? cur != null : cur == null || Values.compare(c.type(), cur, x) != 0;
+    }
+    if (x == null) {
+      throw invalid("Invalid comparison with null for operator \"" + c.op().text + "\"");
+    }
+    if (cur == null) {
+      return false;
+    }
+    if (c.op() == Operator.CONTAINS || c.op() == Operator.CONTAINS_KEY) {
+      return false;
+    }
+    return Restrictions.matches(c.op(), Values.compare(c.type(), cur, x));
+  }
+
+  // ------------------------------------------------------------------ operations
+
+  /** Builds the cells of one row (and the static row) for one execution. */
+  private static final class Writer {
+    final QueryContext ctx;
+    final long ts;
+    final int ttl;
+    final long now;
+    Row current;
+    Row currentStatic;
+    final List<Cell> cells = new ArrayList<>();
+    final List<Cell> staticCells = new ArrayList<>();
+
+    Writer(QueryContext ctx, long ts, int ttl, long now) {
+      this.ctx = ctx;
+      this.ts = ts;
+      this.ttl = ttl;
+      this.now = now;
+    }
+
+    List<Cell> target(ColumnMetadata c) {
+      return c.isStatic() ? staticCells : cells;
+    }
+
+    Row currentOf(ColumnMetadata c) {
+      return c.isStatic() ? currentStatic : current;
+    }
+
+    void live(ColumnMetadata c, byte[] path, byte[] value) {
+      target(c).add(CellCodec.cell(c.name(), path, value, ts, ttl, now));
+    }
+
+    void tombstone(ColumnMetadata c, byte[] path, long at) {
+      Cell t = Cell.tombstone(c.name(), at, now);
+      target(c).add(path == null ? t : t.withPath(path));
+    }
+
+    /** Tombstones every existing element of a multi-cell column just below {@code ts}. */
+    void clearElements(ColumnMetadata c, long at) {
+      for (Cell e : CellCodec.elements(currentOf(c), c.name())) {
+        tombstone(c, e.path(), at);
+      }
+    }
+  }
+
+  private Op setOp(ColumnMetadata c, Value v) {
+    boolean multi = Types.isMultiCell(c.type());
+    if (Types.isCounter(c.type())) {
+      throw invalid("Cannot set the value of counter column " + c.name()
+          + " (counters can only be incremented/decremented, not set)");
+    }
+    return new Op() {
+      public ColumnMetadata column() {
+        return c;
+      }
+
+      public boolean needsRead() {
+        return multi;
+      }
+
+      public void apply(Writer w) {
+        byte[] value = v.get(w.ctx);
+        if (value == QueryContext.UNSET) {
+          return;
+        }
+        if (!multi) {
+          if (value == null) {
+            w.tombstone(c, null, w.ts);
+          } else {
+            w.live(c, null, value);
+          }
+          return;
+        }
+        w.clearElements(c, w.ts - 1);
+        if (value != null) {
+          for (Cell e : CellCodec.explode(c.name(), c.type(), value, w.ts, w.ttl, w.now)) {
+            w.target(c).add(e);
+          }
+        }
+      }
+    };
+  }
+
+  private Op operation(Operation o, ColumnMetadata c, TermCompiler terms) {
+    CqlType type = c.type();
+    Receiver rc = Restrictions.receiver(table, c);
+    String text = c.name();
+    switch (o.kind()) {
+      case SET:
+        if (Types.isCounter(type)) {
+          throw invalid("Cannot set the value of counter column " + c.name()
+              + " (counters can only be incremented/decremented, not set)");
+        }
+        return setOp(c, terms.compile(o.value(), rc));
+      case ADD:
+      case SUBTRACT: {
+        boolean add = o.kind() == Operation.Kind.ADD;
+        if (Types.isCounter(type)) {
+          Value v = terms.compile(o.value(), rc.named(c.name(), Types.BIGINT));
+          return counterOp(c, v, add);
+        }
+        if (!Types.isMultiCell(type)) {
+          if (Types.isCollection(type)) {
+            throw invalid("Invalid operation (" + text + " = " + text + (add ? " + " : " - ") + o.value()
+                + ") for frozen collection column " + c.name());
+          }
+          throw invalid("Invalid operation (" + text + " = " + text + (add ? " + " : " - ") + o.value()
+              + ") for non counter column " + c.name());
+        }
+        if (type instanceof MapType m && !add) {
+          Value keys = terms.compile(o.value(), rc.named(c.name(), new SetType(m.key(), false)));
+          return collectionOp(c, keys, false, true);
+        }
+        Value v = terms.compile(o.value(), rc);
+        return collectionOp(c, v, add, false);
+      }
+      case PREPEND: {
+        if (!(type instanceof ListType) || !Types.isMultiCell(type)) {
+          throw invalid("Invalid operation (" + text + " = " + o.value() + " + " + text
+              + ") for non list column " + c.name());
+        }
+        Value v = terms.compile(o.value(), rc);
+        return new SimpleOp(c, false, w -> {
+          byte[] l = v.get(w.ctx);
+          if (l == null || l == QueryContext.UNSET) {
+            return;
+          }
+          List<byte[]> es = Collections.unpack(l, false);
+          for (int i = es.size() - 1; i >= 0; i--) {
+            w.target(c).add(CellCodec.cell(c.name(), CellCodec.prependPath(), es.get(i), w.ts, w.ttl, w.now));
+          }
+        });
+      }
+      case SET_ELEMENT: {
+        if (type instanceof ListType l && Types.isMultiCell(type)) {
+          Value idx = terms.compile(o.key(), rc.named("idx(" + c.name() + ")", Types.INT));
+          Value v = terms.compile(o.value(), rc.named("value(" + c.name() + ")", l.element()));
+          return new SimpleOp(c, true, w -> {
+            byte[] i = idx.get(w.ctx);
+            if (i == null) {
+              throw invalid("Invalid null value for list index");
+            }
+            byte[] value = v.get(w.ctx);
+            if (value == QueryContext.UNSET) {
+              return;
+            }
+            List<Cell> es = CellCodec.elements(w.currentOf(c), c.name());
+            int n = Values.toInt(i);
+            if (es.isEmpty()) {
+              throw invalid("Attempted to set an element on a list which is null");
+            }
+            if (n < 0 || n >= es.size()) {
+              throw invalid("List index " + n + " out of bound, list has size " + es.size());
+            }
+            if (value == null) {
+              w.tombstone(c, es.get(n).path(), w.ts);
+            } else {
+              w.live(c, es.get(n).path(), value);
+            }
+          });
+        }
+        if (type instanceof MapType m && Types.isMultiCell(type)) {
+          Value k = terms.compile(o.key(), rc.named("key(" + c.name() + ")", m.key()));
+          Value v = terms.compile(o.value(), rc.named("value(" + c.name() + ")", m.value()));
+          return new SimpleOp(c, false, w -> {
+            byte[] key = k.get(w.ctx);
+            if (key == null) {
+              throw invalid("Invalid null map key");
+            }
+            if (key == QueryContext.UNSET) {
+              throw invalid("Invalid unset map key");
+            }
+            byte[] value = v.get(w.ctx);
+            if (value == QueryContext.UNSET) {
+              return;
+            }
+            byte[] path = ComparableEncoding.encode(m.key(), key, false);
+            if (value == null) {
+              w.tombstone(c, path, w.ts);
+            } else {
+              w.live(c, path, value);
+            }
+          });
+        }
+        throw invalid("Invalid operation (" + text + "[" + o.key() + "] = " + o.value() + ") for "
+            + (Types.isCollection(type) && !Types.isMultiCell(type) ? "frozen collection" : "non list/map")
+            + " column " + c.name());
+      }
+      case SET_FIELD: {
+        if (!(type instanceof UdtType u)) {
+          throw invalid("Invalid operation (" + text + "." + o.field() + " = " + o.value()
+              + ") for non-UDT column " + c.name());
+        }
+        if (u.frozen()) {
+          throw invalid("Invalid operation (" + text + "." + o.field() + " = " + o.value()
+              + ") for frozen UDT column " + c.name());
+        }
+        int i = u.fieldNames().indexOf(o.field());
+        if (i < 0) {
+          throw invalid("UDT column " + c.name() + " does not have a field named " + o.field());
+        }
+        Value v = terms.compile(o.value(), rc.named(c.name() + "." + o.field(), u.fieldTypes().get(i)));
+        return new SimpleOp(c, false, w -> {
+          byte[] value = v.get(w.ctx);
+          if (value == QueryContext.UNSET) {
+            return;
+          }
+          if (value == null) {
+            w.tombstone(c, CellCodec.fieldPath(i), w.ts);
+          } else {
+            w.live(c, CellCodec.fieldPath(i), value);
+          }
+        });
+      }
+      default:
+        throw invalid("Unsupported operation");
+    }
+  }
+
+  private Op counterOp(ColumnMetadata c, Value v, boolean add) {
+    return new SimpleOp(c, true, w -> {
+      byte[] d = v.get(w.ctx);
+      if (d == null) {
+        throw invalid("Invalid null value for counter increment");
+      }
+      if (d == QueryContext.UNSET) {
+        return;
+      }
+      long delta = Values.toLong(d);
+      Row cur = w.currentOf(c);
+      Cell cell = cur == null ? null : cur.cell(c.name());
+      long base = cell == null || cell.isTombstone() ? 0 : Values.toLong(cell.value());
+      long next = add ? base + delta : base - delta;
+      long ts = Math.max(w.ts, cell == null ? Long.MIN_VALUE : cell.timestamp() + 1);
+      w.target(c).add(Cell.live(c.name(), Values.ofLong(next), ts));
+    });
+  }
+
+  private Op collectionOp(ColumnMetadata c, Value v, boolean add, boolean mapKeys) {
+    CqlType type = c.type();
+    boolean needsRead = !add && type instanceof ListType;
+    return new SimpleOp(c, needsRead, w -> {
+      byte[] value = v.get(w.ctx);
+      if (value == null || value == QueryContext.UNSET) {
+        return;
+      }
+      if (add) {
+        for (Cell e : CellCodec.explode(c.name(), type, value, w.ts, w.ttl, w.now)) {
+          w.target(c).add(e);
+        }
+        return;
+      }
+      if (type instanceof ListType l) {
+        List<byte[]> remove = Collections.unpack(value, false);
+        for (Cell e : CellCodec.elements(w.currentOf(c), c.name())) {
+          for (byte[] r : remove) {
+            if (Values.compare(l.element(), e.value(), r) == 0) {
+              w.tombstone(c, e.path(), w.ts);
+              break;
+            }
+          }
+        }
+        return;
+      }
+      CqlType elem = type instanceof SetType s ? s.element() : ((MapType) type).key();
+      for (byte[] e : Collections.unpack(value, false)) {
+        w.tombstone(c, ComparableEncoding.encode(elem, e, false), w.ts);
+      }
+    });
+  }
+
+  private Op deletion(Statement.DeleteTarget t, ColumnMetadata c, TermCompiler terms) {
+    CqlType type = c.type();
+    Receiver rc = Restrictions.receiver(table, c);
+    if (t.key() != null) {
+      if (type instanceof ListType && Types.isMultiCell(type)) {
+        Value idx = terms.compile(t.key(), rc.named("idx(" + c.name() + ")", Types.INT));
+        return new SimpleOp(c, true, w -> {
+          byte[] i = idx.get(w.ctx);
+          if (i == null) {
+            throw invalid("Invalid null value for list index");
+          }
+          List<Cell> es = CellCodec.elements(w.currentOf(c), c.name());
+          int n = Values.toInt(i);
+          if (es.isEmpty()) {
+            throw invalid("Attempted to delete an element from a list which is null");
+          }
+          if (n < 0 || n >= es.size()) {
+            throw invalid("List index " + n + " out of bound, list has size " + es.size());
+          }
+          w.tombstone(c, es.get(n).path(), w.ts);
+        });
+      }
+      if ((type instanceof MapType || type instanceof SetType) && Types.isMultiCell(type)) {
+        CqlType kt = type instanceof MapType m ? m.key() : ((SetType) type).element();
+        Value k = terms.compile(t.key(), rc.named("key(" + c.name() + ")", kt));
+        return new SimpleOp(c, false, w -> {
+          byte[] key = k.get(w.ctx);
+          if (key == null) {
+            throw invalid("Invalid null map key");
+          }
+          if (key == QueryContext.UNSET) {
+            throw invalid("Invalid unset map key");
+          }
+          w.tombstone(c, ComparableEncoding.encode(kt, key, false), w.ts);
+        });
+      }
+      throw invalid("Invalid deletion operation for non-collection column " + c.name());
+    }
+    if (t.field() != null) {
+      if (!(type instanceof UdtType u) || u.frozen()) {
+        throw invalid("Invalid deletion operation for frozen UDT column " + c.name());
+      }
+      int i = u.fieldNames().indexOf(t.field());
+      if (i < 0) {
+        throw invalid("UDT column " + c.name() + " does not have a field named " + t.field());
+      }
+      return new SimpleOp(c, false, w -> w.tombstone(c, CellCodec.fieldPath(i), w.ts));
+    }
+    boolean multi = Types.isMultiCell(type);
+    return new SimpleOp(c, multi, w -> {
+      if (multi) {
+        w.clearElements(c, w.ts);
+      } else {
+        w.tombstone(c, null, w.ts);
+      }
+    });
+  }
+
+  private record SimpleOp(ColumnMetadata column, boolean needsRead, java.util.function.Consumer<Writer> body)
+      implements Op {
+    public void apply(Writer w) {
+      body.accept(w);
+    }
+  }
+}

@@ -1,0 +1,73 @@
+package io.cassette.cql.language.statements;
+
+import io.cassette.cql.ClientState;
+import io.cassette.cql.QueryOptions;
+import io.cassette.cql.language.Errors;
+import java.nio.ByteBuffer;
+import java.util.List;
+
+/**
+ * Everything one execution needs besides the compiled statement: the bound values, the
+ * client's state, "now", and the write timestamp. One per request; not thread-safe.
+ */
+public final class QueryContext {
+  /** The value of an unset bind marker (compare by identity). */
+  public static final byte[] UNSET = new byte[0];
+
+  public final QueryOptions options;
+  public final ClientState state;
+  public final Services services;
+  private final List<ByteBuffer> values;
+  private final long nowMillis;
+  private final long nowInSeconds;
+  private long timestamp = Long.MIN_VALUE;
+
+  public QueryContext(QueryOptions options, ClientState state, Services services, List<ByteBuffer> values) {
+    this.options = options;
+    this.state = state;
+    this.services = services;
+    this.values = values;
+    this.nowMillis = System.currentTimeMillis();
+    this.nowInSeconds = options.nowInSeconds() != Integer.MIN_VALUE ? options.nowInSeconds()
+        : nowMillis / 1000;
+  }
+
+  /** The value bound to marker {@code index}: null for NULL, {@link #UNSET} for unset. */
+  public byte[] bound(int index) {
+    if (index >= values.size()) {
+      throw Errors.invalid("There were " + index + " markers(?) in CQL but " + values.size()
+          + " bound variables");
+    }
+    ByteBuffer b = values.get(index);
+    if (b == null) {
+      return null;
+    }
+    if (b == QueryOptions.UNSET) {
+      return UNSET;
+    }
+    byte[] out = new byte[b.remaining()];
+    b.duplicate().get(out);
+    return out;
+  }
+
+  public int valueCount() {
+    return values.size();
+  }
+
+  public long nowInSeconds() {
+    return nowInSeconds;
+  }
+
+  public long nowMillis() {
+    return nowMillis;
+  }
+
+  /** The write timestamp (µs) of this request: the client's default or a fresh server one. */
+  public long timestamp() {
+    if (timestamp == Long.MIN_VALUE) {
+      timestamp = options.defaultTimestamp() != Long.MIN_VALUE ? options.defaultTimestamp()
+          : services.clock().nextMicros();
+    }
+    return timestamp;
+  }
+}

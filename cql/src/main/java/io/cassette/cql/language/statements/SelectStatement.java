@@ -1,0 +1,577 @@
+package io.cassette.cql.language.statements;
+
+import static io.cassette.cql.language.Errors.invalid;
+
+import io.cassette.cql.ColumnSpec;
+import io.cassette.cql.Result;
+import io.cassette.cql.language.parser.Statement;
+import io.cassette.cql.language.schema.ColumnMetadata;
+import io.cassette.cql.language.schema.TableMetadata;
+import io.cassette.cql.language.types.Types;
+import io.cassette.cql.language.types.Values;
+import io.cassette.storage.Bytes;
+import io.cassette.storage.DecoratedKey;
+import io.cassette.storage.KeyRange;
+import io.cassette.storage.PartitionView;
+import io.cassette.storage.ReadQuery;
+import io.cassette.storage.Row;
+import io.cassette.storage.Slice;
+import io.cassette.storage.Table;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.Function;
+
+/** A compiled SELECT: partitions, slices, filters, selection, ordering, limits and paging. */
+public final class SelectStatement implements Executable {
+  private static final String FILTERING_MESSAGE = "Cannot execute this query as it might involve"
+      + " data filtering and thus may have unpredictable performance. If you want to execute this"
+      + " query despite the performance unpredictability, use ALLOW FILTERING";
+
+  private final TableMetadata table;
+  private final Function<TableMetadata, Table> source;
+  private final Restrictions where;
+  private final Selection selection;
+  private final List<ColumnSpec> variables;
+  private final boolean reversed;
+  private final boolean orderAcrossPartitions;
+  private final List<Statement.Ordering> ordering;
+  private final Value limit;
+  private final Value perPartitionLimit;
+  private final boolean distinct;
+  private final List<ColumnMetadata> groupBy = new ArrayList<>();
+  private final int[] pkIndexes;
+
+  public SelectStatement(TableMetadata table, Statement.Select s, TermCompiler terms,
+                         Function<TableMetadata, Table> source) {
+    this.table = table;
+    this.source = source;
+    this.selection = new Selection(table, s.selectors(), s.json(), terms);
+    this.where = Restrictions.compile(table, s.where(), terms, true);
+    this.distinct = s.distinct();
+    this.ordering = s.orderBy();
+    if (where.needsFiltering && !s.allowFiltering()) {
+      if (where.sliceOnPartitionKey) {
+        throw invalid("Only EQ and IN relation are supported on the partition key (unless you use the token() function or allow filtering)");
+      }
+      ColumnMetadata c = where.clusteringFilterReason;
+      if (c != null && where.partitionComplete && where.nonPrimaryKeyColumns.isEmpty() && c.position() > 0) {
+        ColumnMetadata prev = table.clustering.get(c.position() - 1);
+        if (where.sliceColumns > 0 && where.sliceColumnName.equals(prev.name())) {
+          throw invalid("Clustering column \"" + c.name() + "\" cannot be restricted (preceding column \""
+              + prev.name() + "\" is restricted by a non-EQ relation)");
+        }
+        throw invalid("PRIMARY KEY column \"" + c.name() + "\" cannot be restricted as preceding column \""
+            + prev.name() + "\" is not restricted");
+      }
+      throw invalid(FILTERING_MESSAGE);
+    }
+    if (distinct) {
+      List<String> missing = new ArrayList<>();
+      for (ColumnMetadata c : selection.referenced) {
+        if (!c.isStatic() && c.kind() != ColumnMetadata.Kind.PARTITION_KEY) {
+          throw invalid("SELECT DISTINCT queries must only request partition key columns and/or static columns (not "
+              + c.name() + ")");
+        }
+      }
+      for (ColumnMetadata c : table.partitionKey) {
+        if (!selection.referenced.contains(c) && !selection.aggregate) {
+          missing.add(c.name());
+        }
+      }
+      if (!missing.isEmpty()) {
+        throw invalid("SELECT DISTINCT queries must request all the partition key columns (missing "
+            + String.join(", ", missing) + ")");
+      }
+      if (where.clusteringRestricted) {
+        throw invalid("SELECT DISTINCT with WHERE clause only supports restriction by partition key and/or static columns.");
+      }
+    }
+    boolean rev = false;
+    if (!ordering.isEmpty()) {
+      if (!where.partitionComplete) {
+        throw invalid("ORDER BY is only supported when the partition key is restricted by an EQ or an IN.");
+      }
+      Boolean r = null;
+      int expected = -1;
+      for (Statement.Ordering o : ordering) {
+        ColumnMetadata c = table.column(o.column());
+        if (c == null) {
+          throw invalid("Undefined column name " + o.column() + " in table " + table);
+        }
+        if (c.kind() != ColumnMetadata.Kind.CLUSTERING) {
+          throw invalid("Order by is currently only supported on the clustered columns of the PRIMARY KEY, got "
+              + c.name());
+        }
+        if (expected >= 0 && c.position() != expected + 1) {
+          throw invalid("Order by currently only supports the ordering of columns following their declared order in the PRIMARY KEY");
+        }
+        if (expected < 0 && c.position() != 0) {
+          // Allowed when the preceding clustering columns are restricted by EQ.
+          if (where.clusteringPrefix.size() < c.position()) {
+            throw invalid("Order by currently only supports the ordering of columns following their declared order in the PRIMARY KEY");
+          }
+        }
+        expected = c.position();
+        boolean thisRev = o.descending() != c.descending();
+        if (r != null && r != thisRev) {
+          throw invalid("Unsupported order by relation");
+        }
+        r = thisRev;
+      }
+      rev = r;
+    }
+    this.reversed = rev;
+    this.orderAcrossPartitions = !ordering.isEmpty();
+    for (String g : s.groupBy()) {
+      ColumnMetadata c = table.column(g);
+      if (c == null) {
+        throw invalid("Undefined column name " + g + " in table " + table);
+      }
+      int idx = groupBy.size();
+      List<ColumnMetadata> pkAndCk = new ArrayList<>(table.partitionKey);
+      pkAndCk.addAll(table.clustering);
+      if (idx >= pkAndCk.size() || !pkAndCk.get(idx).equals(c)) {
+        throw invalid("Group by currently only support groups of columns following their declared order in the PRIMARY KEY");
+      }
+      groupBy.add(c);
+    }
+    this.limit = s.limit() == null ? null : terms.compile(s.limit(),
+        new Receiver(table.keyspace, table.name, "[limit]", Types.INT));
+    this.perPartitionLimit = s.perPartitionLimit() == null ? null : terms.compile(s.perPartitionLimit(),
+        new Receiver(table.keyspace, table.name, "[per_partition_limit]", Types.INT));
+    this.variables = terms.bindings().specs();
+    this.pkIndexes = pkIndexes(table, where);
+  }
+
+  static int[] pkIndexes(TableMetadata table, Restrictions where) {
+    int[] out = new int[table.partitionKey.size()];
+    for (ColumnMetadata c : table.partitionKey) {
+      Integer i = where.partitionMarkers.get(c.name());
+      if (i == null) {
+        return new int[0];
+      }
+      out[c.position()] = i;
+    }
+    return out;
+  }
+
+  @Override
+  public List<ColumnSpec> variables() {
+    return variables;
+  }
+
+  @Override
+  public List<ColumnSpec> resultColumns() {
+    return selection.resultSpecs();
+  }
+
+  @Override
+  public int[] partitionKeyIndexes() {
+    return pkIndexes;
+  }
+
+  private int positiveInt(Value v, QueryContext ctx, String what) {
+    if (v == null) {
+      return Integer.MAX_VALUE;
+    }
+    byte[] b = v.get(ctx);
+    if (b == QueryContext.UNSET) {
+      return Integer.MAX_VALUE;
+    }
+    if (b == null) {
+      throw invalid("Invalid null value of " + what.toLowerCase());
+    }
+    int n = Values.toInt(b);
+    if (n <= 0) {
+      throw invalid(what + " must be strictly positive");
+    }
+    return n;
+  }
+
+  @Override
+  public Result execute(QueryContext ctx) {
+    int userLimit = positiveInt(limit, ctx, "LIMIT");
+    int ppl = positiveInt(perPartitionLimit, ctx, "PER PARTITION LIMIT");
+    boolean grouped = selection.aggregate || !groupBy.isEmpty();
+    int pageSize = ctx.options.pageSize() > 0 && !grouped ? ctx.options.pageSize() : Integer.MAX_VALUE;
+    PagingState state = ctx.options.pagingState() == null || grouped ? null
+        : PagingState.deserialize(ctx.options.pagingState());
+    List<byte[]> keys = where.partitionKeys(ctx);
+    if (orderAcrossPartitions && keys != null && keys.size() > 1 && ctx.options.pageSize() > 0
+        && ctx.options.pageSize() < Integer.MAX_VALUE && !grouped) {
+      throw invalid("Cannot page queries with both ORDER BY and a IN restriction on the partition key;"
+          + " you must either remove the ORDER BY or the IN and sort client side, or disable paging for this query");
+    }
+    List<Slice> slices = where.clusteringRestricted ? where.slices(ctx) : List.of(Slice.ALL);
+    Collector out = new Collector(ctx, grouped, pageSize, state == null ? userLimit : state.remaining());
+    Table t = source.apply(table);
+    if (!slices.isEmpty() || !where.clusteringRestricted) {
+      if (keys != null) {
+        boolean sortAll = orderAcrossPartitions && keys.size() > 1;
+        int startIndex = 0;
+        if (state != null) {
+          startIndex = indexOf(keys, state.partitionKey());
+        }
+        List<RowView> buffered = sortAll ? new ArrayList<>() : null;
+        for (int i = startIndex; i < keys.size() && !out.done; i++) {
+          byte[] key = keys.get(i);
+          boolean resuming = state != null && i == startIndex;
+          if (resuming && state.clustering() == null) {
+            continue;
+          }
+          List<Slice> sl = resuming ? clip(slices, state.clustering()) : slices;
+          int pplLeft = resuming ? state.remainingInPartition() : ppl;
+          PartitionView pv = t.read(key, readQuery(sl, ctx, out, pplLeft));
+          partition(pv, ctx, out, pplLeft, buffered, resuming);
+        }
+        if (sortAll) {
+          buffered.sort(clusteringOrder());
+          for (RowView r : buffered) {
+            if (out.done) {
+              break;
+            }
+            out.add(r);
+          }
+        }
+      } else {
+        scan(t, ctx, out, slices, state, ppl);
+      }
+    }
+    List<List<ByteBuffer>> rows = out.finish();
+    ByteBuffer paging = out.paging == null ? null : out.paging.serialize();
+    return new Result.Rows(selection.resultSpecs(), rows, paging);
+  }
+
+  private void scan(Table t, QueryContext ctx, Collector out, List<Slice> slices, PagingState state, int ppl) {
+    long startExclusive = Long.MIN_VALUE;
+    long endToken = Long.MAX_VALUE;
+    boolean empty = false;
+    if (where.hasToken) {
+      if (where.tokenStart != null) {
+        long s = tokenValue(where.tokenStart, ctx);
+        if (where.tokenStartInclusive) {
+          if (s == Long.MIN_VALUE) {
+            startExclusive = Long.MIN_VALUE;
+          } else {
+            startExclusive = s - 1;
+          }
+        } else {
+          startExclusive = s;
+        }
+      }
+      if (where.tokenEnd != null) {
+        long e = tokenValue(where.tokenEnd, ctx);
+        if (where.tokenEndInclusive) {
+          endToken = e;
+        } else if (e == Long.MIN_VALUE) {
+          empty = true;
+        } else {
+          endToken = e - 1;
+        }
+      }
+      if (endToken <= startExclusive && where.tokenEnd != null) {
+        empty = true;
+      }
+    }
+    if (empty) {
+      return;
+    }
+    DecoratedKey after = startExclusive == Long.MIN_VALUE && !where.hasToken ? null
+        : new DecoratedKey(startExclusive, null);
+    if (where.hasToken && where.tokenStart == null) {
+      after = null;
+    }
+    if (state != null) {
+      DecoratedKey last = DecoratedKey.of(state.partitionKey());
+      if (state.clustering() != null) {
+        PartitionView pv = t.read(state.partitionKey(), readQuery(clip(slices, state.clustering()), ctx, out,
+            state.remainingInPartition()));
+        partition(pv, ctx, out, state.remainingInPartition(), null, true);
+      }
+      after = last;
+    }
+    if (out.done) {
+      return;
+    }
+    try (Table.CloseableIterator<PartitionView> it = t.scan(new KeyRange(after, endToken),
+        readQuery(slices, ctx, out, ppl))) {
+      while (it.hasNext() && !out.done) {
+        partition(it.next(), ctx, out, ppl, null, false);
+      }
+    }
+  }
+
+  private static long tokenValue(Value v, QueryContext ctx) {
+    byte[] b = v.get(ctx);
+    if (b == null || b == QueryContext.UNSET) {
+      throw invalid("Invalid null value for partition key token");
+    }
+    return Values.toLong(b);
+  }
+
+  private ReadQuery readQuery(List<Slice> slices, QueryContext ctx, Collector out, int ppl) {
+    int rowLimit = Integer.MAX_VALUE;
+    if (where.filters.isEmpty() && !out.grouped && !orderAcrossPartitions) {
+      rowLimit = Math.min(ppl, Math.min(out.remaining, out.pageSize - out.rows.size()));
+      rowLimit = Math.max(rowLimit, 1);
+    }
+    if (distinct) {
+      rowLimit = 1;
+    }
+    return new ReadQuery(slices, reversed, rowLimit, ctx.nowInSeconds());
+  }
+
+  private void partition(PartitionView pv, QueryContext ctx, Collector out, int ppl,
+                         List<RowView> buffered, boolean resuming) {
+    if (pv == null || pv.isEmpty()) {
+      return;
+    }
+    pv = normalize(table, pv);
+    byte[] key = pv.key().key();
+    List<byte[]> keyValues = KeyCodec.splitPartitionKey(table, key);
+    if (distinct || (pv.rows().isEmpty() && pv.staticRow() != null && !where.clusteringRestricted && !resuming)) {
+      RowView r = new RowView(table, key, pv.key().token(), keyValues, null, null, pv.staticRow());
+      if (passes(r, ctx)) {
+        if (buffered != null) {
+          buffered.add(r);
+        } else {
+          out.add(r);
+          if (out.pageFull()) {
+            out.paging = new PagingState(key, null, out.remaining, 0);
+          }
+        }
+      }
+      return;
+    }
+    int taken = 0;
+    for (Row row : pv.rows()) {
+      if (taken >= ppl || out.done) {
+        break;
+      }
+      RowView r = new RowView(table, key, pv.key().token(), keyValues,
+          KeyCodec.splitClustering(table, row.clustering()), row, pv.staticRow());
+      if (!passes(r, ctx)) {
+        continue;
+      }
+      taken++;
+      if (buffered != null) {
+        buffered.add(r);
+        continue;
+      }
+      out.add(r);
+      if (out.pageFull() && out.remaining > 0) {
+        out.paging = new PagingState(key, taken >= ppl ? null : row.clustering(), out.remaining, ppl - taken);
+      }
+    }
+  }
+
+  /**
+   * Storage reports the empty-clustering row as the static row; in a table without clustering
+   * columns it is the partition's one regular row.
+   */
+  static PartitionView normalize(TableMetadata table, PartitionView pv) {
+    if (table.clustering.isEmpty() && pv.staticRow() != null && pv.rows().isEmpty()) {
+      return new PartitionView(pv.key(), null, List.of(pv.staticRow()));
+    }
+    return pv;
+  }
+
+  private boolean passes(RowView r, QueryContext ctx) {
+    for (Restrictions.Filter f : where.filters) {
+      if (!f.test(r, ctx)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private Comparator<RowView> clusteringOrder() {
+    return (a, b) -> {
+      for (ColumnMetadata c : table.clustering) {
+        byte[] x = a.clusteringValues == null ? null : a.clusteringValues.get(c.position());
+        byte[] y = b.clusteringValues == null ? null : b.clusteringValues.get(c.position());
+        if (x == null || y == null) {
+          return x == null ? (y == null ? 0 : -1) : 1;
+        }
+        int cmp = Values.compare(c.type(), x, y);
+        if (c.descending()) {
+          cmp = -cmp;
+        }
+        if (cmp != 0) {
+          return reversed ? -cmp : cmp;
+        }
+      }
+      return 0;
+    };
+  }
+
+  private static int indexOf(List<byte[]> keys, byte[] key) {
+    for (int i = 0; i < keys.size(); i++) {
+      if (Arrays.equals(keys.get(i), key)) {
+        return i;
+      }
+    }
+    return keys.size();
+  }
+
+  /** The slices that remain after {@code last} in read order. */
+  private List<Slice> clip(List<Slice> slices, byte[] last) {
+    List<Slice> out = new ArrayList<>();
+    for (Slice s : slices) {
+      if (!reversed) {
+        if (s.end().length > 0 && endsBefore(s, last)) {
+          continue;
+        }
+        if (s.start().length > 0 && Bytes.compare(s.start(), last) > 0 && !Bytes.startsWith(last, s.start())) {
+          out.add(s);
+        } else {
+          out.add(new Slice(last, false, s.end(), s.endInclusive()));
+        }
+      } else {
+        if (s.start().length > 0 && Bytes.compare(s.start(), last) > 0 && !Bytes.startsWith(last, s.start())) {
+          continue;
+        }
+        if (s.start().length > 0 && Bytes.compare(s.start(), last) >= 0) {
+          continue;
+        }
+        if (s.end().length > 0 && endsBefore(s, last)) {
+          out.add(s);
+        } else {
+          out.add(new Slice(s.start(), s.startInclusive(), last, false));
+        }
+      }
+    }
+    return out;
+  }
+
+  private static boolean endsBefore(Slice s, byte[] last) {
+    int c = Bytes.compare(last, s.end());
+    return s.endInclusive() ? c > 0 && !Bytes.startsWith(last, s.end()) : c >= 0;
+  }
+
+  /** Accumulates output rows (or groups) up to the page size and the limit. */
+  private final class Collector {
+    final QueryContext ctx;
+    final boolean grouped;
+    final int pageSize;
+    int remaining;
+    boolean done;
+    PagingState paging;
+    final List<List<ByteBuffer>> rows = new ArrayList<>();
+    List<Selection.Aggregator> aggregators;
+    List<byte[]> groupKey;
+
+    Collector(QueryContext ctx, boolean grouped, int pageSize, int remaining) {
+      this.ctx = ctx;
+      this.grouped = grouped;
+      this.pageSize = pageSize;
+      this.remaining = remaining;
+      if (remaining <= 0) {
+        done = true;
+      }
+    }
+
+    boolean pageFull() {
+      return rows.size() >= pageSize;
+    }
+
+    void add(RowView r) {
+      if (done) {
+        return;
+      }
+      if (grouped) {
+        List<byte[]> key = groupKeyOf(r);
+        if (aggregators != null && !groupBy.isEmpty() && !sameGroup(key, groupKey)) {
+          emitGroup();
+          if (done) {
+            return;
+          }
+        }
+        if (aggregators == null) {
+          aggregators = new ArrayList<>();
+          for (Selection.Sel s : selection.selectors) {
+            aggregators.add(s.aggregator());
+          }
+          groupKey = key;
+        }
+        for (Selection.Aggregator a : aggregators) {
+          a.add(r, ctx);
+        }
+        return;
+      }
+      List<byte[]> values = new ArrayList<>(selection.selectors.size());
+      for (Selection.Sel s : selection.selectors) {
+        values.add(s.value(r, ctx));
+      }
+      rows.add(toBuffers(values));
+      remaining--;
+      if (remaining <= 0) {
+        done = true;
+      } else if (rows.size() >= pageSize) {
+        done = true;
+      }
+    }
+
+    private List<byte[]> groupKeyOf(RowView r) {
+      List<byte[]> k = new ArrayList<>();
+      for (ColumnMetadata c : groupBy) {
+        k.add(r.value(c));
+      }
+      return k;
+    }
+
+    private boolean sameGroup(List<byte[]> a, List<byte[]> b) {
+      for (int i = 0; i < a.size(); i++) {
+        if (!Arrays.equals(a.get(i), b.get(i))) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    private void emitGroup() {
+      List<byte[]> values = new ArrayList<>();
+      for (Selection.Aggregator a : aggregators) {
+        values.add(a.result());
+      }
+      rows.add(toBuffers(values));
+      aggregators = null;
+      remaining--;
+      if (remaining <= 0) {
+        done = true;
+      }
+    }
+
+    List<List<ByteBuffer>> finish() {
+      if (grouped) {
+        if (aggregators != null) {
+          emitGroup();
+        } else if (groupBy.isEmpty() && rows.isEmpty()) {
+          aggregators = new ArrayList<>();
+          for (Selection.Sel s : selection.selectors) {
+            aggregators.add(s.aggregator());
+          }
+          emitGroup();
+        }
+      }
+      if (paging != null && remaining <= 0) {
+        paging = null;
+      }
+      return rows;
+    }
+
+    private List<ByteBuffer> toBuffers(List<byte[]> values) {
+      if (selection.json) {
+        return selection.toJson(values);
+      }
+      List<ByteBuffer> out = new ArrayList<>(values.size());
+      for (byte[] v : values) {
+        out.add(v == null ? null : ByteBuffer.wrap(v));
+      }
+      return out;
+    }
+  }
+}

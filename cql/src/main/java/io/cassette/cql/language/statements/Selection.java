@@ -1,0 +1,530 @@
+package io.cassette.cql.language.statements;
+
+import static io.cassette.cql.language.Errors.invalid;
+
+import io.cassette.cql.ColumnSpec;
+import io.cassette.cql.CqlType;
+import io.cassette.cql.CqlType.Native;
+import io.cassette.cql.CqlType.NativeType;
+import io.cassette.cql.CqlType.UdtType;
+import io.cassette.cql.language.functions.NativeFunction;
+import io.cassette.cql.language.functions.NativeFunctions;
+import io.cassette.cql.language.parser.Selector;
+import io.cassette.cql.language.parser.Term;
+import io.cassette.cql.language.schema.ColumnMetadata;
+import io.cassette.cql.language.schema.TableMetadata;
+import io.cassette.cql.language.schema.TimeUuid;
+import io.cassette.cql.language.schema.TypeResolver;
+import io.cassette.cql.language.types.Collections;
+import io.cassette.cql.language.types.Identifiers;
+import io.cassette.cql.language.types.Types;
+import io.cassette.cql.language.types.Values;
+import io.cassette.storage.Cell;
+import io.cassette.storage.Murmur3Token;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.MathContext;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** The compiled SELECT clause: column specs, per-row evaluation and aggregation. */
+public final class Selection {
+  /** One selected expression. */
+  interface Sel {
+    CqlType type();
+
+    String name();
+
+    boolean isAggregate();
+
+    byte[] value(RowView row, QueryContext ctx);
+
+    default Aggregator aggregator() {
+      Sel self = this;
+      return new Aggregator() {
+        byte[] first;
+        boolean seen;
+
+        @Override
+        public void add(RowView row, QueryContext ctx) {
+          if (!seen) {
+            first = self.value(row, ctx);
+            seen = true;
+          }
+        }
+
+        @Override
+        public byte[] result() {
+          return first;
+        }
+      };
+    }
+  }
+
+  interface Aggregator {
+    void add(RowView row, QueryContext ctx);
+
+    byte[] result();
+  }
+
+  final TableMetadata table;
+  final List<Sel> selectors = new ArrayList<>();
+  final List<ColumnSpec> specs = new ArrayList<>();
+  final boolean aggregate;
+  final boolean wildcard;
+  final boolean json;
+  /** Columns the rows must carry (for DISTINCT validation). */
+  final List<ColumnMetadata> referenced = new ArrayList<>();
+
+  Selection(TableMetadata table, List<Selector.Aliased> clause, boolean json, TermCompiler terms) {
+    this.table = table;
+    this.json = json;
+    this.wildcard = clause.isEmpty();
+    if (wildcard) {
+      for (ColumnMetadata c : table.columns) {
+        add(column(c), null);
+      }
+    } else {
+      for (Selector.Aliased a : clause) {
+        add(compile(a.selector(), terms), a.alias());
+      }
+    }
+    boolean agg = false;
+    for (Sel s : selectors) {
+      agg |= s.isAggregate();
+    }
+    this.aggregate = agg;
+  }
+
+  private void add(Sel s, String alias) {
+    selectors.add(s);
+    specs.add(new ColumnSpec(table.keyspace, table.name, alias == null ? s.name() : alias, s.type()));
+  }
+
+  /** The result metadata: one text column [json] for SELECT JSON. */
+  List<ColumnSpec> resultSpecs() {
+    if (json) {
+      return List.of(new ColumnSpec(table.keyspace, table.name, "[json]", Types.TEXT));
+    }
+    return specs;
+  }
+
+  /** Turns one output row into its JSON form. */
+  List<ByteBuffer> toJson(List<byte[]> row) {
+    StringBuilder sb = new StringBuilder("{");
+    for (int i = 0; i < row.size(); i++) {
+      String n = specs.get(i).name();
+      String key = Identifiers.quoteIfNeeded(n);
+      sb.append(i == 0 ? "" : ", ").append(io.cassette.cql.language.types.Json.quote(key)).append(": ")
+          .append(Values.toJson(specs.get(i).type(), row.get(i)));
+    }
+    sb.append('}');
+    List<ByteBuffer> out = new ArrayList<>(1);
+    out.add(ByteBuffer.wrap(Values.ofText(sb.toString())));
+    return out;
+  }
+
+  private Sel column(ColumnMetadata c) {
+    referenced.add(c);
+    return new Sel() {
+      public CqlType type() {
+        return c.type();
+      }
+
+      public String name() {
+        return c.name();
+      }
+
+      public boolean isAggregate() {
+        return false;
+      }
+
+      public byte[] value(RowView row, QueryContext ctx) {
+        return row.value(c);
+      }
+    };
+  }
+
+  private ColumnMetadata columnOf(String name) {
+    ColumnMetadata c = table.column(name);
+    if (c == null) {
+      throw invalid("Undefined column name " + name + " in table " + table);
+    }
+    return c;
+  }
+
+  private Sel compile(Selector s, TermCompiler terms) {
+    if (s instanceof Selector.Column c) {
+      return column(columnOf(c.name()));
+    }
+    if (s instanceof Selector.CountStar) {
+      return countStar();
+    }
+    if (s instanceof Selector.Metadata m) {
+      return metadata(m);
+    }
+    if (s instanceof Selector.Cast c) {
+      return cast(compile(c.arg(), terms), TypeResolver.resolve(c.type(), null));
+    }
+    if (s instanceof Selector.FieldAccess f) {
+      Sel inner = compile(f.arg(), terms);
+      if (!(inner.type() instanceof UdtType u)) {
+        throw invalid("Invalid field selection: " + inner.name() + " of type " + Types.toCql(inner.type())
+            + " is not a user type");
+      }
+      int idx = u.fieldNames().indexOf(f.field());
+      if (idx < 0) {
+        throw invalid(u.name() + " of type " + Types.toCql(u) + " has no field " + f.field());
+      }
+      CqlType ft = u.fieldTypes().get(idx);
+      return simple(inner.name() + "." + f.field(), ft, (row, ctx) -> {
+        byte[] v = inner.value(row, ctx);
+        return v == null ? null : Collections.unpackFields(v, u.fieldTypes().size()).get(idx);
+      });
+    }
+    if (s instanceof Selector.Function f) {
+      return function(f, terms);
+    }
+    if (s instanceof Selector.Value v) {
+      return literal(v.term(), terms);
+    }
+    throw invalid("Unsupported selector " + s);
+  }
+
+  private Sel literal(Term t, TermCompiler terms) {
+    CqlType type = Types.TEXT;
+    if (t instanceof Term.Literal l) {
+      type = switch (l.kind()) {
+        case INTEGER -> Types.INT;
+        case FLOAT -> Types.DOUBLE;
+        case BOOLEAN -> Types.BOOLEAN;
+        case UUID -> Types.UUID;
+        case HEX -> Types.BLOB;
+        case DURATION -> Types.DURATION;
+        default -> Types.TEXT;
+      };
+    } else if (terms.inferType(t) != null) {
+      type = terms.inferType(t);
+    }
+    Value v = terms.compile(t, new Receiver(table.keyspace, table.name, t.toString(), type));
+    return simple(t.toString(), type, (row, ctx) -> v.get(ctx));
+  }
+
+  interface RowFn {
+    byte[] apply(RowView row, QueryContext ctx);
+  }
+
+  private static Sel simple(String name, CqlType type, RowFn fn) {
+    return new Sel() {
+      public CqlType type() {
+        return type;
+      }
+
+      public String name() {
+        return name;
+      }
+
+      public boolean isAggregate() {
+        return false;
+      }
+
+      public byte[] value(RowView row, QueryContext ctx) {
+        return fn.apply(row, ctx);
+      }
+    };
+  }
+
+  private Sel metadata(Selector.Metadata m) {
+    ColumnMetadata c = columnOf(m.column());
+    String fn = m.function();
+    String display = fn.equals("ttl") ? "ttl" : fn.equals("writetime") ? "writetime" : "maxwritetime";
+    if (c.isPrimaryKey()) {
+      throw invalid("Cannot use selection function " + (fn.equals("ttl") ? "ttl" : "writeTime")
+          + " on PRIMARY KEY part " + c.name());
+    }
+    if (Types.isMultiCell(c.type()) && !fn.equals("maxwritetime")) {
+      throw invalid("Cannot use selection function " + (fn.equals("ttl") ? "ttl" : "writeTime")
+          + " on non-frozen " + (c.type() instanceof UdtType ? "UDT" : "collection") + " " + c.name());
+    }
+    boolean ttl = fn.equals("ttl");
+    return simple(display + "(" + c.name() + ")", ttl ? Types.INT : Types.BIGINT, (row, ctx) -> {
+      if (Types.isMultiCell(c.type())) {
+        long max = Long.MIN_VALUE;
+        for (Cell e : row.elements(c)) {
+          max = Math.max(max, e.timestamp());
+        }
+        return max == Long.MIN_VALUE ? null : Values.ofLong(max);
+      }
+      Cell cell = row.cell(c);
+      if (cell == null) {
+        return null;
+      }
+      if (ttl) {
+        if (!cell.isExpiring()) {
+          return null;
+        }
+        return Values.ofInt((int) Math.max(0, cell.localDeletionTime() - ctx.nowInSeconds()));
+      }
+      return Values.ofLong(cell.timestamp());
+    });
+  }
+
+  private Sel countStar() {
+    return new Sel() {
+      public CqlType type() {
+        return Types.BIGINT;
+      }
+
+      public String name() {
+        return "count";
+      }
+
+      public boolean isAggregate() {
+        return true;
+      }
+
+      public byte[] value(RowView row, QueryContext ctx) {
+        throw new IllegalStateException("aggregate");
+      }
+
+      public Aggregator aggregator() {
+        return new Aggregator() {
+          long n;
+
+          public void add(RowView row, QueryContext ctx) {
+            n++;
+          }
+
+          public byte[] result() {
+            return Values.ofLong(n);
+          }
+        };
+      }
+    };
+  }
+
+  private Sel function(Selector.Function f, TermCompiler terms) {
+    String name = f.name().toLowerCase(Locale.ROOT);
+    List<Sel> args = new ArrayList<>();
+    if (name.equals("token")) {
+      List<String> cols = new ArrayList<>();
+      for (Selector a : f.args()) {
+        if (!(a instanceof Selector.Column c) || table.column(c.name()) == null
+            || table.column(c.name()).kind() != ColumnMetadata.Kind.PARTITION_KEY) {
+          throw invalid("Invalid arguments for function token: the token function only accepts the partition key columns");
+        }
+        cols.add(c.name());
+      }
+      List<String> expected = new ArrayList<>();
+      for (ColumnMetadata c : table.partitionKey) {
+        expected.add(c.name());
+      }
+      if (!cols.equals(expected)) {
+        throw invalid("Invalid number of arguments in call to function system.token: "
+            + table.partitionKey.size() + " required but " + cols.size() + " provided");
+      }
+      return simple("system.token(" + String.join(", ", cols) + ")", Types.BIGINT,
+          (row, ctx) -> Values.ofLong(Murmur3Token.of(row.partitionKey)));
+    }
+    for (Selector a : f.args()) {
+      args.add(compile(a, terms));
+    }
+    StringBuilder display = new StringBuilder("system.").append(name).append('(');
+    for (int i = 0; i < args.size(); i++) {
+      display.append(i == 0 ? "" : ", ").append(args.get(i).name());
+    }
+    String dn = display.append(')').toString();
+    switch (name) {
+      case "count", "min", "max", "sum", "avg" -> {
+        if (args.size() != 1) {
+          throw invalid("Invalid number of arguments in call to function system." + name + ": 1 required but "
+              + args.size() + " provided");
+        }
+        return aggregate(name, dn, args.get(0));
+      }
+      case "tojson" -> {
+        if (args.size() != 1) {
+          throw invalid("toJson() only accepts one argument (got " + args.size() + ")");
+        }
+        Sel a = args.get(0);
+        return simple(dn, Types.TEXT, (row, ctx) -> Values.ofText(Values.toJson(a.type(), a.value(row, ctx))));
+      }
+      case "ttl", "writetime" -> throw invalid("Invalid arguments for " + name);
+      default -> { }
+    }
+    List<CqlType> argTypes = new ArrayList<>();
+    for (Sel a : args) {
+      argTypes.add(a.type());
+    }
+    NativeFunction fn = NativeFunctions.resolve(name, argTypes);
+    return simple(dn, fn.returnType(), (row, ctx) -> {
+      List<byte[]> vs = new ArrayList<>(args.size());
+      for (Sel a : args) {
+        vs.add(a.value(row, ctx));
+      }
+      return fn.apply(vs, ctx);
+    });
+  }
+
+  private Sel aggregate(String fn, String name, Sel arg) {
+    CqlType argType = arg.type();
+    if (arg.isAggregate()) {
+      throw invalid("aggregate functions cannot be used as arguments of aggregate functions");
+    }
+    CqlType type = fn.equals("count") ? Types.BIGINT : argType;
+    if ((fn.equals("sum") || fn.equals("avg")) && !(argType instanceof NativeType n && numeric(n.kind()))) {
+      throw invalid("Invalid call to function system." + fn + ", none of its type signatures match");
+    }
+    return new Sel() {
+      public CqlType type() {
+        return type;
+      }
+
+      public String name() {
+        return name;
+      }
+
+      public boolean isAggregate() {
+        return true;
+      }
+
+      public byte[] value(RowView row, QueryContext ctx) {
+        throw new IllegalStateException("aggregate");
+      }
+
+      public Aggregator aggregator() {
+        return new Aggregator() {
+          long count;
+          byte[] best;
+          BigDecimal sum = BigDecimal.ZERO;
+          double dsum;
+
+          public void add(RowView row, QueryContext ctx) {
+            byte[] v = arg.value(row, ctx);
+            if (v == null) {
+              return;
+            }
+            count++;
+            switch (fn) {
+              case "min" -> {
+                if (best == null || Values.compare(argType, v, best) < 0) {
+                  best = v;
+                }
+              }
+              case "max" -> {
+                if (best == null || Values.compare(argType, v, best) > 0) {
+                  best = v;
+                }
+              }
+              case "sum", "avg" -> {
+                Native k = ((NativeType) argType).kind();
+                if (k == Native.FLOAT || k == Native.DOUBLE) {
+                  dsum += k == Native.FLOAT ? Float.intBitsToFloat(Values.toInt(v)) : Double.longBitsToDouble(Values.toLong(v));
+                } else if (v.length > 0) {
+                  sum = sum.add(Values.toNumber(k, v));
+                }
+              }
+              default -> { }
+            }
+          }
+
+          public byte[] result() {
+            switch (fn) {
+              case "count":
+                return Values.ofLong(count);
+              case "min":
+              case "max":
+                return best;
+              default:
+                break;
+            }
+            Native k = ((NativeType) argType).kind();
+            if (k == Native.FLOAT || k == Native.DOUBLE) {
+              double d = fn.equals("avg") ? (count == 0 ? 0 : dsum / count) : dsum;
+              return k == Native.FLOAT ? Values.ofFloat((float) d) : Values.ofDouble(d);
+            }
+            BigDecimal r = sum;
+            if (fn.equals("avg")) {
+              if (count == 0) {
+                r = BigDecimal.ZERO;
+              } else if (k == Native.DECIMAL) {
+                r = sum.divide(BigDecimal.valueOf(count), MathContext.DECIMAL128);
+              } else {
+                r = new BigDecimal(sum.toBigInteger().divide(BigInteger.valueOf(count)));
+              }
+            }
+            return overflowing(k, r);
+          }
+        };
+      }
+    };
+  }
+
+  /** Integer sums wrap around like Java arithmetic, as Cassandra's do. */
+  private static byte[] overflowing(Native k, BigDecimal r) {
+    return switch (k) {
+      case INT -> Values.ofInt(r.toBigInteger().intValue());
+      case BIGINT, COUNTER -> Values.ofLong(r.toBigInteger().longValue());
+      case SMALLINT -> ByteBuffer.allocate(2).putShort(r.toBigInteger().shortValue()).array();
+      case TINYINT -> new byte[] {r.toBigInteger().byteValue()};
+      default -> Values.ofNumber(k, r);
+    };
+  }
+
+  private static boolean numeric(Native k) {
+    return switch (k) {
+      case INT, BIGINT, SMALLINT, TINYINT, VARINT, DECIMAL, FLOAT, DOUBLE, COUNTER -> true;
+      default -> false;
+    };
+  }
+
+  private Sel cast(Sel arg, CqlType to) {
+    CqlType from = arg.type();
+    String name = "cast(" + arg.name() + " as " + Types.toCql(to) + ")";
+    if (!(from instanceof NativeType f) || !(to instanceof NativeType t)) {
+      throw invalid("Cannot cast " + Types.toCql(from) + " to " + Types.toCql(to));
+    }
+    Native fk = f.kind();
+    Native tk = t.kind();
+    if (fk == tk) {
+      return simple(name, to, arg::value);
+    }
+    if (tk == Native.TEXT || tk == Native.ASCII) {
+      return simple(name, to, (row, ctx) -> {
+        byte[] v = arg.value(row, ctx);
+        return v == null ? null : Values.ofText(Values.toText(from, v));
+      });
+    }
+    if (numeric(fk) && numeric(tk) && tk != Native.COUNTER) {
+      return simple(name, to, (row, ctx) -> {
+        byte[] v = arg.value(row, ctx);
+        if (v == null) {
+          return null;
+        }
+        BigDecimal n = Values.toNumber(fk, v);
+        if (n == null) {
+          return tk == Native.DOUBLE ? Values.ofDouble(Double.longBitsToDouble(Values.toLong(v)))
+              : tk == Native.FLOAT ? Values.ofFloat((float) Double.longBitsToDouble(Values.toLong(v))) : null;
+        }
+        return overflowing(tk == Native.VARINT || tk == Native.DECIMAL || tk == Native.FLOAT
+            || tk == Native.DOUBLE ? tk : tk, tk == Native.VARINT ? new BigDecimal(n.toBigInteger()) : n);
+      });
+    }
+    if ((fk == Native.TIMEUUID || fk == Native.TIMESTAMP || fk == Native.DATE)
+        && (tk == Native.TIMESTAMP || tk == Native.DATE)) {
+      NativeFunction fn = NativeFunctions.resolve(tk == Native.TIMESTAMP ? "totimestamp" : "todate", List.of(from));
+      return simple(name, to, (row, ctx) -> {
+        List<byte[]> a = new ArrayList<>();
+        a.add(arg.value(row, ctx));
+        return fn.apply(a, ctx);
+      });
+    }
+    throw invalid("Cannot cast " + Types.toCql(from) + " to " + Types.toCql(to));
+  }
+
+  static long unused() {
+    return TimeUuid.UUID_EPOCH_OFFSET;
+  }
+}

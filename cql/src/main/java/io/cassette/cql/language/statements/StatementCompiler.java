@@ -1,0 +1,125 @@
+package io.cassette.cql.language.statements;
+
+import static io.cassette.cql.language.Errors.invalid;
+
+import io.cassette.cql.ColumnSpec;
+import io.cassette.cql.Result;
+import io.cassette.cql.language.parser.Statement;
+import io.cassette.cql.language.schema.KeyspaceMetadata;
+import io.cassette.cql.language.schema.Schema;
+import io.cassette.cql.language.schema.TableMetadata;
+import io.cassette.cql.language.system.SystemKeyspaces;
+import io.cassette.cql.language.system.SystemTables;
+import io.cassette.cql.language.system.VirtualTable;
+import io.cassette.storage.Table;
+import java.util.List;
+import java.util.function.Function;
+
+/** Turns a parsed statement into an {@link Executable} against the current schema. */
+public final class StatementCompiler {
+  private final Services services;
+
+  public StatementCompiler(Services services) {
+    this.services = services;
+  }
+
+  /** @param keyspace the client's or the request's keyspace, or null */
+  public Executable compile(Statement s, String keyspace) {
+    Schema schema = services.schema().current();
+    if (s instanceof Statement.Use u) {
+      if (schema.keyspace(u.keyspace()) == null) {
+        throw invalid("Keyspace '" + u.keyspace() + "' does not exist");
+      }
+      return new Executable() {
+        public Result execute(QueryContext ctx) {
+          ctx.state.setKeyspace(u.keyspace());
+          return new Result.SetKeyspace(u.keyspace());
+        }
+
+        public List<ColumnSpec> variables() {
+          return List.of();
+        }
+      };
+    }
+    if (s instanceof Statement.Select sel) {
+      TableMetadata t = table(schema, sel.table(), keyspace);
+      return new SelectStatement(t, sel, terms(schema, t), source(schema));
+    }
+    if (s instanceof Statement.Insert ins) {
+      TableMetadata t = writableTable(schema, ins.table(), keyspace);
+      return new ModificationStatement(t, ins, terms(schema, t), source(schema));
+    }
+    if (s instanceof Statement.Update up) {
+      TableMetadata t = writableTable(schema, up.table(), keyspace);
+      return new ModificationStatement(t, up, terms(schema, t), source(schema));
+    }
+    if (s instanceof Statement.Delete del) {
+      TableMetadata t = writableTable(schema, del.table(), keyspace);
+      return new ModificationStatement(t, del, terms(schema, t), source(schema));
+    }
+    if (s instanceof Statement.Batch b) {
+      return new BatchExecution(b, this, keyspace, schema);
+    }
+    if (s instanceof Statement.Truncate tr) {
+      TableMetadata t = writableTable(schema, tr.table(), keyspace);
+      return new Executable() {
+        public Result execute(QueryContext ctx) {
+          services.engine().table(t.keyspace, t.name).ifPresent(Table::truncate);
+          return Result.Void.INSTANCE;
+        }
+
+        public List<ColumnSpec> variables() {
+          return List.of();
+        }
+      };
+    }
+    if (s instanceof Statement.Unsupported u) {
+      throw invalid(u.what() + " statements are not supported by Cassette");
+    }
+    return SchemaStatements.compile(s, keyspace, services);
+  }
+
+  /** A term compiler sharing {@code bindings} across a batch. */
+  TermCompiler terms(Schema schema, TableMetadata t, Bindings bindings) {
+    return new TermCompiler(bindings, schema.keyspace(t.keyspace));
+  }
+
+  private TermCompiler terms(Schema schema, TableMetadata t) {
+    return terms(schema, t, new Bindings());
+  }
+
+  Function<TableMetadata, Table> source(Schema schema) {
+    return t -> {
+      if (t.virtual) {
+        return new VirtualTable(t, SystemTables.rows(t, services.schema().current(), services.node()));
+      }
+      return services.engine().table(t.keyspace, t.name).orElseThrow(
+          () -> invalid("table " + t.name + " does not exist"));
+    };
+  }
+
+  static TableMetadata table(Schema schema, Statement.QualifiedName name, String keyspace) {
+    String ks = SchemaStatements.keyspace(name, keyspace);
+    KeyspaceMetadata k = schema.keyspace(ks);
+    if (k == null) {
+      throw invalid("keyspace " + ks + " does not exist");
+    }
+    TableMetadata t = k.tables().get(name.name());
+    if (t == null) {
+      throw invalid("table " + name.name() + " does not exist");
+    }
+    return t;
+  }
+
+  static TableMetadata writableTable(Schema schema, Statement.QualifiedName name, String keyspace) {
+    TableMetadata t = table(schema, name, keyspace);
+    if (t.virtual || SystemKeyspaces.isSystem(t.keyspace)) {
+      throw io.cassette.cql.language.Errors.unauthorized(t.keyspace + " keyspace is not user-modifiable.");
+    }
+    return t;
+  }
+
+  Services services() {
+    return services;
+  }
+}

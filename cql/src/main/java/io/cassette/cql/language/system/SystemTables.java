@@ -1,0 +1,232 @@
+package io.cassette.cql.language.system;
+
+import io.cassette.cql.CqlType.UdtType;
+import io.cassette.cql.language.NodeInfo;
+import io.cassette.cql.language.schema.ColumnMetadata;
+import io.cassette.cql.language.schema.IndexMetadata;
+import io.cassette.cql.language.schema.KeyspaceMetadata;
+import io.cassette.cql.language.schema.Schema;
+import io.cassette.cql.language.schema.TableMetadata;
+import io.cassette.cql.language.schema.TableOptions;
+import io.cassette.cql.language.types.Collections;
+import io.cassette.cql.language.types.Types;
+import io.cassette.cql.language.types.Values;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Computes the rows of the virtual system tables from the schema snapshot and the node. */
+public final class SystemTables {
+  /** The CQL spec version Cassandra 5.0 reports. */
+  public static final String CQL_VERSION = "3.4.7";
+  public static final String NATIVE_PROTOCOL_VERSION = "5";
+  public static final String PARTITIONER = "org.apache.cassandra.dht.Murmur3Partitioner";
+
+  private SystemTables() {}
+
+  public static List<Map<String, byte[]>> rows(TableMetadata t, Schema schema, NodeInfo node) {
+    String id = t.keyspace + "." + t.name;
+    return switch (id) {
+      case "system.local" -> List.of(local(schema, node));
+      case "system.peers", "system.peers_v2" -> List.of();
+      case "system_schema.keyspaces" -> keyspaces(schema, false);
+      case "system_schema.tables" -> tables(schema);
+      case "system_schema.columns" -> columns(schema, false);
+      case "system_schema.types" -> types(schema);
+      case "system_schema.indexes" -> indexes(schema);
+      case "system_virtual_schema.keyspaces" -> keyspaces(schema, true);
+      case "system_virtual_schema.tables" -> virtualTables(schema);
+      case "system_virtual_schema.columns" -> columns(schema, true);
+      default -> List.of();
+    };
+  }
+
+  private static byte[] text(String s) {
+    return s == null ? null : Values.ofText(s);
+  }
+
+  private static byte[] textMap(Map<String, String> m) {
+    List<byte[]> ks = new ArrayList<>();
+    List<byte[]> vs = new ArrayList<>();
+    for (Map.Entry<String, String> e : new java.util.TreeMap<>(m).entrySet()) {
+      ks.add(text(e.getKey()));
+      vs.add(text(e.getValue()));
+    }
+    return Collections.packMap(ks, vs);
+  }
+
+  private static byte[] textList(List<String> l) {
+    List<byte[]> es = new ArrayList<>();
+    for (String s : l) {
+      es.add(text(s));
+    }
+    return Collections.pack(es);
+  }
+
+  private static Map<String, byte[]> local(Schema schema, NodeInfo node) {
+    Map<String, byte[]> r = new HashMap<>();
+    r.put("key", text("local"));
+    r.put("bootstrapped", text("COMPLETED"));
+    r.put("broadcast_address", Values.ofInet(node.listenAddress()));
+    r.put("broadcast_port", Values.ofInt(7000));
+    r.put("cluster_name", text(node.clusterName()));
+    r.put("cql_version", text(CQL_VERSION));
+    r.put("data_center", text(node.dataCenter()));
+    r.put("gossip_generation", Values.ofInt((int) (System.currentTimeMillis() / 1000)));
+    r.put("host_id", Values.ofUuid(node.hostId()));
+    r.put("listen_address", Values.ofInet(node.listenAddress()));
+    r.put("listen_port", Values.ofInt(7000));
+    r.put("native_protocol_version", text(NATIVE_PROTOCOL_VERSION));
+    r.put("partitioner", text(PARTITIONER));
+    r.put("rack", text(node.rack()));
+    r.put("release_version", text(node.releaseVersion()));
+    r.put("rpc_address", Values.ofInet(node.rpcAddress()));
+    r.put("rpc_port", Values.ofInt(node.rpcPort()));
+    r.put("schema_version", Values.ofUuid(schema.version()));
+    List<String> tokens = new ArrayList<>();
+    for (Long tk : node.tokens()) {
+      tokens.add(Long.toString(tk));
+    }
+    java.util.TreeMap<byte[], byte[]> sorted = new java.util.TreeMap<>(io.cassette.storage.Bytes::compare);
+    for (String s : tokens) {
+      sorted.put(text(s), text(s));
+    }
+    r.put("tokens", Collections.pack(new ArrayList<>(sorted.keySet())));
+    return r;
+  }
+
+  private static List<Map<String, byte[]>> keyspaces(Schema schema, boolean virtual) {
+    List<Map<String, byte[]>> out = new ArrayList<>();
+    for (KeyspaceMetadata k : schema.keyspaces().values()) {
+      if (k.virtual() != virtual || k.name().equals(SystemKeyspaces.CASSETTE)) {
+        continue;
+      }
+      Map<String, byte[]> r = new HashMap<>();
+      r.put("keyspace_name", text(k.name()));
+      if (!virtual) {
+        r.put("durable_writes", Values.ofBoolean(k.durableWrites()));
+        r.put("replication", textMap(k.replication()));
+      }
+      out.add(r);
+    }
+    return out;
+  }
+
+  private static List<Map<String, byte[]>> tables(Schema schema) {
+    List<Map<String, byte[]>> out = new ArrayList<>();
+    for (KeyspaceMetadata k : schema.keyspaces().values()) {
+      if (k.virtual() || k.name().equals(SystemKeyspaces.CASSETTE)) {
+        continue;
+      }
+      for (TableMetadata t : k.tables().values()) {
+        TableOptions o = t.options;
+        Map<String, byte[]> r = new HashMap<>();
+        r.put("keyspace_name", text(t.keyspace));
+        r.put("table_name", text(t.name));
+        r.put("additional_write_policy", text(o.additionalWritePolicy()));
+        r.put("allow_auto_snapshot", Values.ofBoolean(true));
+        r.put("bloom_filter_fp_chance", Values.ofDouble(o.bloomFilterFpChance()));
+        r.put("caching", textMap(o.caching()));
+        r.put("cdc", Values.ofBoolean(o.cdc()));
+        r.put("comment", text(o.comment()));
+        r.put("compaction", textMap(o.compaction()));
+        r.put("compression", textMap(o.compression()));
+        r.put("crc_check_chance", Values.ofDouble(o.crcCheckChance()));
+        r.put("default_time_to_live", Values.ofInt(o.defaultTimeToLive()));
+        r.put("extensions", Collections.packMap(List.of(), List.of()));
+        r.put("flags", Collections.pack(List.of(text("compound"))));
+        r.put("gc_grace_seconds", Values.ofInt(o.gcGraceSeconds()));
+        r.put("id", Values.ofUuid(t.id));
+        r.put("incremental_backups", Values.ofBoolean(true));
+        r.put("max_index_interval", Values.ofInt(o.maxIndexInterval()));
+        r.put("memtable", text("default"));
+        r.put("memtable_flush_period_in_ms", Values.ofInt(o.memtableFlushPeriodInMs()));
+        r.put("min_index_interval", Values.ofInt(o.minIndexInterval()));
+        r.put("read_repair", text(o.readRepair()));
+        r.put("speculative_retry", text(o.speculativeRetry()));
+        out.add(r);
+      }
+    }
+    return out;
+  }
+
+  private static List<Map<String, byte[]>> columns(Schema schema, boolean virtual) {
+    List<Map<String, byte[]>> out = new ArrayList<>();
+    for (KeyspaceMetadata k : schema.keyspaces().values()) {
+      if (k.virtual() != virtual || k.name().equals(SystemKeyspaces.CASSETTE)) {
+        continue;
+      }
+      for (TableMetadata t : k.tables().values()) {
+        for (ColumnMetadata c : t.columns) {
+          Map<String, byte[]> r = new HashMap<>();
+          r.put("keyspace_name", text(t.keyspace));
+          r.put("table_name", text(t.name));
+          r.put("column_name", text(c.name()));
+          r.put("clustering_order", text(c.kind() == ColumnMetadata.Kind.CLUSTERING
+              ? (c.descending() ? "desc" : "asc") : "none"));
+          r.put("column_name_bytes", Values.ofText(c.name()));
+          r.put("kind", text(c.kind().schemaName));
+          r.put("position", Values.ofInt(c.position()));
+          r.put("type", text(Types.toCql(c.type())));
+          out.add(r);
+        }
+      }
+    }
+    return out;
+  }
+
+  private static List<Map<String, byte[]>> types(Schema schema) {
+    List<Map<String, byte[]>> out = new ArrayList<>();
+    for (KeyspaceMetadata k : schema.keyspaces().values()) {
+      for (UdtType u : k.types().values()) {
+        Map<String, byte[]> r = new HashMap<>();
+        r.put("keyspace_name", text(k.name()));
+        r.put("type_name", text(u.name()));
+        r.put("field_names", textList(u.fieldNames()));
+        List<String> ts = new ArrayList<>();
+        for (var ft : u.fieldTypes()) {
+          ts.add(Types.toCql(ft));
+        }
+        r.put("field_types", textList(ts));
+        out.add(r);
+      }
+    }
+    return out;
+  }
+
+  private static List<Map<String, byte[]>> indexes(Schema schema) {
+    List<Map<String, byte[]>> out = new ArrayList<>();
+    for (KeyspaceMetadata k : schema.keyspaces().values()) {
+      for (TableMetadata t : k.tables().values()) {
+        for (IndexMetadata i : t.indexes.values()) {
+          Map<String, byte[]> r = new HashMap<>();
+          r.put("keyspace_name", text(k.name()));
+          r.put("table_name", text(t.name));
+          r.put("index_name", text(i.name()));
+          r.put("kind", text(i.kind()));
+          r.put("options", textMap(i.options()));
+          out.add(r);
+        }
+      }
+    }
+    return out;
+  }
+
+  private static List<Map<String, byte[]>> virtualTables(Schema schema) {
+    List<Map<String, byte[]>> out = new ArrayList<>();
+    for (KeyspaceMetadata k : schema.keyspaces().values()) {
+      if (!k.virtual()) {
+        continue;
+      }
+      for (TableMetadata t : k.tables().values()) {
+        Map<String, byte[]> r = new HashMap<>();
+        r.put("keyspace_name", text(k.name()));
+        r.put("table_name", text(t.name));
+        r.put("comment", text(""));
+        out.add(r);
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,181 @@
+package io.cassette.cql.language.system;
+
+import io.cassette.cql.language.schema.ColumnMetadata;
+import io.cassette.cql.language.schema.TableMetadata;
+import io.cassette.cql.language.statements.CellCodec;
+import io.cassette.cql.language.statements.KeyCodec;
+import io.cassette.cql.language.types.Types;
+import io.cassette.storage.Bytes;
+import io.cassette.storage.Cell;
+import io.cassette.storage.DecoratedKey;
+import io.cassette.storage.KeyRange;
+import io.cassette.storage.LivenessInfo;
+import io.cassette.storage.PartitionUpdate;
+import io.cassette.storage.PartitionView;
+import io.cassette.storage.ReadQuery;
+import io.cassette.storage.Row;
+import io.cassette.storage.Slice;
+import io.cassette.storage.Table;
+import io.cassette.storage.TableMetrics;
+import io.cassette.storage.TableSpec;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A read-only table computed in memory (system.local, system_schema.*): rows are built per
+ * query and served through the storage {@link Table} reading contract, so SELECT treats it
+ * like any stored table.
+ */
+public final class VirtualTable implements Table {
+  private final TableMetadata table;
+  private final TreeMap<DecoratedKey, PartitionView> partitions = new TreeMap<>();
+
+  /** @param rows each row as column name → serialized value (null or absent = no value) */
+  public VirtualTable(TableMetadata table, List<Map<String, byte[]>> rows) {
+    this.table = table;
+    TreeMap<DecoratedKey, TreeMap<byte[], Row>> byKey = new TreeMap<>();
+    for (Map<String, byte[]> r : rows) {
+      List<byte[]> pk = new ArrayList<>();
+      for (ColumnMetadata c : table.partitionKey) {
+        pk.add(r.get(c.name()));
+      }
+      List<byte[]> ck = new ArrayList<>();
+      for (ColumnMetadata c : table.clustering) {
+        ck.add(r.get(c.name()));
+      }
+      byte[] clustering = KeyCodec.clustering(table, ck);
+      List<Cell> cells = new ArrayList<>();
+      for (ColumnMetadata c : table.valueColumns()) {
+        byte[] v = r.get(c.name());
+        if (v == null) {
+          continue;
+        }
+        if (Types.isMultiCell(c.type())) {
+          cells.addAll(CellCodec.explode(c.name(), c.type(), v, 0, 0, 0));
+        } else {
+          cells.add(Cell.live(c.name(), v, 0));
+        }
+      }
+      cells.sort((a, b) -> {
+        int x = a.column().compareTo(b.column());
+        if (x != 0) {
+          return x;
+        }
+        return a.path() == null || b.path() == null ? 0 : Bytes.compare(a.path(), b.path());
+      });
+      DecoratedKey key = DecoratedKey.of(KeyCodec.partitionKey(table, pk));
+      byKey.computeIfAbsent(key, k -> new TreeMap<>(Bytes::compare))
+          .put(clustering, new Row(clustering, LivenessInfo.of(0), io.cassette.storage.DeletionTime.LIVE, cells));
+    }
+    for (Map.Entry<DecoratedKey, TreeMap<byte[], Row>> e : byKey.entrySet()) {
+      partitions.put(e.getKey(), new PartitionView(e.getKey(), null, new ArrayList<>(e.getValue().values())));
+    }
+  }
+
+  @Override
+  public TableSpec spec() {
+    return TableSpec.withDefaults(table.keyspace, table.name, table.id);
+  }
+
+  @Override
+  public void apply(PartitionUpdate update) {
+    throw new UnsupportedOperationException("virtual table " + table + " is read-only");
+  }
+
+  @Override
+  public PartitionView read(byte[] partitionKey, ReadQuery query) {
+    DecoratedKey key = DecoratedKey.of(partitionKey);
+    PartitionView p = partitions.get(key);
+    if (p == null) {
+      return new PartitionView(key, null, List.of());
+    }
+    return filter(p, query);
+  }
+
+  private static PartitionView filter(PartitionView p, ReadQuery query) {
+    List<Row> rows = new ArrayList<>();
+    for (Row r : p.rows()) {
+      for (Slice s : query.slices()) {
+        if (s.includes(r.clustering())) {
+          rows.add(r);
+          break;
+        }
+      }
+    }
+    if (query.reversed()) {
+      java.util.Collections.reverse(rows);
+    }
+    if (rows.size() > query.rowLimit()) {
+      rows = rows.subList(0, query.rowLimit());
+    }
+    return new PartitionView(p.key(), null, rows);
+  }
+
+  @Override
+  public CloseableIterator<PartitionView> scan(KeyRange range, ReadQuery query) {
+    List<PartitionView> out = new ArrayList<>();
+    for (PartitionView p : partitions.values()) {
+      DecoratedKey k = p.key();
+      if (range.after() != null) {
+        int c = Long.compare(k.token(), range.after().token());
+        if (c < 0 || (c == 0 && (range.after().key() == null ? false
+            : Bytes.compare(k.key(), range.after().key()) <= 0))) {
+          continue;
+        }
+        if (c == 0 && range.after().key() == null) {
+          continue;
+        }
+      }
+      if (k.token() > range.endToken()) {
+        continue;
+      }
+      PartitionView f = filter(p, query);
+      if (!f.rows().isEmpty()) {
+        out.add(f);
+      }
+    }
+    Iterator<PartitionView> it = out.iterator();
+    return new CloseableIterator<>() {
+      public boolean hasNext() {
+        return it.hasNext();
+      }
+
+      public PartitionView next() {
+        return it.next();
+      }
+
+      public void close() {
+      }
+    };
+  }
+
+  @Override
+  public void flush() {
+  }
+
+  @Override
+  public void compact() {
+  }
+
+  @Override
+  public void truncate() {
+    throw new UnsupportedOperationException("virtual table " + table + " is read-only");
+  }
+
+  @Override
+  public void snapshot(String tag) {
+  }
+
+  @Override
+  public TableMetrics metrics() {
+    return new TableMetrics(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  }
+
+  static boolean same(byte[] a, byte[] b) {
+    return Arrays.equals(a, b);
+  }
+}
