@@ -24,7 +24,12 @@ public final class RespMain {
       engine = new InMemoryEngine();
     } else {
       try {
-        engine = Engine.open(EngineOptions.defaults(dir));
+        EngineOptions d = EngineOptions.defaults(dir);
+        // appendfsync everysec: fsync the commit log every second, acknowledge at once
+        engine = Engine.open(new EngineOptions(d.dataDirectory(), d.commitLogDirectory(),
+            io.cassette.storage.CommitLogSync.PERIODIC, java.time.Duration.ofSeconds(1),
+            d.commitLogSegmentBytes(), d.commitLogBacklogBytes(), d.memtableBudgetBytes(),
+            d.compactionThroughputBytesPerSecond(), d.compactionThreads()));
       } catch (UnsupportedOperationException e) {
         System.err.println("storage engine not available; using memory");
         engine = new InMemoryEngine();

@@ -27,6 +27,8 @@ public final class Batch {
   private final long timestamp;
   private final long nowSeconds;
   private final Map<ByteBuffer, PartitionOps> partitions = new LinkedHashMap<>();
+  /** Runs after the mutation is applied (cache updates must not run ahead of storage). */
+  private final List<Runnable> afterCommit = new ArrayList<>();
 
   /**
    * The writes to one partition. A row written twice keeps only the last write: with one
@@ -94,6 +96,10 @@ public final class Batch {
     deleteRange(RedisLayout.subKey(meta.version), slice);
   }
 
+  void afterCommit(Runnable action) {
+    afterCommit.add(action);
+  }
+
   public boolean isEmpty() {
     return partitions.isEmpty();
   }
@@ -101,6 +107,7 @@ public final class Batch {
   /** Applies everything written so far; the batch may be reused afterwards. */
   public void commit() {
     if (partitions.isEmpty()) {
+      afterCommit.clear();
       return;
     }
     List<PartitionUpdate> updates = new ArrayList<>(partitions.size());
@@ -119,5 +126,9 @@ public final class Batch {
     }
     partitions.clear();
     engine.apply(new Mutation(updates));
+    for (Runnable r : afterCommit) {
+      r.run();
+    }
+    afterCommit.clear();
   }
 }

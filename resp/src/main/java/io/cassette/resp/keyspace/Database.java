@@ -33,7 +33,10 @@ public final class Database {
   /** Number of keys; -1 until first counted (a scan), then maintained on every change. */
   private long keyCount = -1;
 
-  Database(int index, Engine engine, RedisClock clock) {
+  private final MetaCache cache;
+
+  Database(int index, Engine engine, RedisClock clock, MetaCache cache) {
+    this.cache = cache;
     this.index = index;
     this.engine = engine;
     this.clock = clock;
@@ -76,10 +79,19 @@ public final class Database {
 
   /** The stored metadata of {@code key} even when expired, or null. */
   KeyMeta rawMeta(byte[] key) {
+    KeyMeta cached = cache.get(index, key);
+    if (cached != null) {
+      return cached;
+    }
     PartitionView view = table.read(RedisLayout.metaKey(key),
         ReadQuery.row(RedisLayout.META_CLUSTERING, nowSeconds()));
     byte[] v = firstValue(view);
-    return v == null ? null : KeyMeta.decode(v);
+    if (v == null) {
+      return null;
+    }
+    KeyMeta m = KeyMeta.decode(v);
+    cache.put(index, key, m);
+    return m;
   }
 
   private static byte[] firstValue(PartitionView view) {
@@ -114,11 +126,14 @@ public final class Database {
           new byte[0]);
     }
     b.putRow(RedisLayout.metaKey(key), RedisLayout.META_CLUSTERING, meta.encode());
+    KeyMeta stored = MetaCache.copy(meta);
+    b.afterCommit(() -> cache.put(index, key, stored));
   }
 
   /** Deletes {@code key} whose current metadata is {@code meta}: O(1) whatever its size. */
   public void remove(Batch b, byte[] key, KeyMeta meta) {
     b.deletePartition(RedisLayout.metaKey(key));
+    b.afterCommit(() -> cache.remove(index, key));
     if (meta.type != KeyType.STRING) {
       b.deletePartition(RedisLayout.subKey(meta.version));
     }
@@ -137,6 +152,7 @@ public final class Database {
    */
   public void rename(Batch b, byte[] key, KeyMeta meta, byte[] target, KeyMeta targetOld) {
     b.deletePartition(RedisLayout.metaKey(key));
+    b.afterCommit(() -> cache.remove(index, key));
     if (meta.expireAtMs != 0) {
       b.deleteRow(RedisLayout.EXPIRY_INDEX_KEY, RedisLayout.expiryClustering(meta.expireAtMs, key));
     }
@@ -238,6 +254,7 @@ public final class Database {
 
   /** Removes every key (FLUSHDB). */
   public void flush() {
+    cache.clear(index);
     table.truncate();
     keyCount = 0;
   }

@@ -12,12 +12,22 @@ public final class Keyspace {
   private final RedisClock clock = new RedisClock();
   private final Database[] databases = new Database[RedisLayout.DATABASES];
 
+  /** Heap share for the metadata caches of all databases together. */
+  static final int CACHE_HEAP_DIVISOR = 16;
+  private final MetaCache cache;
+
   public Keyspace(Engine engine) {
+    this(engine, Runtime.getRuntime().maxMemory() / CACHE_HEAP_DIVISOR);
+  }
+
+  /** @param cacheBytes metadata cache budget of all databases together (0 = no cache) */
+  public Keyspace(Engine engine, long cacheBytes) {
     this.engine = engine;
+    this.cache = new MetaCache(cacheBytes);
     // Reopen databases that already have tables, so DBSIZE/INFO and expiry see them.
     for (int i = 0; i < RedisLayout.DATABASES; i++) {
       if (i == 0 || engine.table(RedisLayout.KEYSPACE, RedisLayout.tableName(i)).isPresent()) {
-        databases[i] = new Database(i, engine, clock);
+        databases[i] = new Database(i, engine, clock, cache);
       }
     }
   }
@@ -26,7 +36,7 @@ public final class Keyspace {
   public Database db(int index) {
     Database d = databases[index];
     if (d == null) {
-      d = new Database(index, engine, clock);
+      d = new Database(index, engine, clock, cache);
       databases[index] = d;
     }
     return d;

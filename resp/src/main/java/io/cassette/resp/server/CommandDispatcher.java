@@ -39,19 +39,45 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
 
   private final ServerContext server;
   private final ScheduledExecutorService thread;
+  /** Sessions with requests to run, in the order they became ready. */
+  private final java.util.Queue<Session> ready = new java.util.concurrent.ConcurrentLinkedQueue<>();
+  /** True while a drain task is queued or running on the command thread. */
+  private final java.util.concurrent.atomic.AtomicBoolean draining =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   public CommandDispatcher(ServerContext server, ScheduledExecutorService thread) {
     this.server = server;
     this.thread = thread;
   }
 
-  /** Called from the event loop after requests were queued on {@code s}. */
+  /**
+   * Called from the event loop after requests were queued on {@code s}. Sessions with work
+   * wait in one ready queue that a single task drains, so under load many clients share one
+   * hand-off to the command thread instead of one each.
+   */
   public void schedule(Session s) {
     if (s.drainScheduled.compareAndSet(false, true)) {
-      try {
-        thread.execute(() -> drain(s));
-      } catch (java.util.concurrent.RejectedExecutionException e) {
-        s.channel.close(); // shutting down
+      ready.add(s);
+      if (draining.compareAndSet(false, true)) {
+        try {
+          thread.execute(this::drainReady);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+          s.channel.close(); // shutting down
+        }
+      }
+    }
+  }
+
+  private void drainReady() {
+    while (true) {
+      Session s;
+      while ((s = ready.poll()) != null) {
+        drain(s);
+      }
+      draining.set(false);
+      // a session queued after our last poll but before the flag cleared must not be lost
+      if (ready.isEmpty() || !draining.compareAndSet(false, true)) {
+        return;
       }
     }
   }
