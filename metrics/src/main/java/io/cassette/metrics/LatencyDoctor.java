@@ -119,17 +119,19 @@ public final class LatencyDoctor {
             .append(", ").append(often).append(". The storage device is slow to make writes durable;")
             .append(" SD cards and eMMC stall for seconds while they erase blocks.");
         String sync = s.get("commitlog_sync");
-        String period = s.getOrDefault("commitlog_sync_period", "the sync period");
+        String period = s.get("commitlog_sync_period");
         if ("batch".equals(sync) || "group".equals(sync)) {
           sb.append(" commitlog_sync is ").append(sync).append(", so every write waits for these fsyncs:")
               .append(" set commitlog_sync: periodic to acknowledge writes at once and fsync in the")
-              .append(" background every commitlog_sync_period (now ").append(period)
-              .append("); the price is that a power failure may lose up to that much of the latest writes.");
+              .append(" background every commitlog_sync_period");
+          appendNow(sb, period);
+          sb.append("; the price is that a power failure may lose up to that much of the latest writes.");
         } else {
           sb.append(" With commitlog_sync: periodic requests do not wait for fsync, but while it")
               .append(" stalls unsynced data piles up and writers are held back once the backlog is full.")
-              .append(" Lower commitlog_sync_period (now ").append(period)
-              .append(") so each fsync has less to write, and check the request events below.");
+              .append(" Lower commitlog_sync_period");
+          appendNow(sb, period);
+          sb.append(" so each fsync has less to write, and check the request events below.");
         }
         sb.append(" Moving commitlog_directory");
         appendNow(sb, s.get("commitlog_directory"));

@@ -83,7 +83,10 @@ public final class LatencyHistogram {
     }
     Percentiles all = percentiles(total);
     if (all.count() > 0) {
-      all = new Percentiles(all.count(), all.p50(), all.p95(), all.p99(), all.p999(), maxMicros.get(), all.mean());
+      // Bucket bounds may round a percentile just past the exact max: never show p99 > max.
+      long max = maxMicros.get();
+      all = new Percentiles(all.count(), Math.min(all.p50(), max), Math.min(all.p95(), max),
+          Math.min(all.p99(), max), Math.min(all.p999(), max), max, all.mean());
     }
     return new LatencySnapshot(n, sum, percentiles(recent), all);
   }

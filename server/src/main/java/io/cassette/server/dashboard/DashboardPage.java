@@ -224,6 +224,9 @@ function draw(canvas, series, unit) {
   var left = 46, right = 8, top = 8, bottom = 20, tMin = Infinity, tMax = -Infinity, vMax = 0;
   series.forEach(function (s) { s.points.forEach(function (p) {
     tMin = Math.min(tMin, p[0]); tMax = Math.max(tMax, p[0]); if (p[1] != null) vMax = Math.max(vMax, p[1]); }); });
+  var drawn = 0;
+  series.forEach(function (s) { s.points.forEach(function (p) { if (p[1] != null) drawn++; }); });
+  canvas.setAttribute("data-points", String(drawn));
   g.strokeStyle = "#e3e6ea"; g.fillStyle = "#6b7280"; g.font = "11px system-ui, sans-serif"; g.lineWidth = 1;
   if (!isFinite(tMin)) { g.fillText("no data yet", left, h / 2); return; }
   if (vMax <= 0) vMax = 1;

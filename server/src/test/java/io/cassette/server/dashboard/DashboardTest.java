@@ -209,6 +209,9 @@ class DashboardTest {
     assertThat(text(dom, "node-cluster")).isEqualTo("Board Cluster");
     assertThat(text(dom, "live")).isEqualTo("live");
     assertThat(text(dom, "doctor")).contains("commitlog-fsync");
+    // Each chart says how many points it drew: the events chart holds the fsync stall (and any GC pause).
+    assertThat(attribute(dom, "chart-events", "data-points")).isGreaterThanOrEqualTo(1);
+    assertThat(attribute(dom, "chart-throughput", "data-points")).isGreaterThanOrEqualTo(2);
     assertThat(dom).contains("<td>events</td>", "<td>users</td>", "CommitLog-1-2.log",
         "&lt;script&gt;alert(1)&lt;/script&gt;");
     chromium(chromium, profile, "--screenshot=" + screenshot);
@@ -230,6 +233,12 @@ class DashboardTest {
     Matcher m = Pattern.compile("id=\"" + id + "\"[^>]*>([^<]*)<").matcher(dom);
     assertThat(m.find()).as("element #" + id).isTrue();
     return m.group(1).replace("&amp;", "&");
+  }
+
+  private static int attribute(String dom, String id, String attribute) {
+    Matcher m = Pattern.compile("id=\"" + id + "\"[^>]*" + attribute + "=\"([0-9]+)\"").matcher(dom);
+    assertThat(m.find()).as(attribute + " of #" + id).isTrue();
+    return Integer.parseInt(m.group(1));
   }
 
   private static double number(String json, String key) {
