@@ -33,7 +33,6 @@ public final class LatencyHistogram {
   public static final long RECENT_WINDOW_MILLIS = 10_000;
 
   private final Recorder recorder = new Recorder(1, HIGHEST_MICROS, SIGNIFICANT_DIGITS);
-  private final LongAdder count = new LongAdder();
   private final LongAdder sumMicros = new LongAdder();
   /** Exact worst value: the histogram's own max is only within 1%, and a worst stall is quoted. */
   private final LongAccumulator maxMicros = new LongAccumulator(Math::max, 0);
@@ -49,14 +48,16 @@ public final class LatencyHistogram {
   public void record(long micros) {
     long v = micros < 0 ? 0 : Math.min(micros, HIGHEST_MICROS);
     recorder.recordValue(v);
-    count.increment();
     sumMicros.add(v);
     maxMicros.accumulate(v);
   }
 
-  /** Values recorded since start (exact, cheap, no folding). */
-  public long count() {
-    return count.sum();
+  /** Values recorded since start (exact: histogram counts are exact, only values are bucketed). */
+  public synchronized long count() {
+    interval = recorder.getIntervalHistogram(interval);
+    total.add(interval);
+    current.add(interval);
+    return total.getTotalCount();
   }
 
   public LatencySnapshot snapshot() {
@@ -65,11 +66,11 @@ public final class LatencyHistogram {
 
   /** @param nowMillis a monotonic clock reading, for tests of the window */
   synchronized LatencySnapshot snapshot(long nowMillis) {
-    // Read count and sum first: whatever the recorder gives afterwards is at least as much.
-    long n = count.sum();
-    long sum = sumMicros.sum();
     interval = recorder.getIntervalHistogram(interval);
     total.add(interval);
+    // The sum is read after the fold: it may include a value or two the count does not yet.
+    long sum = sumMicros.sum();
+    long n = total.getTotalCount();
     if (windowStartMillis == Long.MIN_VALUE) {
       windowStartMillis = nowMillis;
     }

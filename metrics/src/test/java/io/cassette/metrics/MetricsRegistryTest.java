@@ -64,6 +64,15 @@ class MetricsRegistryTest {
   }
 
   @Test
+  void samplesAsRowsCarryLabelsAndValues() {
+    registry.counterFamily("cassette_req_total", "r", "door").labels("cql").add(7);
+    registry.gauge("cassette_open", "o").set(2);
+    assertThat(MetricSample.all(registry)).containsExactly(
+        new MetricSample("cassette_open", MetricType.GAUGE, java.util.Map.of(), 2),
+        new MetricSample("cassette_req_total", MetricType.COUNTER, java.util.Map.of("door", "cql"), 7));
+  }
+
+  @Test
   void badNamesAreRefusedWithTheName() {
     assertThatThrownBy(() -> registry.gauge("9lives", "x")).hasMessageContaining("'9lives'");
     assertThatThrownBy(() -> registry.counter("cassette_things", "x")).hasMessageContaining("ending in _total");
