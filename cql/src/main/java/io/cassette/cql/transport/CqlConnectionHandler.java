@@ -143,8 +143,8 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
       version = envelope.version();
       ctx.channel().attr(EventBroadcaster.VERSION).set(version);
     } else if (envelope.version() != version) {
-      throw new CqlException(ErrorCode.PROTOCOL_ERROR, "Invalid message version. Got " + envelope.version()
-          + " but previous messages on this connection had version " + version);
+      throw new CqlException(ErrorCode.PROTOCOL_ERROR, "Invalid message version. Got " + envelope.version() + "/v"
+          + envelope.version() + " but previous messages on this connection had version " + version + "/v" + version);
     }
     // v5 envelopes may carry the compression flag (drivers set it when segments are
     // compressed); the decoder has already decompressed v3/v4 bodies and cleared it.
@@ -223,8 +223,7 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
       }
       if (version >= ProtocolVersions.FIRST_SEGMENTED) {
         if (!"lz4".equals(compressor.name())) {
-          throw new CqlException(ErrorCode.PROTOCOL_ERROR, "Unsupported compression algorithm for protocol version "
-              + version + ": " + compression + " (only lz4 compresses v5 segments)");
+          throw new CqlException(ErrorCode.PROTOCOL_ERROR, "Snappy compression is not supported in protocol V" + version);
         }
         lz4Segments = true;
         compressor = null;

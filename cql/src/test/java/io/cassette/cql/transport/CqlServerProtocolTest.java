@@ -208,9 +208,10 @@ class CqlServerProtocolTest {
       c.send(4, 1, Opcode.QUERY, new byte[] {0, 0, 0, 50, 'a'});
       RawClient.Frame f = c.read();
       assertThat(f.errorCode()).isEqualTo(PROTOCOL_ERROR);
-      assertThat(f.errorMessage()).contains("Not enough bytes to read query string");
+      assertThat(f.errorMessage())
+          .isEqualTo("Not enough bytes to read an UTF8 serialized string preceded by its 4 bytes length");
       c.send(4, 2, Opcode.QUERY, new byte[] {0, 0, 0, 1, 'a', 0, 0x33, 0}); // consistency 0x33
-      assertThat(c.read().errorMessage()).contains("Unknown code 51");
+      assertThat(c.read().errorMessage()).isEqualTo("Unknown code 51 for a consistency level");
       c.send(4, 3, Opcode.EXECUTE, new byte[] {0, 1});
       assertThat(c.read().errorCode()).isEqualTo(PROTOCOL_ERROR);
       c.send(4, 4, Opcode.BATCH, new byte[] {0, 0, 1, 7});
@@ -244,8 +245,10 @@ class CqlServerProtocolTest {
       c.send(4, 5, Opcode.STARTUP, RawClient.stringMap(Map.of("CQL_VERSION", "3.0.0")));
       assertThat(c.read().errorMessage()).contains("already initialized");
       c.send(5, 6, Opcode.OPTIONS, new byte[0]);
-      assertThat(c.read().errorMessage()).contains("Invalid message version. Got 5 but previous messages on this "
-          + "connection had version 4");
+      assertThat(c.read().errorMessage()).isEqualTo("Invalid message version. Got 5/v5 but previous messages on this "
+          + "connection had version 4/v4");
+      c.send(4, 7, Opcode.STARTUP, RawClient.stringMap(Map.of("CQL_VERSION", "3.0.0")));
+      c.read();
     }
   }
 
@@ -350,6 +353,22 @@ class CqlServerProtocolTest {
         assertThat(c.isClosedByServer()).isTrue();
         assertThat((System.nanoTime() - t0) / 1_000_000).isBetween(500L, 4000L);
       }
+    }
+  }
+
+  @Test
+  void v5RefusesSnappyAndResponseFramesFromClientsAreFatal() throws Exception {
+    try (RawClient c = new RawClient(address)) {
+      c.send(5, 1, Opcode.STARTUP, RawClient.stringMap(Map.of("CQL_VERSION", "3.0.0", "COMPRESSION", "snappy")));
+      RawClient.Frame f = c.read();
+      assertThat(f.version()).isEqualTo(0x85);
+      assertThat(f.errorMessage()).isEqualTo("Snappy compression is not supported in protocol V5");
+    }
+    try (RawClient c = new RawClient(address)) {
+      c.sendRaw(RawClient.frame(0x84, 0, 1, Opcode.OPTIONS, new byte[0]));
+      assertThat(c.read().errorMessage())
+          .isEqualTo("Wrong protocol direction (expected REQUEST, got RESPONSE) for opcode 5 (OPTIONS)");
+      assertThat(c.isClosedByServer()).isTrue();
     }
   }
 }

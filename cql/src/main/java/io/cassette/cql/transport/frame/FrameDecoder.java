@@ -104,8 +104,10 @@ public final class FrameDecoder extends ByteToMessageDecoder {
       return;
     }
     if ((first & Envelope.RESPONSE_BIT) != 0) {
-      fail(in, out, new FrameError(version, 0,
-          "Wrong protocol direction (expected REQUEST, got RESPONSE)", true));
+      int opcode = in.readableBytes() >= 5 ? in.getUnsignedByte(start + 4) : -1;
+      String name = opcode < 0 ? null : io.cassette.cql.transport.messages.Opcode.name(opcode);
+      fail(in, out, new FrameError(version, 0, "Wrong protocol direction (expected REQUEST, got RESPONSE)"
+          + (name == null ? "" : " for opcode " + opcode + " (" + name + ")"), true));
       return;
     }
     if (in.readableBytes() < Envelope.HEADER_LENGTH) {

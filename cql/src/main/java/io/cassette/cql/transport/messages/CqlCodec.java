@@ -53,7 +53,9 @@ public final class CqlCodec {
 
   public static String readString(ByteBuf in, String what) {
     int length = readShort(in, what + " length");
-    need(in, length, what);
+    if (in.readableBytes() < length) {
+      throw malformed("Not enough bytes to read an UTF8 serialized string of size " + length);
+    }
     String s = in.toString(in.readerIndex(), length, StandardCharsets.UTF_8);
     in.skipBytes(length);
     return s;
@@ -61,7 +63,10 @@ public final class CqlCodec {
 
   public static String readLongString(ByteBuf in, String what) {
     int length = readInt(in, what + " length");
-    need(in, length, what);
+    if (length < 0 || in.readableBytes() < length) {
+      // Cassandra's wording, for the same situation
+      throw malformed("Not enough bytes to read an UTF8 serialized string preceded by its 4 bytes length");
+    }
     String s = in.toString(in.readerIndex(), length, StandardCharsets.UTF_8);
     in.skipBytes(length);
     return s;

@@ -39,7 +39,7 @@ public final class RequestDecoder {
   private RequestDecoder() {}
 
   /**
-   * Decodes the body of a request with {@code opcode}; the body must be fully consumed.
+   * Decodes the body of a request with {@code opcode}.
    *
    * @throws CqlException PROTOCOL_ERROR for a malformed body or an opcode that is not a request
    */
@@ -56,10 +56,7 @@ public final class RequestDecoder {
       case Opcode.AUTH_RESPONSE -> new Request.AuthResponse(CqlCodec.readBytes(body, "SASL token"));
       default -> throw malformed("Unknown request opcode " + opcode);
     };
-    if (body.isReadable()) {
-      throw malformed("Message " + Opcode.name(opcode) + " has " + body.readableBytes()
-          + " unexpected trailing bytes");
-    }
+    // Trailing bytes are ignored, as Cassandra does.
     return request;
   }
 
