@@ -8,6 +8,13 @@ import io.cassette.server.config.Config;
 import io.cassette.server.config.ConfigLoader;
 import io.cassette.server.config.ConfigLoader.FlagValue;
 import io.cassette.server.http.AdminHttpServer;
+import io.cassette.storage.Bytes;
+import io.cassette.storage.Cell;
+import io.cassette.storage.Engine;
+import io.cassette.storage.EngineOptions;
+import io.cassette.storage.PartitionUpdate;
+import io.cassette.storage.Row;
+import io.cassette.storage.Table;
 import io.cassette.storage.TableSpec;
 import io.netty.channel.nio.NioEventLoopGroup;
 import java.io.ByteArrayOutputStream;
@@ -15,6 +22,7 @@ import java.io.PrintStream;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -23,12 +31,15 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** nodetool as an operator runs it, against a real admin HTTP server with the node's endpoints. */
+/**
+ * nodetool as an operator runs it, against a real admin HTTP server with the node's endpoints
+ * over a real storage engine in a temporary directory.
+ */
 class NodetoolMainTest {
   @TempDir Path dir;
   private NioEventLoopGroup loop;
   private AdminHttpServer http;
-  private FakeEngine engine;
+  private Engine engine;
   private int port;
 
   /** What one nodetool run printed and returned. */
@@ -39,10 +50,12 @@ class NodetoolMainTest {
     Config config = ConfigLoader.load(null, Map.of(), Map.of(
         "data_directory", new FlagValue(dir.toString(), "flag --data-dir"),
         "cluster_name", new FlagValue("Board Cluster", "flag")));
-    engine = new FakeEngine(config.dataFileDirectory());
-    engine.createTable(TableSpec.withDefaults("ks", "events", UUID.randomUUID()));
-    engine.createTable(TableSpec.withDefaults("ks", "users", UUID.randomUUID()));
-    engine.createTable(TableSpec.withDefaults("other", "t", UUID.randomUUID()));
+    engine = Engine.open(EngineOptions.defaults(dir));
+    for (String name : new String[] {"ks.events", "ks.users", "other.t"}) {
+      String[] ksTable = name.split("\\.");
+      Table t = engine.createTable(TableSpec.withDefaults(ksTable[0], ksTable[1], UUID.randomUUID()));
+      write(t, 0, ROWS);
+    }
     loop = new NioEventLoopGroup(1);
     http = new AdminHttpServer("127.0.0.1", 0, loop);
     AdminEndpoints.register(http, engine, config, ResourceSizing.derive(256L << 20, 2, null, null));
@@ -53,6 +66,22 @@ class NodetoolMainTest {
   void stopNode() {
     http.close();
     loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    engine.close();
+  }
+
+  /** Rows written to each table before a test. */
+  static final int ROWS = 100;
+
+  private static void write(Table t, int from, int to) {
+    for (int i = from; i < to; i++) {
+      t.apply(PartitionUpdate.builder(t.spec().keyspace(), t.spec().name(),
+              ("key-" + i).getBytes(StandardCharsets.UTF_8))
+          .row(Row.of(Bytes.EMPTY, List.of(Cell.live("v", new byte[64], 1_000_000L + i)))).build());
+    }
+  }
+
+  private long sstables(String keyspace, String table) {
+    return engine.table(keyspace, table).orElseThrow().metrics().sstableCount();
   }
 
   private Run nodetool(String... args) {
@@ -106,18 +135,26 @@ class NodetoolMainTest {
   @Test
   void flushCompactAndTablestatsReportPerTable() {
     assertThat(nodetool("flush", "ks", "events").exit()).isZero();
+    assertThat(sstables("ks", "events")).isEqualTo(1);
+    assertThat(sstables("ks", "users")).isZero();
+    write(engine.table("ks", "events").orElseThrow(), ROWS, 2 * ROWS);
     assertThat(nodetool("flush").exit()).isZero();
-    assertThat(nodetool("compact", "ks").exit()).isZero();
+    assertThat(sstables("ks", "events")).isEqualTo(2);
+    assertThat(sstables("other", "t")).isEqualTo(1);
 
     Run stats = nodetool("tablestats", "ks.events");
     assertThat(stats.exit()).isZero();
     assertThat(stats.out()).contains("Total number of tables: 1", "Keyspace : ks", "\t\tTable: events",
-        "\t\tSSTable count: 2", "\t\tSpace used (live): 2000", "\t\tLocal read latency: 0.150 ms");
+        "\t\tSSTable count: 2", "\tWrite Count: " + 2 * ROWS, "\t\tLocal write count: " + 2 * ROWS);
+    long live = Long.parseLong(stats.out().lines().filter(l -> l.startsWith("\t\tSpace used (live): "))
+        .findFirst().orElseThrow().substring("\t\tSpace used (live): ".length()));
+    assertThat(live).isPositive();
+
+    assertThat(nodetool("compact", "ks").exit()).isZero();
+    assertThat(sstables("ks", "events")).isEqualTo(1);
     assertThat(nodetool("tablestats", "-H", "ks").out())
-        .contains("Total number of tables: 2", "Space used (live): 1.95 KiB", "Table: users");
-    assertThat(nodetool("status").out()).contains("3.91 KiB");
-    assertThat(((FakeEngine.FakeTable) engine.table("ks", "users").orElseThrow()).compactions).isEqualTo(1);
-    assertThat(((FakeEngine.FakeTable) engine.table("other", "t").orElseThrow()).compactions).isZero();
+        .contains("Total number of tables: 2", "Table: users", "SSTable count: 1", " KiB\n");
+    assertThat(nodetool("status").out()).containsPattern("UN  127\\.0\\.0\\.1  \\d+(\\.\\d+)? KiB");
   }
 
   @Test
@@ -131,10 +168,19 @@ class NodetoolMainTest {
         .isEqualTo("nodetool: Snapshot before-upgrade already exists.\n");
 
     Run list = nodetool("listsnapshots");
+    // hard links of live SSTables: deleting the snapshot would free nothing yet
     assertThat(list.out().lines().filter(l -> l.startsWith("before-upgrade ks  "))).hasSize(2)
-        .allSatisfy(l -> assertThat(l).contains("0 bytes   1000 bytes"));
+        .allSatisfy(l -> assertThat(l).containsPattern(" 0 bytes +\\d+(\\.\\d+)? KiB "));
     assertThat(list.out()).contains("Snapshot name  Keyspace name", "events", "users",
         "Total TrueDiskSpaceUsed: 0 bytes");
+    assertThat(list.out()).doesNotContain("other");
+
+    // once compaction replaces the SSTables, the snapshot alone holds the old ones
+    write(engine.table("ks", "events").orElseThrow(), ROWS, 2 * ROWS);
+    nodetool("flush");
+    nodetool("compact", "ks", "events");
+    assertThat(nodetool("listsnapshots").out()).containsPattern(
+        "before-upgrade ks +events +\\d+(\\.\\d+)? KiB");
 
     Run clear = nodetool("clearsnapshot", "-t", "before-upgrade");
     assertThat(clear.exit()).isZero();
@@ -189,7 +235,7 @@ class NodetoolMainTest {
     assertThat(nodetool("version").out()).startsWith("ReleaseVersion: ");
     assertThat(nodetool("gcstats").out()).contains("Interval (ms)", "Collections");
     assertThat(nodetool("tablehistograms", "ks", "users").out())
-        .contains("ks/users histograms", "Mean", "150.00", "Read Latency");
+        .contains("ks/users histograms", "Mean", "Read Latency", "Count");
     assertThat(nodetool("info").out()).contains("Mode                   : DRAINED");
   }
 
