@@ -42,6 +42,7 @@ public final class RespMain {
       e.close();
     }));
     System.out.println("cassette-resp listening on " + server.start() + " data " + dir);
+    System.out.flush();
     Thread.currentThread().join();
   }
 }

@@ -123,7 +123,13 @@ final class StringCommands {
   /** Stores {@code value} under {@code key} (replacing {@code old}, which may be any type). */
   static void put(Database db, byte[] key, KeyMeta old, byte[] value, long expireAtMs) {
     Batch b = db.batch();
-    db.store(b, key, old, KeyMeta.string(value, expireAtMs));
+    if (expireAtMs != 0 && expireAtMs <= System.currentTimeMillis()) {
+      if (old != null) { // an expiry already passed (SET ... EXAT past) deletes, as Redis 7
+        db.remove(b, key, old);
+      }
+    } else {
+      db.store(b, key, old, KeyMeta.string(value, expireAtMs));
+    }
     b.commit();
   }
 

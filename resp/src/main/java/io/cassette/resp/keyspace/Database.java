@@ -30,6 +30,12 @@ public final class Database {
   private final Engine engine;
   private final RedisClock clock;
   private final Table table;
+  /**
+   * Index entries before this time were all processed: the next cycle starts here instead of
+   * wading through the tombstones of entries already handled. Entries are never added in
+   * the past (an expiry time already passed deletes the key at once), so none is skipped.
+   */
+  private long expiryLowWater;
   /** Number of keys; -1 until first counted (a scan), then maintained on every change. */
   private long keyCount = -1;
 
@@ -265,10 +271,12 @@ public final class Database {
    */
   public List<byte[]> expireSome() {
     long now = clock.nowMillis();
+    byte[] start = new byte[8];
+    KeyMeta.putLong(start, 0, expiryLowWater);
     byte[] end = new byte[8];
     KeyMeta.putLong(end, 0, now);
     PartitionView view = table.read(RedisLayout.EXPIRY_INDEX_KEY,
-        new ReadQuery(List.of(new Slice(io.cassette.storage.Bytes.EMPTY, true, end, true)), false,
+        new ReadQuery(List.of(new Slice(start, true, end, true)), false,
             ACTIVE_EXPIRE_BATCH, nowSeconds()));
     if (view.rows().isEmpty()) {
       return List.of();
@@ -278,6 +286,7 @@ public final class Database {
     for (Row r : view.rows()) {
       byte[] c = r.clustering();
       long at = KeyMeta.getLong(c, 0);
+      expiryLowWater = Math.max(expiryLowWater, at);
       byte[] key = Arrays.copyOfRange(c, 8, c.length);
       KeyMeta m = rawMeta(key);
       if (m != null && m.expireAtMs == at && m.expiresAt(now)) {
