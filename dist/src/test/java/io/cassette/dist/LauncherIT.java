@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import com.datastax.oss.driver.api.core.CqlSession;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -132,14 +134,24 @@ class LauncherIT {
   void startsInSmallHeapOnOneCoreSaysReadyServesAndStopsCleanlyOnSigterm() throws Exception {
     int http = freePort();
     int resp = freePort();
+    int cql = freePort();
     Path data = dir.resolve("data");
     Run run = launch(Map.of("CASSETTE_JAVA_OPTS", "-XX:ActiveProcessorCount=1"),
         "start", "--heap", "64m", "--data-dir", data.toString(), "--http-port", String.valueOf(http),
-        "--cql-port", "0", "--resp-port", String.valueOf(resp));
+        "--cql-port", String.valueOf(cql), "--resp-port", String.valueOf(resp));
     String sizing = run.await("Resources:", 60);
     assertThat(sizing).contains("1 core(s)").contains("threads: io 1");
     String ready = run.await(" ready in ", 60);
-    assertThat(ready).contains("HTTP 127.0.0.1:" + http).contains("RESP 127.0.0.1:" + resp);
+    assertThat(ready).contains("CQL 127.0.0.1:" + cql).contains("HTTP 127.0.0.1:" + http)
+        .contains("RESP 127.0.0.1:" + resp);
+    try (CqlSession session = CqlSession.builder()
+        .addContactPoint(new InetSocketAddress("127.0.0.1", cql)).withLocalDatacenter("datacenter1").build()) {
+      assertThat(session.execute("SELECT release_version FROM system.local").one().getString(0)).isEqualTo("5.0.4");
+      session.execute("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+      session.execute("CREATE TABLE ks.t (k int PRIMARY KEY, v text)");
+      session.execute("INSERT INTO ks.t (k, v) VALUES (1, 'one')");
+      assertThat(session.execute("SELECT v FROM ks.t WHERE k = 1").one().getString("v")).isEqualTo("one");
+    }
     assertThat(inline(resp, "SET greeting hello")).isEqualTo("+OK");
     assertThat(inline(resp, "GET greeting")).isEqualTo("$5");
 

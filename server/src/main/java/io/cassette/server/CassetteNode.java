@@ -2,6 +2,11 @@ package io.cassette.server;
 
 import io.cassette.server.config.Config;
 import io.cassette.server.config.ConfigKeys;
+import io.cassette.cql.language.CqlLanguage;
+import io.cassette.cql.language.NodeInfo;
+import io.cassette.cql.transport.AllowAllAuthenticator;
+import io.cassette.cql.transport.CqlServer;
+import io.cassette.cql.transport.CqlServerOptions;
 import io.cassette.resp.RespServer;
 import io.cassette.resp.RespServerOptions;
 import io.cassette.server.http.AdminHttpServer;
@@ -12,6 +17,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.BindException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -44,10 +50,21 @@ public final class CassetteNode implements AutoCloseable {
    *
    * @throws StartException with a message for the operator when a port cannot be bound
    */
-  public void start() throws InterruptedException {
+  public void start() throws InterruptedException, java.net.UnknownHostException {
     engine = Engine.open(engineOptions());
     started.add(engine);
     String host = config.string(ConfigKeys.LISTEN_ADDRESS);
+
+    int cqlPort = config.integer(ConfigKeys.NATIVE_TRANSPORT_PORT);
+    if (cqlPort != 0) {
+      NodeIdentity identity = NodeIdentity.loadOrCreate(config.dataDirectory(),
+          config.integer(ConfigKeys.NUM_TOKENS));
+      NodeInfo node = NodeInfo.singleNode(config.string(ConfigKeys.CLUSTER_NAME),
+          InetAddress.getByName(host), cqlPort, identity.hostId(), identity.tokens());
+      CqlServer cql = new CqlServer(cqlOptions(host, cqlPort), new CqlLanguage(engine, node));
+      listening.add("CQL " + format(bind("CQL", ConfigKeys.NATIVE_TRANSPORT_PORT, cql::start)));
+      started.add(cql);
+    }
 
     int respPort = config.integer(ConfigKeys.RESP_PORT);
     if (respPort != 0) {
@@ -77,6 +94,14 @@ public final class CassetteNode implements AutoCloseable {
 
   public Engine engine() {
     return engine;
+  }
+
+  private CqlServerOptions cqlOptions(String host, int port) {
+    long maxFrame = config.bytes(ConfigKeys.NATIVE_TRANSPORT_MAX_FRAME_SIZE);
+    return new CqlServerOptions(host, port, (int) Math.min(Integer.MAX_VALUE, maxFrame),
+        CqlServerOptions.DEFAULT_MAX_CONCURRENT_REQUESTS_PER_CONNECTION, sizing.ioThreads(),
+        sizing.requestThreads(), AllowAllAuthenticator.INSTANCE,
+        CqlServerOptions.DEFAULT_IDLE_TIMEOUT_SECONDS);
   }
 
   private RespServerOptions respOptions(String host, int port) {

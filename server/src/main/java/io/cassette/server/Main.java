@@ -105,6 +105,10 @@ public final class Main {
       } catch (CassetteNode.StartException | io.cassette.storage.StorageException e) {
         log.error("{}", e.getMessage());
         return 1;
+      } catch (java.net.UnknownHostException e) {
+        log.error("Invalid listen_address '{}' (from {}): not an address of this machine",
+            config.string(ConfigKeys.LISTEN_ADDRESS), config.source(ConfigKeys.LISTEN_ADDRESS));
+        return 1;
       }
       long ms = (System.nanoTime() - startNanos) / 1_000_000;
       log.info("Cassette {} ready in {} ms: {}", Version.get(), ms, node.listeningSummary());
