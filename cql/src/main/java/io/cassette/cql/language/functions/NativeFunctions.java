@@ -40,8 +40,6 @@ public final class NativeFunctions {
         : Values.ofLong(TimeUuid.unixMillis(Values.toUuid(a.get(0)))));
     add("totimestamp", List.of(Types.DATE), Types.TIMESTAMP, (a, c) -> a.get(0) == null ? null
         : Values.ofLong(dateMillis(a.get(0))));
-    add("dateof", List.of(Types.TIMEUUID), Types.TIMESTAMP, (a, c) -> a.get(0) == null ? null
-        : Values.ofLong(TimeUuid.unixMillis(Values.toUuid(a.get(0)))));
     add("todate", List.of(Types.TIMEUUID), Types.DATE, (a, c) -> a.get(0) == null ? null
         : dateOfMillis(TimeUuid.unixMillis(Values.toUuid(a.get(0)))));
     add("todate", List.of(Types.TIMESTAMP), Types.DATE, (a, c) -> a.get(0) == null ? null
@@ -51,8 +49,6 @@ public final class NativeFunctions {
     add("tounixtimestamp", List.of(Types.TIMESTAMP), Types.BIGINT, (a, c) -> a.get(0));
     add("tounixtimestamp", List.of(Types.DATE), Types.BIGINT, (a, c) -> a.get(0) == null ? null
         : Values.ofLong(dateMillis(a.get(0))));
-    add("unixtimestampof", List.of(Types.TIMEUUID), Types.BIGINT, (a, c) -> a.get(0) == null ? null
-        : Values.ofLong(TimeUuid.unixMillis(Values.toUuid(a.get(0)))));
     add("mintimeuuid", List.of(Types.TIMESTAMP), Types.TIMEUUID, (a, c) -> a.get(0) == null ? null
         : Values.ofUuid(TimeUuid.of(Values.toLong(a.get(0)), MIN_CLOCK_SEQ_AND_NODE)));
     add("maxtimeuuid", List.of(Types.TIMESTAMP), Types.TIMEUUID, (a, c) -> a.get(0) == null ? null
@@ -66,7 +62,12 @@ public final class NativeFunctions {
       add(name + "asblob", List.of(t), Types.BLOB, (a, c) -> a.get(0));
       add("blobas" + name, List.of(Types.BLOB), t, (a, c) -> {
         if (a.get(0) != null) {
-          Values.validate(t, a.get(0));
+          try {
+            Values.validate(t, a.get(0));
+          } catch (io.cassette.cql.CqlException e) {
+            throw io.cassette.cql.language.Errors.invalid("In call to function system.blobas" + name + ", value "
+                + io.cassette.storage.Bytes.hex(a.get(0)) + " is not a valid binary representation for type " + name);
+          }
         }
         return a.get(0);
       });

@@ -33,7 +33,6 @@ public final class Parser {
       "set", "table", "to", "token", "truncate", "unlogged", "update", "use", "using", "where",
       "with");
   private static final int SNIPPET_TOKENS_BEFORE = 10;
-  private static final int SNIPPET_TOKENS_AFTER = 2;
 
   private final String query;
   private final List<Token> tokens;
@@ -115,36 +114,39 @@ public final class Parser {
   }
 
   CqlException mismatched(Token t, String expecting) {
-    return Errors.syntax("line " + t.line() + ":" + t.column() + " mismatched input '" + t.text()
-        + "' expecting " + expecting + snippet(t));
+    return Errors.syntax(position(t) + " mismatched input '" + t.text() + "' expecting " + expecting
+        + snippet(t));
   }
 
   CqlException noViable(Token t) {
-    return Errors.syntax("line " + t.line() + ":" + t.column() + " no viable alternative at input '"
-        + t.text() + "'" + snippet(t));
+    return Errors.syntax(position(t) + " no viable alternative at input '" + t.text() + "'" + snippet(t));
   }
 
-  /** Cassandra's ErrorCollector snippet: ~10 raw tokens before, 2 after, offender in []. */
+  /** ANTLR reports the end of input at line 0, column -1. */
+  private static String position(Token t) {
+    return t.kind() == Kind.EOF ? "line 0:-1" : "line " + t.line() + ":" + t.column();
+  }
+
+  /**
+   * Cassandra's ErrorCollector snippet: from ~10 raw tokens (whitespace included) before the
+   * offending one up to it, the offending token in brackets, "..." where the query goes on.
+   * None at the end of input.
+   */
   private String snippet(Token offending) {
+    if (offending.kind() == Kind.EOF) {
+      return "";
+    }
     int index = offending.rawIndex();
     Token from = all.get(Math.max(0, index - SNIPPET_TOKENS_BEFORE));
-    Token to = all.get(Math.min(all.size() - 1, index + SNIPPET_TOKENS_AFTER));
-    if (to.kind() == Kind.EOF) {
-      to = all.get(Math.max(0, all.size() - 2));
-    }
     boolean includeStart = from.start() == 0;
-    boolean includeEnd = to.end() >= query.length();
+    boolean includeEnd = offending.end() >= query.length();
     StringBuilder sb = new StringBuilder(" (");
     if (!includeStart) {
       sb.append("...");
     }
-    int end = Math.max(to.end(), offending.end());
-    String before = query.substring(from.start(), Math.min(offending.start(), query.length()));
-    String tokenText = offending.kind() == Kind.EOF ? "<EOF>" : offending.text();
-    String after = offending.end() < end ? query.substring(offending.end(), end) : "";
-    sb.append(before.replace("\n", "")).append('[').append(tokenText).append(']')
-        .append(after.replace("\n", ""));
-    if (!includeEnd || offending.kind() == Kind.EOF) {
+    String before = query.substring(from.start(), offending.start());
+    sb.append(before.replace("\n", "")).append('[').append(offending.text()).append(']');
+    if (!includeEnd) {
       sb.append("...");
     }
     return sb.append(')').toString();
@@ -319,7 +321,7 @@ public final class Parser {
         next();
         expect("key");
         if (pkSeen) {
-          throw Errors.invalid("Multiple PRIMARY KEYs specified (exactly one required)");
+          throw Errors.invalid("Multiple PRIMARY KEY specified for table '" + name.name() + "' (exactly one required)");
         }
         pkSeen = true;
         expect("(");
@@ -342,7 +344,7 @@ public final class Parser {
         if (accept("primary")) {
           expect("key");
           if (pkSeen) {
-            throw Errors.invalid("Multiple PRIMARY KEYs specified (exactly one required)");
+            throw Errors.invalid("Multiple PRIMARY KEY specified for table '" + name.name() + "' (exactly one required)");
           }
           pkSeen = true;
           pk.add(col);
@@ -545,12 +547,12 @@ public final class Parser {
           expect("}");
         }
         if (values.containsKey(name)) {
-          throw Errors.syntax("Multiple definition for property " + name);
+          throw Errors.syntax("Multiple definitions for property '" + name + "'");
         }
         values.put(name, m);
       } else {
         if (values.containsKey(name)) {
-          throw Errors.syntax("Multiple definition for property " + name);
+          throw Errors.syntax("Multiple definitions for property '" + name + "'");
         }
         values.put(name, propertyConstant());
       }

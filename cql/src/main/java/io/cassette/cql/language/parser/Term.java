@@ -28,18 +28,56 @@ public sealed interface Term {
     }
   }
 
-  record ListLiteral(List<Term> elements) implements Term {}
+  record ListLiteral(List<Term> elements) implements Term {
+    @Override
+    public String toString() {
+      return "[" + join(elements) + "]";
+    }
+  }
 
-  record SetLiteral(List<Term> elements) implements Term {}
+  record SetLiteral(List<Term> elements) implements Term {
+    @Override
+    public String toString() {
+      return "{" + join(elements) + "}";
+    }
+  }
+
+  /** Comma-separated CQL text of terms. */
+  static String join(List<?> terms) {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < terms.size(); i++) {
+      sb.append(i == 0 ? "" : ", ").append(terms.get(i));
+    }
+    return sb.toString();
+  }
 
   /** {@code {k: v, ...}}; {@code {}} is an empty map that also fits a set. */
-  record MapLiteral(List<Term> keys, List<Term> values) implements Term {}
+  record MapLiteral(List<Term> keys, List<Term> values) implements Term {
+    @Override
+    public String toString() {
+      StringBuilder sb = new StringBuilder("{");
+      for (int i = 0; i < keys.size(); i++) {
+        sb.append(i == 0 ? "" : ", ").append(keys.get(i)).append(": ").append(values.get(i));
+      }
+      return sb.append('}').toString();
+    }
+  }
 
-  record TupleLiteral(List<Term> elements) implements Term {}
+  record TupleLiteral(List<Term> elements) implements Term {
+    @Override
+    public String toString() {
+      return "(" + join(elements) + ")";
+    }
+  }
 
   record UdtLiteral(List<String> fields, List<Term> values) implements Term {}
 
-  record FunctionCall(String keyspace, String name, List<Term> args) implements Term {}
+  record FunctionCall(String keyspace, String name, List<Term> args) implements Term {
+    @Override
+    public String toString() {
+      return name + "(" + join(args) + ")";
+    }
+  }
 
   /** {@code (type) term}. */
   record TypeHint(RawType type, Term term) implements Term {}

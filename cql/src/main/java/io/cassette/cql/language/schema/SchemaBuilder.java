@@ -50,7 +50,7 @@ public final class SchemaBuilder {
       }
     }
     if (replication == null) {
-      throw config("Missing mandatory option 'replication'");
+      throw invalid("Missing mandatory option 'replication'");
     }
     return new KeyspaceMetadata(name, replication,
         durable, existing == null ? Map.of() : existing.tables(),
@@ -68,7 +68,7 @@ public final class SchemaBuilder {
     if (full.equals(SIMPLE)) {
       String rf = m.get("replication_factor");
       if (rf == null) {
-        throw config("SimpleStrategy requires a replication_factor strategy option.");
+        rf = "1"; // Cassandra 5.0 falls back to default_keyspace_rf (1)
       }
       checkRf(rf);
       for (String k : m.keySet()) {
@@ -145,8 +145,8 @@ public final class SchemaBuilder {
     for (int i = 0; i < orderCols.size(); i++) {
       String c = orderCols.get(i);
       if (!ct.clusteringKey().contains(c)) {
-        throw invalid("Only clustering key columns can be defined in CLUSTERING ORDER directive: "
-            + c + " is not a clustering column");
+        throw invalid("Only clustering key columns can be defined in CLUSTERING ORDER directive: ["
+            + c + "] are not clustering columns");
       }
       if (i >= ct.clusteringKey().size() || !ct.clusteringKey().get(i).equals(c)) {
         throw invalid("The order of columns in the CLUSTERING ORDER directive must match that of the"
@@ -177,7 +177,7 @@ public final class SchemaBuilder {
         }
         if (Types.isMultiCell(type)) {
           throw invalid("Invalid non-frozen " + (type instanceof UdtType ? "user-defined type"
-              : "collection type") + " \"" + Types.toCql(type) + "\" for PRIMARY KEY column '" + d.name() + "'");
+              : "collection type") + " " + Types.toCql(type) + " for PRIMARY KEY column '" + d.name() + "'");
         }
         if (Types.isCounter(type)) {
           throw invalid("counter type is not supported for PRIMARY KEY column '" + d.name() + "'");

@@ -47,7 +47,7 @@ public final class TypeResolver {
       case "frozen" -> {
         RawType inner = raw.params().get(0);
         if (inner.params().isEmpty() && Types.nativeNamed(inner.name()) != null && inner.keyspace() == null) {
-          throw invalid("frozen<> is only allowed on collections, tuples, and user-defined types (got " + inner + ")");
+          throw io.cassette.cql.language.Errors.syntax("frozen<> is only allowed on collections, tuples, and user-defined types (got " + inner + ")");
         }
         return Types.freeze(resolve(inner, ks, true, inCollection));
       }

@@ -69,14 +69,14 @@ public final class BatchExecution implements Executable {
       nonCounters |= !s.isCounter();
       conditional |= s.isConditional();
     }
-    if (type == Statement.Batch.LOGGED && counters) {
-      throw invalid("Cannot include a counter statement in a logged batch");
-    }
     if (type == Statement.Batch.COUNTER && nonCounters) {
       throw invalid("Cannot include non-counter statement in a counter batch");
     }
     if (counters && nonCounters) {
       throw invalid("Counter and non-counter mutations cannot exist in the same batch");
+    }
+    if (type == Statement.Batch.LOGGED && counters) {
+      throw invalid("Cannot include a counter statement in a logged batch");
     }
     if (conditional && batchTimestamp) {
       throw invalid("Cannot provide custom timestamp for conditional BATCH");

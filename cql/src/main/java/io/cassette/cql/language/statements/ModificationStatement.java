@@ -136,9 +136,6 @@ public final class ModificationStatement implements Executable {
       deleteRows = del.targets().isEmpty();
       compileConditions(del.conditions(), terms);
     }
-    if (!where.nonPrimaryKeyColumns.isEmpty()) {
-      throw invalid("Non PRIMARY KEY columns found in where clause: " + String.join(", ", where.nonPrimaryKeyColumns));
-    }
     if (where.hasToken) {
       throw invalid("The token function cannot be used in WHERE clauses for " + kind + " statements");
     }
@@ -150,6 +147,9 @@ public final class ModificationStatement implements Executable {
     }
     if (!missing.isEmpty()) {
       throw invalid("Some partition key parts are missing: " + String.join(", ", missing));
+    }
+    if (!where.nonPrimaryKeyColumns.isEmpty()) {
+      throw invalid("Non PRIMARY KEY columns found in where clause: " + String.join(", ", where.nonPrimaryKeyColumns));
     }
     boolean allStatic = !ops.isEmpty();
     for (Op o : ops) {
@@ -214,14 +214,25 @@ public final class ModificationStatement implements Executable {
     List<Relation> rels = new ArrayList<>();
     if (ins.json() != null) {
       Value json = terms.compile(ins.json(), new Receiver(table.keyspace, table.name, "[json]", Types.TEXT));
+      boolean first = true;
       for (ColumnMetadata c : table.columns) {
         final ColumnMetadata col = c;
+        final boolean check = first;
+        first = false;
         Value v = ctx -> {
           byte[] j = json.get(ctx);
           if (j == null || j == QueryContext.UNSET) {
             throw invalid("Got null for INSERT JSON values");
           }
           Map<String, Object> m = jsonObject(j);
+          if (check) {
+            for (String k : m.keySet()) {
+              String name = k.startsWith("\"") ? k.substring(1, k.length() - 1) : k;
+              if (table.column(name) == null) {
+                throw invalid("JSON values map contains unrecognized column: " + name);
+              }
+            }
+          }
           String key = m.containsKey(col.name()) ? col.name() : "\"" + col.name() + "\"";
           if (!m.containsKey(key)) {
             return ins.defaultUnset() ? QueryContext.UNSET : null;
@@ -244,7 +255,7 @@ public final class ModificationStatement implements Executable {
     for (int i = 0; i < ins.columns().size(); i++) {
       ColumnMetadata c = column(ins.columns().get(i));
       if (!seen.add(c.name())) {
-        throw invalid("Multiple definitions found for column " + c.name());
+        throw invalid("The column names contains duplicates");
       }
       if (c.isPrimaryKey()) {
         rels.add(new Relation(Relation.Kind.SINGLE, List.of(c.name()), null, Operator.EQ, ins.values().get(i), null));

@@ -316,7 +316,30 @@ public final class Restrictions {
       throw invalid("The token() function must be applied to all partition key components or none of them");
     }
     Receiver rc = new Receiver(table.keyspace, table.name, "partition key token", io.cassette.cql.language.types.Types.BIGINT);
-    Value v = terms.compile(rel.value(), rc);
+    Value v;
+    if (rel.value() instanceof Term.FunctionCall f && f.name().equals("token")) {
+      if (f.args().size() != table.partitionKey.size()) {
+        throw invalid("Invalid number of arguments in call to function system.token: "
+            + table.partitionKey.size() + " required but " + f.args().size() + " provided");
+      }
+      List<Value> args = new ArrayList<>();
+      for (int i = 0; i < f.args().size(); i++) {
+        args.add(terms.compile(f.args().get(i), receiver(table, table.partitionKey.get(i))));
+      }
+      v = ctx -> {
+        List<byte[]> parts = new ArrayList<>();
+        for (Value a : args) {
+          byte[] b = a.get(ctx);
+          if (b == null || b == QueryContext.UNSET) {
+            return null;
+          }
+          parts.add(b);
+        }
+        return Values.ofLong(io.cassette.storage.Murmur3Token.of(KeyCodec.partitionKey(table, parts)));
+      };
+    } else {
+      v = terms.compile(rel.value(), rc);
+    }
     hasToken = true;
     switch (rel.op()) {
       case GT, GTE -> {

@@ -42,7 +42,8 @@ final class SchemaStatements {
   static void checkModifiable(String keyspace) {
     if (SystemKeyspaces.isReadOnly(keyspace) || keyspace.equals(SystemKeyspaces.AUTH)
         || keyspace.equals(SystemKeyspaces.DISTRIBUTED) || keyspace.equals(SystemKeyspaces.TRACES)) {
-      throw Errors.unauthorized(keyspace + " keyspace is not user-modifiable.");
+      throw Errors.unauthorized((keyspace.equals(SystemKeyspaces.VIRTUAL_SCHEMA) || keyspace.equals(SystemKeyspaces.VIEWS)
+          ? "Virtual keyspace '" : "System keyspace '") + keyspace + "' is not user-modifiable");
     }
   }
 
@@ -86,7 +87,9 @@ final class SchemaStatements {
       }, event("UPDATED", "KEYSPACE", ak.name(), null)));
     }
     if (s instanceof Statement.DropKeyspace dk) {
-      checkModifiable(dk.name());
+      if (SystemKeyspaces.isSystem(dk.name()) || dk.name().startsWith("system_")) {
+        throw Errors.unauthorized(dk.name() + " keyspace is not user-modifiable.");
+      }
       return new Ddl(ctx -> sm.change(m -> {
         if (m.remove(dk.name()) == null) {
           if (dk.ifExists()) {
@@ -169,8 +172,7 @@ final class SchemaStatements {
           if (ct.ifNotExists()) {
             return null;
           }
-          throw new CqlException.AlreadyExists(ks, ct.name().name(), "A user type with name '"
-              + ct.name().name() + "' already exists");
+          throw invalid("A user type with name '" + ct.name().name() + "' already exists");
         }
         m.put(ks, k.withType(SchemaBuilder.type(ct, k)));
         return m;
@@ -239,7 +241,7 @@ final class SchemaStatements {
           for (ColumnMetadata c : t.columns) {
             if (usesUdt(c.type(), dt.name().name())) {
               throw invalid("Cannot drop user type '" + ks + "." + dt.name().name()
-                  + "' as it is still used by table " + t.name);
+                  + "' as it is still used by tables " + t.name);
             }
           }
         }
@@ -247,7 +249,7 @@ final class SchemaStatements {
           for (CqlType ft : other.fieldTypes()) {
             if (!other.name().equals(dt.name().name()) && usesUdt(ft, dt.name().name())) {
               throw invalid("Cannot drop user type '" + ks + "." + dt.name().name()
-                  + "' as it is still used by user type " + other.name());
+                  + "' as it is still used by user types " + other.name());
             }
           }
         }
@@ -275,7 +277,7 @@ final class SchemaStatements {
             if (ci.ifNotExists()) {
               return null;
             }
-            throw new CqlException.AlreadyExists(ks, name, "Index '" + name + "' already exists");
+            throw invalid("Index '" + name + "' already exists");
           }
         }
         if (c.kind() == ColumnMetadata.Kind.PARTITION_KEY && t.partitionKey.size() == 1) {
@@ -293,6 +295,14 @@ final class SchemaStatements {
       String ks = keyspace(di.name(), keyspace);
       checkModifiable(ks);
       String[] table = new String[1];
+      KeyspaceMetadata known = sm.current().keyspace(ks);
+      if (known != null) {
+        for (TableMetadata t : known.tables().values()) {
+          if (t.indexes.containsKey(di.name().name())) {
+            table[0] = t.name;
+          }
+        }
+      }
       return new Ddl(ctx -> sm.change(m -> {
         KeyspaceMetadata k = m.get(ks);
         if (k != null) {
@@ -310,7 +320,7 @@ final class SchemaStatements {
           return null;
         }
         throw invalid("Index '" + ks + "." + di.name().name() + "' doesn't exist");
-      }, event("UPDATED", "TABLE", ks, null)));
+      }, event("UPDATED", "TABLE", ks, table[0] == null ? "" : table[0])));
     }
     throw invalid("Unsupported schema statement");
   }
@@ -407,7 +417,7 @@ final class SchemaStatements {
             if (at.ifColumnFlag()) {
               continue;
             }
-            throw invalid("Column " + name + " was not found in table '" + t.name + "'");
+            throw invalid("Column " + name + " was not found in table '" + t.keyspace + "." + t.name + "'");
           }
           if (c.isPrimaryKey()) {
             throw invalid("Cannot drop PRIMARY KEY column " + name);

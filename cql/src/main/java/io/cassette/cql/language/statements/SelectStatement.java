@@ -53,9 +53,6 @@ public final class SelectStatement implements Executable {
     this.distinct = s.distinct();
     this.ordering = s.orderBy();
     if (where.needsFiltering && !s.allowFiltering()) {
-      if (where.sliceOnPartitionKey) {
-        throw invalid("Only EQ and IN relation are supported on the partition key (unless you use the token() function or allow filtering)");
-      }
       ColumnMetadata c = where.clusteringFilterReason;
       if (c != null && where.partitionComplete && where.nonPrimaryKeyColumns.isEmpty() && c.position() > 0) {
         ColumnMetadata prev = table.clustering.get(c.position() - 1);

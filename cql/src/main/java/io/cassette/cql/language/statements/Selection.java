@@ -241,8 +241,7 @@ public final class Selection {
     String fn = m.function();
     String display = fn.equals("ttl") ? "ttl" : fn.equals("writetime") ? "writetime" : "maxwritetime";
     if (c.isPrimaryKey()) {
-      throw invalid("Cannot use selection function " + (fn.equals("ttl") ? "ttl" : "writeTime")
-          + " on PRIMARY KEY part " + c.name());
+      throw invalid("Cannot use selection function " + fn + " on PRIMARY KEY part " + c.name());
     }
     if (Types.isMultiCell(c.type()) && !fn.equals("maxwritetime")) {
       throw invalid("Cannot use selection function " + (fn.equals("ttl") ? "ttl" : "writeTime")
@@ -355,10 +354,20 @@ public final class Selection {
       default -> { }
     }
     List<CqlType> argTypes = new ArrayList<>();
-    for (Sel a : args) {
-      argTypes.add(a.type());
+    for (int i = 0; i < args.size(); i++) {
+      // A bare literal or marker takes its type from the function's signature.
+      boolean untyped = f.args().get(i) instanceof Selector.Value v && terms.inferType(v.term()) == null;
+      argTypes.add(untyped ? null : args.get(i).type());
     }
     NativeFunction fn = NativeFunctions.resolve(name, argTypes);
+    for (int i = 0; i < args.size(); i++) {
+      if (argTypes.get(i) == null) {
+        Selector.Value v = (Selector.Value) f.args().get(i);
+        Value compiled = terms.compile(v.term(), new Receiver(table.keyspace, table.name,
+            fn.name() + "(arg" + i + ")", fn.argTypes().get(i)));
+        args.set(i, simple(v.term().toString(), fn.argTypes().get(i), (row, ctx) -> compiled.get(ctx)));
+      }
+    }
     return simple(dn, fn.returnType(), (row, ctx) -> {
       List<byte[]> vs = new ArrayList<>(args.size());
       for (Sel a : args) {

@@ -114,7 +114,8 @@ public final class StatementCompiler {
   static TableMetadata writableTable(Schema schema, Statement.QualifiedName name, String keyspace) {
     TableMetadata t = table(schema, name, keyspace);
     if (t.virtual || SystemKeyspaces.isSystem(t.keyspace)) {
-      throw io.cassette.cql.language.Errors.unauthorized(t.keyspace + " keyspace is not user-modifiable.");
+      SchemaStatements.checkModifiable(t.keyspace);
+      throw io.cassette.cql.language.Errors.unauthorized("System keyspace '" + t.keyspace + "' is not user-modifiable");
     }
     return t;
   }

@@ -222,7 +222,7 @@ public final class Values {
       case ASCII:
         for (int i = 0; i < text.length(); i++) {
           if (text.charAt(i) > 127) {
-            throw invalid("Invalid ASCII character in string literal");
+            throw invalid("Invalid ASCII character in string literal: java.nio.charset.UnmappableCharacterException: Input length = 1");
           }
         }
         return text.getBytes(StandardCharsets.US_ASCII);

@@ -1,0 +1,139 @@
+package io.cassette.cql.language;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
+import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
+import com.datastax.oss.driver.api.core.cql.ColumnDefinition;
+import com.datastax.oss.driver.api.core.cql.ResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.datastax.oss.driver.api.core.type.codec.registry.CodecRegistry;
+import io.cassette.cql.transport.CqlServer;
+import io.cassette.cql.transport.CqlServerOptions;
+import io.cassette.storage.Engine;
+import io.cassette.storage.EngineOptions;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs the differential corpus ({@code differential/corpus.cql}) through the Java driver on
+ * Cassette and on a real Cassandra 5.0.4 ({@code -Dcassandra.anchor=127.0.0.1:19042}, started
+ * from ../shared/anchors/cassandra), and writes {@code target/differential-report.txt}: every
+ * statement whose rows, column metadata or error differ. Skipped without the anchor.
+ */
+@Tag("slow")
+class DifferentialCorpusTest {
+  @TempDir
+  Path dir;
+
+  @Test
+  void corpusAgreesWithCassandra() throws Exception {
+    String anchor = System.getProperty("cassandra.anchor");
+    Assumptions.assumeTrue(anchor != null, "set -Dcassandra.anchor=host:port to run");
+    List<String> corpus = corpus();
+    List<String> theirs;
+    try (CqlSession s = session(new InetSocketAddress(anchor.split(":")[0], Integer.parseInt(anchor.split(":")[1])))) {
+      theirs = run(s, corpus);
+    }
+    List<String> ours;
+    try (Engine engine = Engine.open(EngineOptions.defaults(dir))) {
+      CqlLanguage language = new CqlLanguage(engine, NodeInfo.singleNode("anchor", InetAddress.getByName("127.0.0.1"),
+          9042, UUID.randomUUID(), List.of(0L)));
+      try (CqlServer server = new CqlServer(CqlServerOptions.defaults("127.0.0.1", 0), language)) {
+        InetSocketAddress a = server.start();
+        try (CqlSession s = session(a)) {
+          ours = run(s, corpus);
+        }
+      }
+    }
+    StringBuilder report = new StringBuilder();
+    int agree = 0;
+    for (int i = 0; i < corpus.size(); i++) {
+      if (ours.get(i).equals(theirs.get(i))) {
+        agree++;
+      } else {
+        report.append("### ").append(corpus.get(i)).append('\n')
+            .append("  cassandra: ").append(theirs.get(i)).append('\n')
+            .append("  cassette : ").append(ours.get(i)).append('\n');
+      }
+    }
+    String summary = agree + " of " + corpus.size() + " statements agree with Cassandra 5.0.4\n";
+    Path out = Path.of("target", "differential-report.txt");
+    Files.createDirectories(out.getParent());
+    Files.writeString(out, summary + report);
+    System.out.println(summary);
+  }
+
+  static CqlSession session(InetSocketAddress a) {
+    return CqlSession.builder().addContactPoint(a).withLocalDatacenter("datacenter1")
+        .withConfigLoader(DriverConfigLoader.programmaticBuilder()
+            .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(20))
+            .withDuration(DefaultDriverOption.CONTROL_CONNECTION_AGREEMENT_TIMEOUT, Duration.ofSeconds(20))
+            .build())
+        .build();
+  }
+
+  static List<String> corpus() throws Exception {
+    List<String> out = new ArrayList<>();
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(
+        DifferentialCorpusTest.class.getResourceAsStream("differential/corpus.cql"), StandardCharsets.UTF_8))) {
+      StringBuilder cur = new StringBuilder();
+      String line;
+      while ((line = r.readLine()) != null) {
+        if (line.isBlank() || line.startsWith("--")) {
+          continue;
+        }
+        cur.append(cur.length() == 0 ? "" : "\n").append(line);
+        if (line.trim().endsWith(";")) {
+          String s = cur.toString().trim();
+          out.add(s.substring(0, s.length() - 1));
+          cur.setLength(0);
+        }
+      }
+    }
+    return out;
+  }
+
+  static List<String> run(CqlSession s, List<String> corpus) {
+    List<String> out = new ArrayList<>();
+    for (String q : corpus) {
+      try {
+        ResultSet rs = s.execute(SimpleStatement.newInstance(q));
+        StringBuilder sb = new StringBuilder();
+        List<String> cols = new ArrayList<>();
+        for (ColumnDefinition d : rs.getColumnDefinitions()) {
+          cols.add(d.getName().asInternal() + ":" + d.getType().asCql(true, true));
+        }
+        if (!cols.isEmpty()) {
+          sb.append(cols).append(" ->");
+        }
+        for (Row row : rs) {
+          List<String> vals = new ArrayList<>();
+          for (int i = 0; i < row.getColumnDefinitions().size(); i++) {
+            Object v = row.getObject(i);
+            vals.add(v == null ? "null" : CodecRegistry.DEFAULT.codecFor(row.getColumnDefinitions().get(i).getType())
+                .format(row.getObject(i)));
+          }
+          sb.append(' ').append(vals);
+        }
+        out.add(sb.length() == 0 ? "OK" : sb.toString());
+      } catch (RuntimeException e) {
+        out.add("ERROR " + e.getClass().getSimpleName() + ": " + e.getMessage());
+      }
+    }
+    return out;
+  }
+}
