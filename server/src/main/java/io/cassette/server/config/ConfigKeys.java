@@ -30,6 +30,9 @@ public final class ConfigKeys {
   public static final String UNIXSOCKET = "unixsocket";
   public static final String UNIXSOCKETPERM = "unixsocketperm";
   public static final String SEED_PROVIDER = "seed_provider";
+  public static final String LATENCY_MONITOR_THRESHOLD = "latency_monitor_threshold";
+  public static final String SLOWLOG_LOG_SLOWER_THAN = "slowlog_log_slower_than";
+  public static final String SLOWLOG_MAX_LEN = "slowlog_max_len";
 
   private static final Map<String, ConfigKey> KEYS = new LinkedHashMap<>();
 
@@ -55,6 +58,9 @@ public final class ConfigKeys {
     add(new ConfigKey(REQUIREPASS, ValueType.STRING, ""));
     add(new ConfigKey(UNIXSOCKET, ValueType.STRING, ""));
     add(new ConfigKey(UNIXSOCKETPERM, ValueType.INT, "700"));
+    add(new ConfigKey(LATENCY_MONITOR_THRESHOLD, ValueType.DURATION, "100ms"));
+    add(new ConfigKey(SLOWLOG_LOG_SLOWER_THAN, ValueType.INT, "10000"));
+    add(new ConfigKey(SLOWLOG_MAX_LEN, ValueType.INT, "128"));
     // Accepted for Cassandra compatibility; the ring (a later issue) reads it.
     add(new ConfigKey(SEED_PROVIDER, ValueType.STRING, ""));
   }

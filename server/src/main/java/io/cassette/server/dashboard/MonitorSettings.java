@@ -13,12 +13,12 @@ import java.util.Map;
  * written as an operator writes them in cassette.yaml.
  */
 final class MonitorSettings {
-  /** Milliseconds; 0 disables the latency monitor (Redis's latency-monitor-threshold). */
-  static final String LATENCY_MONITOR_THRESHOLD = "latency_monitor_threshold";
+  /** A duration; 0ms disables the latency monitor (Redis's latency-monitor-threshold). */
+  static final String LATENCY_MONITOR_THRESHOLD = ConfigKeys.LATENCY_MONITOR_THRESHOLD;
   /** Microseconds; negative disables, 0 logs everything (Redis's slowlog-log-slower-than). */
-  static final String SLOWLOG_LOG_SLOWER_THAN = "slowlog_log_slower_than";
+  static final String SLOWLOG_LOG_SLOWER_THAN = ConfigKeys.SLOWLOG_LOG_SLOWER_THAN;
   /** Entries kept per front door (Redis's slowlog-max-len). */
-  static final String SLOWLOG_MAX_LEN = "slowlog_max_len";
+  static final String SLOWLOG_MAX_LEN = ConfigKeys.SLOWLOG_MAX_LEN;
 
   private MonitorSettings() {}
 
