@@ -15,8 +15,6 @@ import io.cassette.resp.protocol.Reply;
 import io.cassette.storage.Row;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -286,11 +284,5 @@ final class HashCommands {
         r.bulk(Database.valueOf(row));
       }
     }
-  }
-
-  static <T> List<T> shuffled(List<T> in) {
-    List<T> out = new ArrayList<>(in);
-    Collections.shuffle(out);
-    return out;
   }
 }

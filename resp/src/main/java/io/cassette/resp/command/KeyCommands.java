@@ -82,17 +82,9 @@ final class KeyCommands {
     t.add("copy", -3, WRITE | CommandSpec.DENY_OOM, 1, 2, 1, KeyCommands::copy);
   }
 
-  /** A detached copy of the fields store() compares (expiry, version, type). */
+  /** A detached copy to pass as "old" to store() after changing {@code m}. */
   static KeyMeta copyOf(KeyMeta m) {
-    KeyMeta o = new KeyMeta();
-    o.type = m.type;
-    o.expireAtMs = m.expireAtMs;
-    o.version = m.version;
-    o.size = m.size;
-    o.head = m.head;
-    o.tail = m.tail;
-    o.value = m.value;
-    return o;
+    return m.copy();
   }
 
   private static void del(CommandContext c) {

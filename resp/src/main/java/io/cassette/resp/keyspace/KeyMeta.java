@@ -53,6 +53,19 @@ public final class KeyMeta {
     return m;
   }
 
+  /** A detached copy (a string's value array is shared: values are never changed in place). */
+  public KeyMeta copy() {
+    KeyMeta o = new KeyMeta();
+    o.type = type;
+    o.expireAtMs = expireAtMs;
+    o.version = version;
+    o.size = size;
+    o.head = head;
+    o.tail = tail;
+    o.value = value;
+    return o;
+  }
+
   public boolean expiresAt(long nowMs) {
     return expireAtMs != 0 && expireAtMs <= nowMs;
   }

@@ -82,14 +82,6 @@ final class MetaCache {
   }
 
   static KeyMeta copy(KeyMeta m) {
-    KeyMeta o = new KeyMeta();
-    o.type = m.type;
-    o.expireAtMs = m.expireAtMs;
-    o.version = m.version;
-    o.size = m.size;
-    o.head = m.head;
-    o.tail = m.tail;
-    o.value = m.value; // string values are never modified in place
-    return o;
+    return m.copy();
   }
 }

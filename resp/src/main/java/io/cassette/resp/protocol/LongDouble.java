@@ -8,7 +8,7 @@ import java.math.RoundingMode;
  * INCRBYFLOAT arithmetic as Redis does it on x86-64: values are C {@code long double}s (64-bit
  * mantissa), parsed with strtold, added, and printed with {@code "%.17Lf"} minus trailing
  * zeros. Emulated exactly with BigDecimal so "10.5 + 0.1" prints "10.6" and
- * "5.6 + 5000" prints "5005.59999999999999964", as real Redis does.
+ * "5.6 + 5000" prints "5005.60000000000000009", as real Redis does.
  */
 public final class LongDouble {
   private static final int MANTISSA_BITS = 64;

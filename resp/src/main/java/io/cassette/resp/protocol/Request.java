@@ -20,15 +20,4 @@ public final class Request {
   public int size() {
     return args.length;
   }
-
-  /** The command name lower-cased (ASCII) for lookup in the command table. */
-  public String nameLower() {
-    byte[] n = args[0];
-    char[] c = new char[n.length];
-    for (int i = 0; i < n.length; i++) {
-      int b = n[i] & 0xFF;
-      c[i] = (char) (b >= 'A' && b <= 'Z' ? b + 32 : b);
-    }
-    return new String(c);
-  }
 }

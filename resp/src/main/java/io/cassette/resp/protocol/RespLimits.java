@@ -16,10 +16,20 @@ public record RespLimits(long maxBulkLength, int maxMultibulkLength, int maxInli
   public static final long REDIS_MAX_BULK = 512L * 1024 * 1024;
   /** A single argument may use at most this share of the heap by default. */
   private static final int HEAP_SHARE_DIVISOR = 8;
+  /** Argument count limit: heap bytes divided by this. */
+  private static final int ARGS_HEAP_DIVISOR = 128;
+  /** The smallest argument count limit, whatever the heap. */
+  private static final int MIN_MULTIBULK = 1024;
 
-  /** Redis's limits, with the bulk length capped to an eighth of the heap on small heaps. */
+  /**
+   * Redis's limits, capped on small heaps: one argument to heap/8, the argument count to
+   * heap/128 (each argument costs some 40 bytes before its data, so even a command of empty
+   * arguments stays under a third of the heap). A 64 MB heap gets 8 MB and 524288.
+   */
   public static RespLimits forHeap(long maxHeapBytes) {
     long bulk = Math.min(REDIS_MAX_BULK, Math.max(1L << 20, maxHeapBytes / HEAP_SHARE_DIVISOR));
-    return new RespLimits(bulk, REDIS_MAX_MULTIBULK, REDIS_MAX_INLINE);
+    long multibulk = Math.min(REDIS_MAX_MULTIBULK,
+        Math.max(MIN_MULTIBULK, maxHeapBytes / ARGS_HEAP_DIVISOR));
+    return new RespLimits(bulk, (int) multibulk, REDIS_MAX_INLINE);
   }
 }
