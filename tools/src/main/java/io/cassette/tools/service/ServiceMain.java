@@ -140,7 +140,9 @@ public final class ServiceMain {
     }
     system.mkdirs(l.dataDir());
     system.mkdirs(l.logDir());
-    system.symlink(l.dataDir().resolve("logs"), l.logDir());
+    // Relative, so the link also resolves when the files are staged under another root.
+    Path logsLink = l.dataDir().resolve("logs");
+    system.symlink(logsLink, logsLink.getParent().relativize(l.logDir()));
     Path shippedConfig = l.home().resolve("conf").resolve("cassette.yaml");
     if (Files.isRegularFile(shippedConfig)) {
       system.copyIfAbsent(shippedConfig, l.configFile());

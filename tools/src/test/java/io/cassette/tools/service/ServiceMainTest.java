@@ -56,7 +56,8 @@ class ServiceMainTest {
         "ReadWritePaths=/var/lib/cassette /var/log/cassette\n", "WantedBy=multi-user.target\n");
     assertThat(root.resolve("var/lib/cassette")).isDirectory();
     assertThat(root.resolve("var/log/cassette")).isDirectory();
-    assertThat(Files.readSymbolicLink(root.resolve("var/lib/cassette/logs"))).isEqualTo(Path.of("/var/log/cassette"));
+    assertThat(Files.readSymbolicLink(root.resolve("var/lib/cassette/logs"))).isEqualTo(Path.of("../../log/cassette"));
+    assertThat(root.resolve("var/lib/cassette/logs")).isDirectory();
     assertThat(root.resolve("etc/cassette/cassette.yaml")).hasContent("cluster_name: Boards\nhttp_port: 9999");
     assertThat(r.out()).contains(
         "would run: useradd --system --user-group --home-dir /var/lib/cassette --no-create-home --shell /usr/sbin/nologin cassette",
