@@ -345,7 +345,7 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
       Result r = handler.execute(e.id(), e.resultMetadataId(), e.options(), state);
       byte[] newMetadataId = null;
       if (v >= ProtocolVersions.FIRST_SEGMENTED && r instanceof Result.Rows rows) {
-        byte[] current = ResultMetadataId.compute(rows.columns());
+        byte[] current = metadataIdOf(rows.columns());
         if (!Arrays.equals(current, e.resultMetadataId())) {
           newMetadataId = current;
         }
@@ -374,6 +374,21 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
       return body;
     }
     throw new IllegalStateException("Not a worker request: " + request);
+  }
+
+  /** The last result columns seen and their metadata id: a connection mostly repeats a few statements. */
+  private record MetadataIdCache(List<io.cassette.cql.ColumnSpec> columns, byte[] id) {}
+
+  private volatile MetadataIdCache metadataIdCache = new MetadataIdCache(List.of(), ResultMetadataId.compute(List.of()));
+
+  private byte[] metadataIdOf(List<io.cassette.cql.ColumnSpec> columns) {
+    MetadataIdCache cached = metadataIdCache;
+    if (cached.columns() == columns || cached.columns().equals(columns)) {
+      return cached.id();
+    }
+    byte[] id = ResultMetadataId.compute(columns);
+    metadataIdCache = new MetadataIdCache(columns, id);
+    return id;
   }
 
   /** Writes a response on the request's stream, with warnings (v4+). Callable from any thread. */

@@ -371,4 +371,30 @@ class CqlServerProtocolTest {
       assertThat(c.isClosedByServer()).isTrue();
     }
   }
+
+  @Test
+  void v5OversizedMultiSegmentEnvelopeIsSkippedAndTheConnectionSurvives() throws Exception {
+    try (CqlServer small = new CqlServer(CqlServerOptions.defaults("127.0.0.1", 0).withMaxFrameBytes(64 * 1024),
+        handler)) {
+      InetSocketAddress a = small.start();
+      try (RawClient c = new RawClient(a)) {
+        c.send(5, 1, Opcode.STARTUP, RawClient.stringMap(Map.of("CQL_VERSION", "3.0.0")));
+        assertThat(c.read().opcode()).isEqualTo(Opcode.READY);
+        c.segments = true;
+        byte[] envelope = RawClient.frame(5, 0, 21, Opcode.QUERY, RawClient.query("ECHO " + "w".repeat(300_000), 5));
+        int max = (1 << 17) - 1;
+        for (int off = 0; off < envelope.length; off += max) {
+          c.sendRaw(RawClient.segment(java.util.Arrays.copyOfRange(envelope, off, Math.min(envelope.length, off + max)),
+              false));
+        }
+        RawClient.Frame f = c.read();
+        assertThat(f.stream()).isEqualTo(21);
+        assertThat(f.errorMessage()).startsWith("Request is too big: length " + envelope.length);
+        c.send(5, 22, Opcode.QUERY, RawClient.query("ECHO small", 5));
+        RawClient.Frame after = c.read();
+        assertThat(after.stream()).isEqualTo(22);
+        assertThat(after.opcode()).isEqualTo(Opcode.RESULT);
+      }
+    }
+  }
 }

@@ -19,8 +19,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Requests per second and p99 of a small prepared INSERT and SELECT through the Java driver,
  * over 1 and 8 connections, 64 requests in flight. Against our server with the test handler
- * by default (transport cost only), or any node with {@code -Dbench.contact=host:port} (it
- * then creates {@code bench.kv}). Run: {@code ./mvnw -o -pl cql -am -Pslow
+ * by default (transport cost only), through the real language and engine with
+ * {@code -Dbench.language=true}, or any node with {@code -Dbench.contact=host:port} (these two
+ * create {@code bench.kv}). Run: {@code ./mvnw -o -pl cql -am -Pslow
  * -Dtest=TransportBenchmark -Dsurefire.failIfNoSpecifiedTests=false test}.
  */
 @Tag("slow")
@@ -35,7 +36,18 @@ class TransportBenchmark {
     CqlServer server = null;
     InetSocketAddress address;
     String table;
-    if (contact == null) {
+    io.cassette.storage.Engine engine = null;
+    java.nio.file.Path dataDir = null;
+    if (contact == null && Boolean.getBoolean("bench.language")) {
+      dataDir = java.nio.file.Files.createTempDirectory("cassette-bench");
+      engine = io.cassette.storage.Engine.open(io.cassette.storage.EngineOptions.defaults(dataDir));
+      server = new CqlServer(CqlServerOptions.defaults("127.0.0.1", 0), new io.cassette.cql.language.CqlLanguage(
+          engine, io.cassette.cql.language.NodeInfo.singleNode("Bench", java.net.InetAddress.getByName("127.0.0.1"),
+              9042, java.util.UUID.randomUUID(), java.util.List.of(0L))));
+      address = server.start();
+      table = "bench.kv";
+      contact = "language";
+    } else if (contact == null) {
       server = new CqlServer(CqlServerOptions.defaults("127.0.0.1", 0), new StubQueryHandler());
       address = server.start();
       table = "ks.kv";
@@ -66,6 +78,9 @@ class TransportBenchmark {
     } finally {
       if (server != null) {
         server.close();
+      }
+      if (engine != null) {
+        engine.close();
       }
     }
   }
