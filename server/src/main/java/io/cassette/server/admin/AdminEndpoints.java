@@ -1,5 +1,6 @@
 package io.cassette.server.admin;
 
+import io.cassette.server.NodeIdentity;
 import io.cassette.server.ResourceSizing;
 import io.cassette.server.Version;
 import io.cassette.server.config.Config;
@@ -48,6 +49,7 @@ public final class AdminEndpoints {
   private final SnapshotDirectory snapshots;
   private final GcStatistics gc = new GcStatistics();
   private final UUID hostId;
+  private final List<Long> tokens;
   private final long startMillis = System.currentTimeMillis();
   private volatile boolean drained;
 
@@ -56,7 +58,12 @@ public final class AdminEndpoints {
     this.config = config;
     this.sizing = sizing;
     this.snapshots = new SnapshotDirectory(config.dataFileDirectory());
-    this.hostId = hostId(config);
+    // The identity system.local reports (created once, kept beside the data), so nodetool and
+    // drivers name the node and its tokens alike.
+    NodeIdentity identity = NodeIdentity.loadOrCreate(config.dataDirectory(),
+        config.integer(ConfigKeys.NUM_TOKENS));
+    this.hostId = identity.hostId();
+    this.tokens = identity.tokens();
   }
 
   /** Registers every nodetool endpoint on {@code http}. */
@@ -80,30 +87,6 @@ public final class AdminEndpoints {
     http.register("/api/clearsnapshot", operation(api::clearSnapshot));
   }
 
-  /**
-   * The node's host ID. Derived from the data directory so it is stable across restarts
-   * without writing a file of its own; the cluster issue will store one in cluster metadata.
-   */
-  static UUID hostId(Config config) {
-    String where = config.dataDirectory().toAbsolutePath().normalize().toString();
-    return UUID.nameUUIDFromBytes(("cassette-host:" + where).getBytes(StandardCharsets.UTF_8));
-  }
-
-  /**
-   * The node's {@code num_tokens} tokens, evenly spaced over the Murmur3 ring and offset by the
-   * host ID, so each node's set differs; a single node owns the whole ring whatever they are.
-   */
-  static List<Long> tokens(int count, UUID hostId) {
-    List<Long> tokens = new ArrayList<>(count);
-    long step = count <= 1 ? 0 : Long.divideUnsigned(-1L, count);
-    long offset = count <= 1 ? hostId.getMostSignificantBits()
-        : Long.remainderUnsigned(hostId.getMostSignificantBits(), step);
-    for (int i = 0; i < count; i++) {
-      tokens.add(Long.MIN_VALUE + offset + step * i);
-    }
-    return tokens;
-  }
-
   // ---- reads ----
 
   private String version(Request req) {
@@ -121,7 +104,7 @@ public final class AdminEndpoints {
         .field("hostId", hostId.toString())
         .field("rack", RACK)
         .name("tokens").beginArray();
-    for (long t : tokens(config.integer(ConfigKeys.NUM_TOKENS), hostId)) {
+    for (long t : tokens) {
       w.value(Long.toString(t));
     }
     return w.endArray().endObject().endArray().endObject().toString();
@@ -148,7 +131,7 @@ public final class AdminEndpoints {
         .field("dataDirectory", config.dataFileDirectory().toAbsolutePath().toString())
         .field("commitLogDirectory", config.commitLogDirectory().toAbsolutePath().toString())
         .name("tokens").beginArray();
-    for (long t : tokens(config.integer(ConfigKeys.NUM_TOKENS), hostId)) {
+    for (long t : tokens) {
       w.value(Long.toString(t));
     }
     return w.endArray().endObject().toString();

@@ -2,6 +2,7 @@ package io.cassette.tools.nodetool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cassette.server.NodeIdentity;
 import io.cassette.server.ResourceSizing;
 import io.cassette.server.admin.AdminEndpoints;
 import io.cassette.server.config.Config;
@@ -114,7 +115,8 @@ class NodetoolMainTest {
     assertThat(node[2] + " " + node[3]).isEqualTo("0 bytes");
     assertThat(node[4]).isEqualTo("16");
     assertThat(node[5]).isEqualTo("100.0%");
-    assertThat(UUID.fromString(node[6])).isNotNull();
+    // the identity the CQL front door reports in system.local
+    assertThat(UUID.fromString(node[6])).isEqualTo(NodeIdentity.loadOrCreate(dir, 16).hostId());
     assertThat(node[7]).isEqualTo("rack1");
   }
 
