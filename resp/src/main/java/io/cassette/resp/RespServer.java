@@ -1,5 +1,6 @@
 package io.cassette.resp;
 
+import io.cassette.metrics.NodeMetrics;
 import io.cassette.resp.command.CommandTable;
 import io.cassette.resp.command.RedisConfig;
 import io.cassette.resp.command.ServerContext;
@@ -66,9 +67,18 @@ public final class RespServer implements AutoCloseable {
   private ServerContext server;
   private CommandDispatcher dispatcher;
 
+  private final NodeMetrics metrics;
+
+  /** A server reporting to the running node's metrics ({@link NodeMetrics#global()}). */
   public RespServer(RespServerOptions options, Engine engine) {
+    this(options, engine, NodeMetrics.global());
+  }
+
+  /** A server reporting to {@code metrics} (tests pass their own). */
+  public RespServer(RespServerOptions options, Engine engine, NodeMetrics metrics) {
     this.options = options;
     this.engine = engine;
+    this.metrics = metrics;
   }
 
   /**
@@ -115,13 +125,22 @@ public final class RespServer implements AutoCloseable {
       config.init("unixsocket", options.unixSocket().toString());
       config.init("unixsocketperm", Integer.toOctalString(options.unixSocketPerm()));
     }
+    config.init("slowlog-log-slower-than", Long.toString(metrics.respSlowLog().slowerThanMicros()));
+    config.init("slowlog-max-len", Integer.toString(metrics.respSlowLog().maxLen()));
+    config.init("latency-monitor-threshold",
+        Long.toString(metrics.latencyMonitor().thresholdMillis()));
     config.onSet((name, value) -> {
-      if (name.equals("appendfsync")) {
-        appendfsyncListener.accept(value.toLowerCase());
+      switch (name) {
+        case "appendfsync" -> appendfsyncListener.accept(value.toLowerCase());
+        case "slowlog-log-slower-than" -> metrics.respSlowLog().setSlowerThanMicros(Long.parseLong(value));
+        case "slowlog-max-len" -> metrics.respSlowLog().setMaxLen(Integer.parseInt(value));
+        case "latency-monitor-threshold" ->
+            metrics.latencyMonitor().setThresholdMillis(Long.parseLong(value));
+        default -> { }
       }
     });
     server = new ServerContext(keyspace, CommandTable.standard(), config, commandThread,
-        options.pubsubOutputLimitBytes());
+        options.pubsubOutputLimitBytes(), metrics);
     dispatcher = new CommandDispatcher(server, commandThread);
     server.runner = dispatcher;
     commandThread.scheduleWithFixedDelay(new ActiveExpiry(server), ActiveExpiry.PERIOD_MILLIS,

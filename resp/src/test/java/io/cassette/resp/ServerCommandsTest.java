@@ -70,9 +70,20 @@ class ServerCommandsTest {
           .contains("SET x y");
       assertThat(j.slowlogReset()).isEqualTo("OK");
       assertThat(j.slowlogLen()).isLessThanOrEqualTo(1);
-      assertThat(j.latencyDoctor()).contains("Dave");
+      assertThat(j.latencyDoctor()).contains("No latency spike was observed");
+      j.configSet("latency-monitor-threshold", "1");
+      for (int i = 0; i < 300; i++) {
+        j.rpush("biglist", "x".repeat(100)); // no command is slow here; only the reset matters
+      }
+      assertThat(j.sendCommand(redis.clients.jedis.Protocol.Command.LATENCY, "RESET"))
+          .isInstanceOf(Long.class);
       assertThat(j.sendCommand(redis.clients.jedis.Protocol.Command.LATENCY, "LATEST"))
           .isEqualTo(List.of());
+      assertThat(j.info("commandstats")).contains("cmdstat_rpush:calls=300,");
+      assertThat(j.info("latencystats")).contains("latency_percentiles_usec_rpush:p50=");
+      Object histogram = j.sendCommand(redis.clients.jedis.Protocol.Command.LATENCY,
+          "HISTOGRAM", "rpush");
+      assertThat(histogram.toString()).isNotEmpty();
     }
   }
 

@@ -7,6 +7,10 @@ import static io.cassette.resp.command.CommandSpec.READONLY;
 import static io.cassette.resp.command.CommandSpec.STALE;
 import static io.cassette.resp.command.CommandSpec.WRITE;
 
+import io.cassette.metrics.LatencyHistogram;
+import io.cassette.metrics.LatencyMonitor;
+import io.cassette.metrics.SlowLog;
+import io.cassette.metrics.SlowLogEntry;
 import io.cassette.resp.keyspace.Database;
 import io.cassette.resp.keyspace.RedisLayout;
 import io.cassette.resp.protocol.Reply;
@@ -154,7 +158,30 @@ final class ServerCommands {
           .append(String.format(Locale.ROOT, "%.6f", cpu)).append("\r\n\r\n");
     }
     if (sections.contains("latencystats")) {
-      sb.append("# Latencystats\r\n\r\n");
+      sb.append("# Latencystats\r\n");
+      for (Map.Entry<String, LatencyHistogram> e
+          : new java.util.TreeMap<>(s.requests.latencyByType()).entrySet()) {
+        io.cassette.metrics.Percentiles p = e.getValue().snapshot().allTime();
+        sb.append("latency_percentiles_usec_").append(e.getKey()).append(":p50=")
+            .append(p.p50()).append(".000,p99=").append(p.p99()).append(".000,p99.9=")
+            .append(p.p999()).append(".000\r\n");
+      }
+      sb.append("\r\n");
+    }
+    if (sections.contains("commandstats")) {
+      sb.append("# Commandstats\r\n");
+      for (Map.Entry<String, LatencyHistogram> e
+          : new java.util.TreeMap<>(s.requests.latencyByType()).entrySet()) {
+        io.cassette.metrics.LatencySnapshot snap = e.getValue().snapshot();
+        var failed = s.requests.errorsByType().get(e.getKey());
+        sb.append("cmdstat_").append(e.getKey()).append(":calls=").append(snap.count())
+            .append(",usec=").append(snap.sumMicros()).append(",usec_per_call=")
+            .append(String.format(Locale.ROOT, "%.2f",
+                snap.count() == 0 ? 0.0 : (double) snap.sumMicros() / snap.count()))
+            .append(",rejected_calls=0,failed_calls=").append(failed == null ? 0 : failed.value())
+            .append("\r\n");
+      }
+      sb.append("\r\n");
     }
     if (sections.contains("keyspace")) {
       sb.append("# Keyspace\r\n");
@@ -354,7 +381,6 @@ final class ServerCommands {
       case "resetstat" -> {
         ConnectionCommands.arity(c, 2, "config|resetstat");
         c.server.stats.reset();
-        c.server.slowlog.reset();
         r.ok();
       }
       case "rewrite" -> throw new RedisException("ERR The server is running without a config file");
@@ -371,15 +397,14 @@ final class ServerCommands {
     Reply r = c.reply();
     switch (sub) {
       case "latest" -> {
-        Map<String, LatencyMonitor.Event> events = c.server.latency.snapshot();
-        r.array(events.size());
-        for (Map.Entry<String, LatencyMonitor.Event> e : events.entrySet()) {
-          LatencyMonitor.Sample last = e.getValue().samples.peekLast();
+        List<LatencyMonitor.Latest> latest = c.server.latency.latest();
+        r.array(latest.size());
+        for (LatencyMonitor.Latest l : latest) {
           r.array(4);
-          r.bulk(e.getKey());
-          r.integer(last == null ? 0 : last.timeSeconds());
-          r.integer(last == null ? 0 : last.millis());
-          r.integer(e.getValue().maxMillis);
+          r.bulk(l.event());
+          r.integer(l.epochSecond());
+          r.integer(l.latestMillis());
+          r.integer(l.maxMillis());
         }
       }
       case "history" -> {
@@ -388,42 +413,55 @@ final class ServerCommands {
         r.array(samples.size());
         for (LatencyMonitor.Sample s : samples) {
           r.array(2);
-          r.integer(s.timeSeconds());
+          r.integer(s.epochSecond());
           r.integer(s.millis());
         }
       }
       case "reset" -> {
-        List<String> names = new ArrayList<>();
+        String[] names = new String[c.argc() - 2];
         for (int i = 2; i < c.argc(); i++) {
-          names.add(c.argString(i));
+          names[i - 2] = c.argString(i);
         }
         r.integer(c.server.latency.reset(names));
       }
-      case "doctor" -> {
-        Map<String, LatencyMonitor.Event> events = c.server.latency.snapshot();
-        StringBuilder sb = new StringBuilder();
-        if (events.isEmpty()) {
-          sb.append("Dave, no latency spike was observed during the lifetime of this Redis "
-              + "instance, not in the slightest bit. I honestly think you ought to sleep "
-              + "better tonight.\n");
-        } else {
-          sb.append("Dave, I have observed latency spikes in this Redis instance.\n\n");
-          int n = 1;
-          for (Map.Entry<String, LatencyMonitor.Event> e : events.entrySet()) {
-            sb.append(n++).append(". ").append(e.getKey()).append(": ")
-                .append(e.getValue().samples.size()).append(" latency spikes (worst ")
-                .append(e.getValue().maxMillis).append(" milliseconds).\n");
-          }
-          sb.append("\nCommands slower than latency-monitor-threshold are recorded; storage "
-              + "fsync never blocks a reply in periodic (everysec) mode.\n");
-        }
-        r.verbatim(sb.toString());
-      }
+      case "doctor" -> r.verbatim(c.server.metrics.latencyDoctor().report());
+      case "histogram" -> latencyHistogram(c);
       case "help" -> {
         r.array(1);
-        r.status("LATENCY LATEST | HISTORY <event> | RESET [<event> ...] | DOCTOR");
+        r.status("LATENCY LATEST | HISTORY <event> | RESET [<event> ...] | DOCTOR | HISTOGRAM [<command> ...]");
       }
       default -> throw new RedisException(Errors.unknownSubcommand(c.argString(1), "LATENCY"));
+    }
+  }
+
+  /** Redis 7's LATENCY HISTOGRAM: per command, calls and cumulative power-of-two buckets. */
+  private static void latencyHistogram(CommandContext c) {
+    Map<String, LatencyHistogram> all = c.server.requests.latencyByType();
+    Map<String, LatencyHistogram> chosen = new java.util.TreeMap<>();
+    if (c.argc() == 2) {
+      chosen.putAll(all);
+    } else {
+      for (int i = 2; i < c.argc(); i++) {
+        String name = c.argString(i).toLowerCase(Locale.ROOT);
+        if (all.containsKey(name)) {
+          chosen.put(name, all.get(name));
+        }
+      }
+    }
+    Reply r = c.reply();
+    r.map(chosen.size());
+    for (Map.Entry<String, LatencyHistogram> e : chosen.entrySet()) {
+      List<long[]> buckets = e.getValue().cumulativePowerOfTwoBuckets();
+      r.bulk(e.getKey());
+      r.map(2);
+      r.bulk("calls");
+      r.integer(e.getValue().count());
+      r.bulk("histogram_usec");
+      r.map(buckets.size());
+      for (long[] b : buckets) {
+        r.integer(b[0]);
+        r.integer(b[1]);
+      }
     }
   }
 
@@ -432,29 +470,29 @@ final class ServerCommands {
     Reply r = c.reply();
     switch (sub) {
       case "get" -> {
-        int count = 10;
+        int count = SlowLog.DEFAULT_GET_COUNT;
         if (c.argc() == 3) {
           long n = Args.parseLong(c.arg(2));
-          count = n < 0 ? Integer.MAX_VALUE : (int) Math.min(n, Integer.MAX_VALUE);
+          count = n < 0 ? -1 : (int) Math.min(n, Integer.MAX_VALUE);
         } else if (c.argc() > 3) {
           throw new RedisException(Errors.wrongArity("slowlog|get"));
         }
-        List<SlowLog.Entry> entries = c.server.slowlog.latest(count);
+        List<SlowLogEntry> entries = c.server.slowlog.get(count);
         r.array(entries.size());
-        for (SlowLog.Entry e : entries) {
+        for (SlowLogEntry e : entries) {
           r.array(6);
           r.integer(e.id());
-          r.integer(e.timestampSeconds());
-          r.integer(e.micros());
+          r.integer(e.epochSecond());
+          r.integer(e.durationMicros());
           r.array(e.args().size());
-          for (byte[] a : e.args()) {
+          for (String a : e.args()) {
             r.bulk(a);
           }
           r.bulk(e.client());
           r.bulk(e.clientName());
         }
       }
-      case "len" -> r.integer(c.server.slowlog.size());
+      case "len" -> r.integer(c.server.slowlog.length());
       case "reset" -> {
         c.server.slowlog.reset();
         r.ok();

@@ -1,6 +1,10 @@
 package io.cassette.resp.command;
 
 import io.cassette.resp.keyspace.Keyspace;
+import io.cassette.metrics.LatencyMonitor;
+import io.cassette.metrics.NodeMetrics;
+import io.cassette.metrics.RequestMetrics;
+import io.cassette.metrics.SlowLog;
 import io.cassette.resp.protocol.Reply;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelOutboundBuffer;
@@ -35,8 +39,11 @@ public final class ServerContext {
   public final WatchRegistry watches = new WatchRegistry();
   public final BlockingRegistry blocking = new BlockingRegistry();
   public final ServerStats stats = new ServerStats();
-  public final SlowLog slowlog = new SlowLog();
-  public final LatencyMonitor latency = new LatencyMonitor();
+  /** The node's metrics: request latency per command, slow log, latency monitor and doctor. */
+  public final NodeMetrics metrics;
+  public final RequestMetrics requests;
+  public final SlowLog slowlog;
+  public final LatencyMonitor latency;
   public final long startMillis = System.currentTimeMillis();
   public final String runId;
   /** The command thread's scheduler (timeouts of blocking commands). */
@@ -47,7 +54,12 @@ public final class ServerContext {
   public volatile int tcpPort;
 
   public ServerContext(Keyspace keyspace, CommandTable commands, RedisConfig config,
-                       ScheduledExecutorService commandThread, long pubsubOutputLimitBytes) {
+                       ScheduledExecutorService commandThread, long pubsubOutputLimitBytes,
+                       NodeMetrics metrics) {
+    this.metrics = metrics;
+    this.requests = metrics.requests("resp");
+    this.slowlog = metrics.respSlowLog();
+    this.latency = metrics.latencyMonitor();
     this.keyspace = keyspace;
     this.commands = commands;
     this.config = config;

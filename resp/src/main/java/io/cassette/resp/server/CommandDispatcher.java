@@ -216,11 +216,14 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
     try {
       spec.handler().execute(new CommandContext(server, s, args, spec, mayBlock));
     } catch (RedisException e) {
+      server.requests.error(spec.name());
       error(s.reply, e.getMessage());
     } catch (StorageException e) {
+      server.requests.error(spec.name());
       LOG.warn("storage failed for {}: {}", spec.name(), e.toString());
       error(s.reply, "ERR storage: " + e.getMessage());
     } catch (RuntimeException e) {
+      server.requests.error(spec.name());
       LOG.error("command {} failed", spec.name(), e);
       error(s.reply, "ERR internal error in '" + spec.name() + "': " + e);
     }
@@ -229,7 +232,7 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
     if (spec.has(CommandSpec.WRITE) && spec.firstKey() > 0) {
       touchKeys(s, spec, args);
     }
-    record(s, args, micros);
+    record(s, spec, args, micros);
     if (s.blocked != null && s.blocked.timeout == null && s.blocked.deadlineMillis > 0) {
       Session.Blocked b = s.blocked;
       long delay = Math.max(0, b.deadlineMillis - System.currentTimeMillis());
@@ -237,15 +240,10 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
     }
   }
 
-  private void record(Session s, byte[][] args, long micros) {
-    long slowerThan = parse(server.config.get("slowlog-log-slower-than"), 10_000);
-    if (slowerThan >= 0 && micros >= slowerThan) {
-      server.slowlog.record(micros, args, address(s), s.name,
-          (int) parse(server.config.get("slowlog-max-len"), 128));
-    }
-    long threshold = parse(server.config.get("latency-monitor-threshold"), 0);
-    if (threshold > 0 && micros / 1000 >= threshold) {
-      server.latency.add("command", micros / 1000);
+  private void record(Session s, CommandSpec spec, byte[][] args, long micros) {
+    server.requests.record(spec.name(), micros); // also a request-resp latency event if slow
+    if (server.slowlog.isSlow(micros)) {
+      server.slowlog.add(micros, args, args.length, address(s), s.name);
     }
   }
 
@@ -255,14 +253,6 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
       return i.getAddress().getHostAddress() + ":" + i.getPort();
     }
     return String.valueOf(a);
-  }
-
-  private static long parse(String v, long dflt) {
-    try {
-      return v == null ? dflt : Long.parseLong(v);
-    } catch (NumberFormatException e) {
-      return dflt;
-    }
   }
 
   private void touchKeys(Session s, CommandSpec spec, byte[][] args) {

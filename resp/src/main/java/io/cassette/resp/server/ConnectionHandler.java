@@ -58,6 +58,7 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter {
       return;
     }
     server.clients.put(session.id, session);
+    server.requests.connectionOpened();
     ctx.fireChannelActive();
   }
 
@@ -87,6 +88,9 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
     if (session != null) {
+      if (server.clients.containsKey(session.id)) {
+        server.requests.connectionClosed();
+      }
       session.closed = true;
       dispatcher.closed(session);
     }

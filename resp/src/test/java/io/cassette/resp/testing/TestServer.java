@@ -21,7 +21,8 @@ public final class TestServer implements AutoCloseable {
   private TestServer(Engine engine, boolean real, RespServerOptions options) {
     this.engine = engine;
     this.realEngine = real;
-    this.server = new RespServer(options, engine);
+    this.server = new RespServer(options, engine,
+        new io.cassette.metrics.NodeMetrics(new io.cassette.metrics.LatencyMonitor()));
     this.address = server.start();
   }
 
