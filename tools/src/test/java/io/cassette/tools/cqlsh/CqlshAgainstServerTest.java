@@ -1,30 +1,65 @@
 package io.cassette.tools.cqlsh;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.cassette.server.CassetteNode;
+import io.cassette.server.ResourceSizing;
+import io.cassette.server.config.Config;
+import io.cassette.server.config.ConfigLoader;
+import io.cassette.server.config.ConfigLoader.FlagValue;
 import io.cassette.tools.cqlsh.CqlshMainTest.Run;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.Tag;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * cqlsh against a live CQL server (Cassette or Apache Cassandra) given by
- * {@code -Dcqlsh.test.host=127.0.0.1 -Dcqlsh.test.port=9042}; skipped without it. Run with
- * {@code -Dgroups=slow}: DDL on a real Cassandra takes seconds.
+ * cqlsh against a real CQL server: a Cassette node started here on a temporary directory and
+ * a free port, or any server given by {@code -Dcqlsh.test.host=H -Dcqlsh.test.port=P} (how it
+ * was checked against Apache Cassandra 5.0.4).
  */
-@Tag("slow")
 class CqlshAgainstServerTest {
   @TempDir Path dir;
+  @TempDir static Path nodeDir;
+  private static CassetteNode node;
+  private static String host;
+  private static String port;
+
+  @BeforeAll
+  static void startNode() throws Exception {
+    host = System.getProperty("cqlsh.test.host", "127.0.0.1");
+    port = System.getProperty("cqlsh.test.port");
+    if (port != null) {
+      return;
+    }
+    int free;
+    try (ServerSocket s = new ServerSocket(0)) {
+      free = s.getLocalPort();
+    }
+    Config config = ConfigLoader.load(null, Map.of(), Map.of(
+        "data_directory", new FlagValue(nodeDir.toString(), "test"),
+        "native_transport_port", new FlagValue(Integer.toString(free), "test"),
+        "resp_port", new FlagValue("0", "test"), "http_port", new FlagValue("0", "test")));
+    node = new CassetteNode(config, ResourceSizing.forThisJvm(null, null));
+    node.start();
+    port = Integer.toString(free);
+  }
+
+  @AfterAll
+  static void stopNode() {
+    if (node != null) {
+      node.close();
+    }
+  }
 
   private static String[] target(String... args) {
-    String port = System.getProperty("cqlsh.test.port");
-    assumeTrue(port != null, "set -Dcqlsh.test.port to run against a live server");
     String[] full = new String[args.length + 2];
-    full[0] = System.getProperty("cqlsh.test.host", "127.0.0.1");
+    full[0] = host;
     full[1] = port;
     System.arraycopy(args, 0, full, 2, args.length);
     return full;
