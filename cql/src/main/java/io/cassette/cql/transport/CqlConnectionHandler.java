@@ -25,6 +25,8 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.cassette.metrics.RequestMetrics;
+import io.cassette.metrics.SlowLog;
 import io.netty.handler.timeout.IdleStateEvent;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
@@ -64,6 +66,10 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
   }
 
   private final QueryHandler handler;
+  private final RequestMetrics metrics;
+  private final SlowLog slowLog;
+  /** DRIVER_NAME from STARTUP, for the slow log. */
+  private volatile String driverName;
   private final Executor executor;
   private final Authenticator authenticator;
   private final EventBroadcaster events;
@@ -89,8 +95,11 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
   private ClientState state;
 
   CqlConnectionHandler(QueryHandler handler, Executor executor, Authenticator authenticator,
-                       EventBroadcaster events, FrameDecoder decoder, FrameEncoder encoder, int maxInFlight) {
+                       EventBroadcaster events, FrameDecoder decoder, FrameEncoder encoder, int maxInFlight,
+                       RequestMetrics metrics, SlowLog slowLog) {
     this.handler = handler;
+    this.metrics = metrics;
+    this.slowLog = slowLog;
     this.executor = executor;
     this.authenticator = authenticator;
     this.events = events;
@@ -103,6 +112,7 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void channelActive(ChannelHandlerContext ctx) throws Exception {
     state = new ClientState((InetSocketAddress) ctx.channel().remoteAddress());
+    metrics.connectionOpened();
     flushTask = () -> {
       flushScheduled = false;
       ctx.flush();
@@ -213,6 +223,7 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
     if (!options.containsKey("CQL_VERSION")) {
       throw new CqlException(ErrorCode.PROTOCOL_ERROR, "Missing value CQL_VERSION in STARTUP message");
     }
+    driverName = options.get("DRIVER_NAME");
     String compression = options.get("COMPRESSION");
     BodyCompressor compressor = null;
     boolean lz4Segments = false;
@@ -279,7 +290,8 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
       ctx.channel().config().setAutoRead(false);
     }
     try {
-      executor.execute(() -> process(ctx, envelope));
+      long decodedAt = System.nanoTime();
+      executor.execute(() -> process(ctx, envelope, decodedAt));
     } catch (RejectedExecutionException e) {
       envelope.body().release();
       respond(ctx, envelope, Opcode.ERROR, ErrorEncoder.encode(ctx.alloc(),
@@ -301,6 +313,7 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    metrics.connectionClosed();
     Envelope parked;
     while ((parked = waiting.poll()) != null) {
       parked.body().release();
@@ -309,13 +322,15 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
   }
 
   /** Runs on a worker thread; owns the envelope's body. */
-  private void process(ChannelHandlerContext ctx, Envelope envelope) {
+  private void process(ChannelHandlerContext ctx, Envelope envelope, long decodedAtNanos) {
     int opcode = Opcode.RESULT;
     ByteBuf body;
     List<String> warnings;
+    Request request = null;
     ClientWarnings.begin();
     try {
-      body = execute(ctx, envelope);
+      request = RequestDecoder.decode(envelope.opcode(), envelope.body(), envelope.version());
+      body = execute(ctx, request, envelope.version());
       if (envelope.opcode() == Opcode.AUTH_RESPONSE) {
         opcode = ready ? Opcode.AUTH_SUCCESS : Opcode.AUTH_CHALLENGE;
       }
@@ -325,18 +340,43 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
     } catch (Throwable t) {
       LOG.error("Unexpected error executing {} on stream {}", Opcode.name(envelope.opcode()), envelope.streamId(), t);
       opcode = Opcode.ERROR;
-      body = ErrorEncoder.encode(ctx.alloc(), new CqlException(ErrorCode.SERVER_ERROR,
-          "java.lang." + t.getClass().getSimpleName() + ": " + t.getMessage()), envelope.version());
+      body = ErrorEncoder.encode(ctx.alloc(), new CqlException(ErrorCode.SERVER_ERROR, t.toString()),
+          envelope.version());
     } finally {
       envelope.body().release();
       warnings = ClientWarnings.finish();
     }
+    record(envelope.opcode(), request, opcode == Opcode.ERROR, (System.nanoTime() - decodedAtNanos) / 1000);
     respond(ctx, envelope, opcode, body, warnings).addListener(f -> requestDone(ctx));
   }
 
-  private ByteBuf execute(ChannelHandlerContext ctx, Envelope envelope) {
-    int v = envelope.version();
-    Request request = RequestDecoder.decode(envelope.opcode(), envelope.body(), v);
+  /** Latency and errors per request type; slow statements to the CQL slow log. */
+  private void record(int opcode, Request request, boolean failed, long micros) {
+    String type = Opcode.name(opcode);
+    metrics.record(type, micros);
+    if (failed) {
+      metrics.error(type);
+    }
+    if (slowLog.isSlow(micros)) {
+      String statement;
+      if (request instanceof Request.Query q) {
+        statement = q.query();
+      } else if (request instanceof Request.Prepare p) {
+        statement = "PREPARE " + p.query();
+      } else if (request instanceof Request.Execute e) {
+        statement = "EXECUTE 0x" + io.netty.buffer.ByteBufUtil.hexDump(e.id());
+      } else if (request instanceof Request.Batch b) {
+        statement = "BATCH of " + b.statements().size();
+      } else {
+        statement = type;
+      }
+      InetSocketAddress remote = state.remoteAddress();
+      slowLog.add(micros, List.of(statement), remote == null ? "?" : remote.getAddress().getHostAddress() + ":"
+          + remote.getPort(), driverName == null ? "" : driverName);
+    }
+  }
+
+  private ByteBuf execute(ChannelHandlerContext ctx, Request request, int v) {
     if (request instanceof Request.Query q) {
       Result r = handler.query(q.query(), q.options(), state);
       return ResultEncoder.encode(ctx.alloc(), r, v, q.options().skipMetadata(), null, null);

@@ -3,6 +3,9 @@ package io.cassette.cql.transport;
 import io.cassette.cql.QueryHandler;
 import io.cassette.cql.transport.frame.FrameDecoder;
 import io.cassette.cql.transport.frame.FrameEncoder;
+import io.cassette.metrics.NodeMetrics;
+import io.cassette.metrics.RequestMetrics;
+import io.cassette.metrics.SlowLog;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -35,6 +38,9 @@ public final class CqlServer implements AutoCloseable {
   private final CqlServerOptions options;
   private final QueryHandler handler;
   private final EventBroadcaster events = new EventBroadcaster();
+  /** The node's CQL instruments: latency and errors per opcode, connections, slow statements. */
+  private final RequestMetrics metrics = NodeMetrics.global().requests("cql");
+  private final SlowLog slowLog = NodeMetrics.global().cqlSlowLog();
   private EventLoopGroup bossGroup;
   private EventLoopGroup ioGroup;
   private ExecutorService workers;
@@ -76,7 +82,8 @@ public final class CqlServer implements AutoCloseable {
             ch.pipeline().addLast("frameDecoder", decoder);
             ch.pipeline().addLast("frameEncoder", encoder);
             ch.pipeline().addLast("connection", new CqlConnectionHandler(handler, workers,
-                options.authenticator(), events, decoder, encoder, options.maxConcurrentRequestsPerConnection()));
+                options.authenticator(), events, decoder, encoder, options.maxConcurrentRequestsPerConnection(),
+                metrics, slowLog));
           }
         });
     try {

@@ -397,4 +397,20 @@ class CqlServerProtocolTest {
       }
     }
   }
+
+  @Test
+  void requestsAreCountedInTheNodeMetrics() throws Exception {
+    io.cassette.metrics.RequestMetrics m = io.cassette.metrics.NodeMetrics.global().requests("cql");
+    long queriesBefore = m.latencyByType().containsKey("QUERY") ? m.latencyByType().get("QUERY").count() : 0;
+    long errorsBefore = m.errors();
+    try (RawClient c = connect(4)) {
+      assertThat(m.openConnections()).isGreaterThanOrEqualTo(1);
+      c.send(4, 1, Opcode.QUERY, RawClient.query("SELECT * FROM system.local", 4));
+      c.read();
+      c.send(4, 2, Opcode.QUERY, RawClient.query("FAIL SYNTAX", 4));
+      c.read();
+    }
+    assertThat(m.latencyByType().get("QUERY").count()).isGreaterThanOrEqualTo(queriesBefore + 2);
+    assertThat(m.errors()).isGreaterThanOrEqualTo(errorsBefore + 1);
+  }
 }
