@@ -450,13 +450,19 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
     // From a worker: hop to the event loop to write, and queue one flush behind all writes
     // made meanwhile, so a busy connection pays one syscall per batch of responses.
     io.netty.channel.ChannelPromise promise = ctx.newPromise();
-    ctx.executor().execute(() -> {
-      ctx.write(response, promise);
-      if (!flushScheduled) {
-        flushScheduled = true;
-        ctx.executor().execute(flushTask);
-      }
-    });
+    try {
+      ctx.executor().execute(() -> {
+        ctx.write(response, promise);
+        if (!flushScheduled) {
+          flushScheduled = true;
+          ctx.executor().execute(flushTask);
+        }
+      });
+    } catch (RejectedExecutionException e) {
+      // The event loop is shutting down with the server: nobody is left to answer.
+      response.release();
+      promise.tryFailure(e);
+    }
     return promise;
   }
 
