@@ -88,8 +88,16 @@ class DifferentialCorpusTest {
 
   static List<String> corpus() throws Exception {
     List<String> out = new ArrayList<>();
+    for (String file : List.of("differential/corpus.cql", "differential/corpus2.cql", "differential/corpus3.cql")) {
+      out.addAll(corpus(file));
+    }
+    return out;
+  }
+
+  static List<String> corpus(String file) throws Exception {
+    List<String> out = new ArrayList<>();
     try (BufferedReader r = new BufferedReader(new InputStreamReader(
-        DifferentialCorpusTest.class.getResourceAsStream("differential/corpus.cql"), StandardCharsets.UTF_8))) {
+        DifferentialCorpusTest.class.getResourceAsStream(file), StandardCharsets.UTF_8))) {
       StringBuilder cur = new StringBuilder();
       String line;
       while ((line = r.readLine()) != null) {

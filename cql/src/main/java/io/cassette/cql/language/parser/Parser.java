@@ -115,11 +115,15 @@ public final class Parser {
 
   CqlException mismatched(Token t, String expecting) {
     return Errors.syntax(position(t) + " mismatched input '" + t.text() + "' expecting " + expecting
-        + snippet(t));
+        + snippet(t, t));
   }
 
   CqlException noViable(Token t) {
-    return Errors.syntax(position(t) + " no viable alternative at input '" + t.text() + "'" + snippet(t));
+    // ANTLR's stream sits on the last consumed token when a decision fails: that is the one
+    // Cassandra's snippet brackets, followed by the offending token.
+    int i = tokens.indexOf(t);
+    Token bracket = i > 0 ? tokens.get(i - 1) : t;
+    return Errors.syntax(position(t) + " no viable alternative at input '" + t.text() + "'" + snippet(bracket, t));
   }
 
   /** ANTLR reports the end of input at line 0, column -1. */
@@ -132,11 +136,11 @@ public final class Parser {
    * offending one up to it, the offending token in brackets, "..." where the query goes on.
    * None at the end of input.
    */
-  private String snippet(Token offending) {
+  private String snippet(Token bracket, Token offending) {
     if (offending.kind() == Kind.EOF) {
       return "";
     }
-    int index = offending.rawIndex();
+    int index = bracket.rawIndex();
     Token from = all.get(Math.max(0, index - SNIPPET_TOKENS_BEFORE));
     boolean includeStart = from.start() == 0;
     boolean includeEnd = offending.end() >= query.length();
@@ -144,8 +148,10 @@ public final class Parser {
     if (!includeStart) {
       sb.append("...");
     }
-    String before = query.substring(from.start(), offending.start());
-    sb.append(before.replace("\n", "")).append('[').append(offending.text()).append(']');
+    String before = query.substring(from.start(), bracket.start());
+    String after = query.substring(bracket.end(), offending.end());
+    sb.append(before.replace("\n", "")).append('[').append(bracket.text()).append(']')
+        .append(after.replace("\n", ""));
     if (!includeEnd) {
       sb.append("...");
     }
@@ -163,8 +169,10 @@ public final class Parser {
       pos++;
       return t.value();
     }
-    throw t.kind() == Kind.EOF || t.kind() == Kind.IDENT || t.kind() == Kind.SYMBOL
-        ? noViable(t) : mismatched(t, "IDENT");
+    if (t.kind() == Kind.EOF || t.kind() == Kind.IDENT || t.kind() == Kind.SYMBOL) {
+      throw Errors.syntax(position(t) + " no viable alternative at input '" + t.text() + "'" + snippet(t, t));
+    }
+    throw mismatched(t, "IDENT");
   }
 
   private boolean atIdent() {
@@ -656,6 +664,9 @@ public final class Parser {
         }
         selectors.add(new Selector.Aliased(s, alias));
       } while (accept(","));
+      if (!at("from")) {
+        throw noViable(peek());
+      }
     }
     expect("from");
     QualifiedName table = qualifiedName();
@@ -686,11 +697,11 @@ public final class Parser {
     if (accept("per")) {
       expect("partition");
       expect("limit");
-      ppl = term();
+      ppl = limitValue();
     }
     Term limit = null;
     if (accept("limit")) {
-      limit = term();
+      limit = limitValue();
     }
     boolean allowFiltering = false;
     if (accept("allow")) {
@@ -699,6 +710,19 @@ public final class Parser {
     }
     return new Statement.Select(table, json, distinct, selectors, where, groupBy, orderBy, ppl,
         limit, allowFiltering);
+  }
+
+  /** LIMIT takes an integer or a bind marker. */
+  private Term limitValue() {
+    Token t = peek();
+    if (t.kind() == Kind.INTEGER) {
+      next();
+      return new Term.Literal(Constant.INTEGER, t.value());
+    }
+    if (t.kind() == Kind.QMARK || t.kind() == Kind.NAMED_MARKER) {
+      return marker();
+    }
+    throw noViable(t);
   }
 
   private Selector selector() {
@@ -772,6 +796,9 @@ public final class Parser {
     expect("insert");
     expect("into");
     QualifiedName table = qualifiedName();
+    if (!at("json") && !at("(")) {
+      throw noViable(peek());
+    }
     if (accept("json")) {
       Term json = term();
       boolean defaultUnset = false;
@@ -949,6 +976,9 @@ public final class Parser {
     }
     expect("from");
     QualifiedName table = qualifiedName();
+    if (!at("using") && !at("where")) {
+      throw noViable(peek());
+    }
     Term[] using = using(false);
     expect("where");
     List<Relation> where = whereClause();
@@ -985,7 +1015,7 @@ public final class Parser {
       } else if (t.is("delete")) {
         s = delete();
       } else {
-        throw t.kind() == Kind.EOF ? mismatched(t, "K_APPLY") : noViable(t);
+        throw mismatched(t, "K_APPLY");
       }
       statements.add(s);
       accept(";");

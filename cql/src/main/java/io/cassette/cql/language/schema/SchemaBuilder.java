@@ -120,7 +120,7 @@ public final class SchemaBuilder {
     Map<String, Statement.ColumnDef> defs = new LinkedHashMap<>();
     for (Statement.ColumnDef d : ct.columns()) {
       if (defs.put(d.name(), d) != null) {
-        throw invalid("Duplicate column '" + d.name() + "' declaration for table " + ks.name() + "." + name);
+        throw invalid("Duplicate column '" + d.name() + "' declaration for table '" + name + "'");
       }
     }
     Set<String> keyCols = new HashSet<>();

@@ -108,6 +108,7 @@ public final class TableMetadata {
 
   @Override
   public String toString() {
-    return keyspace + "." + name;
+    return io.cassette.cql.language.types.Identifiers.quoteIfNeeded(keyspace) + "."
+        + io.cassette.cql.language.types.Identifiers.quoteIfNeeded(name);
   }
 }

@@ -158,6 +158,9 @@ public final class ModificationStatement implements Executable {
     for (Cond c : conditions) {
       allStatic &= c.column().isStatic();
     }
+    if (allStatic && where.clusteringRestricted && kind == Kind.UPDATE) {
+      throw invalid("Invalid restrictions on clustering columns since the UPDATE statement modifies only static columns");
+    }
     this.onlyStatic = allStatic && !where.clusteringRestricted;
     if (kind != Kind.DELETE || !deleteRows) {
       if (!where.clusteringComplete() && !onlyStatic) {

@@ -127,6 +127,9 @@ public final class SelectStatement implements Executable {
       if (c == null) {
         throw invalid("Undefined column name " + g + " in table " + table);
       }
+      if (!c.isPrimaryKey()) {
+        throw invalid("Group by is currently only supported on the columns of the PRIMARY KEY, got " + c.name());
+      }
       int idx = groupBy.size();
       List<ColumnMetadata> pkAndCk = new ArrayList<>(table.partitionKey);
       pkAndCk.addAll(table.clustering);

@@ -194,6 +194,9 @@ public final class Selection {
   }
 
   private Sel literal(Term t, TermCompiler terms) {
+    if (terms.inferType(t) == null) {
+      throw invalid("Cannot infer type for term " + t + " in selection clause (try using a cast to force a type)");
+    }
     CqlType type = Types.TEXT;
     if (t instanceof Term.Literal l) {
       type = switch (l.kind()) {
@@ -328,7 +331,11 @@ public final class Selection {
           (row, ctx) -> Values.ofLong(Murmur3Token.of(row.partitionKey)));
     }
     for (Selector a : f.args()) {
-      args.add(compile(a, terms));
+      if (a instanceof Selector.Value v && terms.inferType(v.term()) == null) {
+        args.add(simple(v.term().toString(), null, (row, ctx) -> null)); // typed by the signature below
+      } else {
+        args.add(compile(a, terms));
+      }
     }
     StringBuilder display = new StringBuilder("system.").append(name).append('(');
     for (int i = 0; i < args.size(); i++) {
@@ -384,7 +391,13 @@ public final class Selection {
     }
     CqlType type = fn.equals("count") ? Types.BIGINT : argType;
     if ((fn.equals("sum") || fn.equals("avg")) && !(argType instanceof NativeType n && numeric(n.kind()))) {
-      throw invalid("Invalid call to function system." + fn + ", none of its type signatures match");
+      StringBuilder sigs = new StringBuilder();
+      for (String t : List.of("double", "bigint", "tinyint", "smallint", "decimal", "int", "varint", "counter", "float")) {
+        sigs.append(sigs.length() == 0 ? "" : ", ").append("system.").append(fn).append(" : (").append(t)
+            .append(") -> ").append(t);
+      }
+      throw invalid("Invalid call to function " + fn + ", none of its type signatures match (known type signatures: "
+          + sigs + ")");
     }
     return new Sel() {
       public CqlType type() {

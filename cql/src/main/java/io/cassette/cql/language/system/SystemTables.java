@@ -135,7 +135,8 @@ public final class SystemTables {
         r.put("crc_check_chance", Values.ofDouble(o.crcCheckChance()));
         r.put("default_time_to_live", Values.ofInt(o.defaultTimeToLive()));
         r.put("extensions", Collections.packMap(List.of(), List.of()));
-        r.put("flags", Collections.pack(List.of(text("compound"))));
+        r.put("flags", t.isCounter ? Collections.pack(List.of(text("compound"), text("counter")))
+            : Collections.pack(List.of(text("compound"))));
         r.put("gc_grace_seconds", Values.ofInt(o.gcGraceSeconds()));
         r.put("id", Values.ofUuid(t.id));
         r.put("incremental_backups", Values.ofBoolean(true));
