@@ -96,6 +96,25 @@ public final class CqlServer implements AutoCloseable {
     return (InetSocketAddress) serverChannel.localAddress();
   }
 
+  /**
+   * Pushes TOPOLOGY_CHANGE to the connections registered for it (the cluster calls this).
+   *
+   * @param change NEW_NODE, REMOVED_NODE or MOVED_NODE
+   * @param node   the node's native-protocol address
+   */
+  public void topologyChanged(String change, InetSocketAddress node) {
+    events.topologyChanged(change, node);
+  }
+
+  /**
+   * Pushes STATUS_CHANGE to the connections registered for it (the cluster calls this).
+   *
+   * @param change UP or DOWN
+   */
+  public void statusChanged(String change, InetSocketAddress node) {
+    events.statusChanged(change, node);
+  }
+
   /** Stops accepting, closes every connection and stops the threads. Idempotent. */
   @Override
   public void close() {

@@ -55,6 +55,30 @@ final class EventBroadcaster {
     }
   }
 
+  /** TOPOLOGY_CHANGE: {@code change} is NEW_NODE, REMOVED_NODE or MOVED_NODE. */
+  void topologyChanged(String change, java.net.InetSocketAddress node) {
+    nodeEvent(topologyListeners, TOPOLOGY_CHANGE, change, node);
+  }
+
+  /** STATUS_CHANGE: {@code change} is UP or DOWN. */
+  void statusChanged(String change, java.net.InetSocketAddress node) {
+    nodeEvent(statusListeners, STATUS_CHANGE, change, node);
+  }
+
+  private static void nodeEvent(ChannelGroup listeners, String type, String change, java.net.InetSocketAddress node) {
+    for (Channel channel : listeners) {
+      Integer version = channel.attr(VERSION).get();
+      if (version == null) {
+        continue;
+      }
+      ByteBuf body = channel.alloc().buffer(64);
+      CqlCodec.writeString(body, type);
+      CqlCodec.writeString(body, change);
+      CqlCodec.writeInet(body, node);
+      channel.writeAndFlush(new Envelope(version, 0, -1, Opcode.EVENT, body), channel.voidPromise());
+    }
+  }
+
   int listenerCount() {
     return schemaListeners.size() + topologyListeners.size() + statusListeners.size();
   }

@@ -413,4 +413,32 @@ class CqlServerProtocolTest {
     assertThat(m.latencyByType().get("QUERY").count()).isGreaterThanOrEqualTo(queriesBefore + 2);
     assertThat(m.errors()).isGreaterThanOrEqualTo(errorsBefore + 1);
   }
+
+  @Test
+  void topologyAndStatusEventsCarryTheNodeAddress() throws Exception {
+    try (RawClient c = connect(5)) {
+      java.io.ByteArrayOutputStream register = new java.io.ByteArrayOutputStream();
+      register.write(0);
+      register.write(2);
+      register.writeBytes(RawClient.string("TOPOLOGY_CHANGE"));
+      register.writeBytes(RawClient.string("STATUS_CHANGE"));
+      c.send(5, 1, Opcode.REGISTER, register.toByteArray());
+      assertThat(c.read().opcode()).isEqualTo(Opcode.READY);
+      server.statusChanged("DOWN", new InetSocketAddress("127.0.0.2", 9042));
+      RawClient.Frame f = c.read();
+      assertThat(f.opcode()).isEqualTo(Opcode.EVENT);
+      ByteBuffer b = f.buffer();
+      assertThat(RawClient.readString(b)).isEqualTo("STATUS_CHANGE");
+      assertThat(RawClient.readString(b)).isEqualTo("DOWN");
+      assertThat(b.get()).isEqualTo((byte) 4);
+      byte[] ip = new byte[4];
+      b.get(ip);
+      assertThat(ip).containsExactly(127, 0, 0, 2);
+      assertThat(b.getInt()).isEqualTo(9042);
+      server.topologyChanged("NEW_NODE", new InetSocketAddress("127.0.0.3", 9042));
+      ByteBuffer t = c.read().buffer();
+      assertThat(RawClient.readString(t)).isEqualTo("TOPOLOGY_CHANGE");
+      assertThat(RawClient.readString(t)).isEqualTo("NEW_NODE");
+    }
+  }
 }
