@@ -70,6 +70,7 @@ final class StorageEngine implements Engine {
   private final ExecutorService compactionExecutor;
   private final Throttle compactionThrottle;
   private volatile CommitLogPosition replayPosition;
+  private volatile boolean replaying;
   private volatile boolean closed;
 
   private final AtomicLong activeBytes = new AtomicLong();
@@ -143,6 +144,15 @@ final class StorageEngine implements Engine {
   }
 
   private void replay() {
+    replaying = true;
+    try {
+      replaySegments();
+    } finally {
+      replaying = false;
+    }
+  }
+
+  private void replaySegments() {
     long started = System.nanoTime();
     int records = 0;
     for (CommitLogSegment segment : commitLog.replayableSegments()) {
@@ -474,6 +484,11 @@ final class StorageEngine implements Engine {
   }
 
   private void discardCommitLogSegments() {
+    if (replaying) {
+      // Replayed segments learn which tables they hold only as replay reads them: until it
+      // has read them all, "every dirty table flushed past the end" proves nothing.
+      return;
+    }
     commitLog.discardSegments(segment -> {
       for (UUID id : segment.dirtyTables()) {
         LocalTable t = byId.get(id);

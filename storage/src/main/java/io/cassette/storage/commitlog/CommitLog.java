@@ -30,6 +30,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class CommitLog implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(CommitLog.class);
+  /**
+   * Longest time an acknowledged record may wait in the segment's write buffer before it is
+   * handed to the OS, so that a process crash (not a power loss) in periodic mode loses at
+   * most this much, far inside the sync period the contract allows.
+   */
+  static final long WRITE_BEHIND_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
   private final Path directory;
   private final CommitLogSync mode;
@@ -47,6 +53,14 @@ public final class CommitLog implements AutoCloseable {
   private long writtenBytes; // guarded by lock: total appended since open
   private long syncedBytes; // guarded by lock: total known durable
   private long lastSyncNanos = System.nanoTime(); // guarded by lock
+  private boolean writeBehindScheduled; // guarded by lock
+  private long bufferedSinceNanos; // guarded by lock: when the current buffer got its first record
+  private final java.util.concurrent.ScheduledExecutorService writeBehind =
+      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "commitlog-write-behind");
+        t.setDaemon(true);
+        return t;
+      });
   private boolean closed; // guarded by lock
   private volatile StorageException syncFailure;
   private final Thread syncThread;
@@ -139,7 +153,23 @@ public final class CommitLog implements AutoCloseable {
       if (current.length() + length > segmentBytes && current.length() > CommitLogDescriptor.HEADER_SIZE) {
         roll();
       }
+      boolean wasEmpty = !current.hasBuffered();
       current.append(record, length);
+      if (mode == CommitLogSync.PERIODIC && current.hasBuffered()) {
+        long now = System.nanoTime();
+        if (wasEmpty) {
+          bufferedSinceNanos = now;
+        } else if (now - bufferedSinceNanos >= WRITE_BEHIND_NANOS) {
+          // Busy writers write the buffer out themselves: under contention the timer below
+          // may not win this monitor for a long time (monitors are not fair).
+          writeOutQuietly();
+        }
+        if (current.hasBuffered() && !writeBehindScheduled) {
+          // Not on the sync thread: it may be stuck in a slow fsync for seconds.
+          writeBehindScheduled = true;
+          writeBehind.schedule(this::writeBehind, WRITE_BEHIND_NANOS, TimeUnit.NANOSECONDS);
+        }
+      }
       for (UUID t : tables) {
         current.markDirty(t);
       }
@@ -160,6 +190,7 @@ public final class CommitLog implements AutoCloseable {
   private void waitForBacklog() {
     long t0 = System.nanoTime();
     backPressureWaits.incrementAndGet();
+    writeOutQuietly(); // what was acknowledged reaches the OS even while fsync is stuck
     lock.notifyAll();
     try {
       while (writtenBytes - syncedBytes > backlogBytes && !closed) {
@@ -240,6 +271,17 @@ public final class CommitLog implements AutoCloseable {
         } catch (InterruptedException e) {
           return;
         }
+        if (!writeOutQuietly()) {
+          if (closed) {
+            return;
+          }
+          try {
+            lock.wait(100); // e.g. disk full: retry without spinning
+          } catch (InterruptedException e) {
+            return;
+          }
+          continue;
+        }
         target = writtenBytes;
         toSync = new ArrayList<>(sealedUnsynced);
         sealedUnsynced.clear();
@@ -281,6 +323,29 @@ public final class CommitLog implements AutoCloseable {
         lastSyncNanos = System.nanoTime();
         lock.notifyAll();
       }
+    }
+  }
+
+  private void writeBehind() {
+    synchronized (lock) {
+      writeBehindScheduled = false;
+      if (!closed && current.hasBuffered()) {
+        writeOutQuietly();
+      }
+    }
+  }
+
+  /** Requires: lock held. Writes the current segment's buffer out; false (logged) if that failed. */
+  private boolean writeOutQuietly() {
+    try {
+      current.writeOut();
+      return true;
+    } catch (StorageException e) {
+      LOG.error("commit-log write failed; will retry", e);
+      syncFailure = e;
+      lastSyncNanos = System.nanoTime();
+      lock.notifyAll();
+      return false;
     }
   }
 
@@ -366,14 +431,15 @@ public final class CommitLog implements AutoCloseable {
       closed = true;
       lock.notifyAll();
     }
+    writeBehind.shutdownNow();
     try {
       syncThread.join(TimeUnit.SECONDS.toMillis(30));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
     synchronized (lock) {
-      current.sync();
       current.seal();
+      current.sync();
       current.close();
     }
   }

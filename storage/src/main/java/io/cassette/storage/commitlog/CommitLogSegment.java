@@ -12,16 +12,26 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * One commit-log file. Appends happen under the commit log's lock; {@link #sync()} may run
- * concurrently with appends (FileChannel.force does not block positional writes).
+ * One commit-log file. Appends happen under the commit log's lock and are copied into a
+ * write buffer that is written to the file in one call when it fills or when the commit log
+ * says so ({@link #writeOut()}): one system call per many small records. {@link #sync()}
+ * may run concurrently with appends (FileChannel.force does not block positional writes).
  * Tracks which tables have records in it, to know when it can be deleted.
  */
 public final class CommitLogSegment {
+  /** Records are gathered up to this many bytes before a write to the file. */
+  static final int WRITE_BUFFER_BYTES = 128 * 1024;
+
   private final long id;
   private final Path path;
   private FileChannel channel;
-  /** Bytes written (header included); only the commit log's lock changes it. */
+  /** Bytes appended (header included), buffered or not; only the commit log's lock changes it. */
   private volatile long length;
+  /** Bytes already handed to the file; guarded by the commit log's lock. */
+  private long fileLength;
+  /** Appended records not yet written to the file; null once sealed. */
+  private byte[] buffer;
+  private int buffered;
   private final Set<UUID> dirtyTables = ConcurrentHashMap.newKeySet();
   /** True once no more records go into it. */
   private volatile boolean sealed;
@@ -31,7 +41,9 @@ public final class CommitLogSegment {
     this.path = path;
     this.channel = channel;
     this.length = length;
+    this.fileLength = length;
     this.sealed = sealed;
+    this.buffer = sealed ? null : new byte[WRITE_BUFFER_BYTES];
   }
 
   /** Creates a new segment file with its header, fsynced. */
@@ -57,20 +69,50 @@ public final class CommitLogSegment {
     return new CommitLogSegment(id, path, null, length, true);
   }
 
-  /** Appends a whole record at the end. Requires: the commit log's lock held, not sealed. */
+  /**
+   * Appends a whole record at the end (buffered). Requires: the commit log's lock held, not
+   * sealed. Throws without appending anything if earlier buffered records cannot be written.
+   */
   void append(byte[] record, int length) {
-    ByteBuffer buf = ByteBuffer.wrap(record, 0, length);
-    long pos = this.length;
+    if (buffered + length > buffer.length) {
+      writeOut();
+    }
+    if (length > buffer.length) {
+      write(record, 0, length);
+    } else {
+      System.arraycopy(record, 0, buffer, buffered, length);
+      buffered += length;
+    }
+    this.length += length;
+  }
+
+  /** True if appended records wait in the buffer. Requires: the commit log's lock held. */
+  boolean hasBuffered() {
+    return buffered > 0;
+  }
+
+  /** Writes buffered records to the file (not fsynced). Requires: the commit log's lock held. */
+  void writeOut() {
+    if (buffered > 0) {
+      write(buffer, 0, buffered);
+      buffered = 0;
+    }
+  }
+
+  private void write(byte[] bytes, int offset, int count) {
+    ByteBuffer buf = ByteBuffer.wrap(bytes, offset, count);
+    long pos = fileLength;
     try {
       while (buf.hasRemaining()) {
         pos += channel.write(buf, pos);
       }
     } catch (IOException e) {
-      // Leave length unchanged: a partial record at the tail is skipped by replay.
+      // fileLength unchanged: the bytes are written again from there on the next attempt,
+      // and a partial record at the tail is skipped by replay.
       throw new StorageException("cannot write to commit-log segment " + path + " at offset "
-          + this.length + ": " + e, e);
+          + fileLength + ": " + e, e);
     }
-    this.length = pos;
+    fileLength = pos;
   }
 
   void sync() {
@@ -85,9 +127,13 @@ public final class CommitLogSegment {
     }
   }
 
-  /** Stops appends; the file stays open until {@link #close()}. */
+  /** Writes out the buffer and stops appends; the file stays open until {@link #close()}. */
   void seal() {
+    if (buffer != null) {
+      writeOut();
+    }
     sealed = true;
+    buffer = null;
   }
 
   void close() {

@@ -18,15 +18,14 @@ public final class Memtable {
 
   /** Applies one partition update; returns the estimated heap bytes it added. */
   public long apply(DecoratedKey key, PartitionUpdate update) {
-    MemtablePartition p = partitions.get(key);
+    // One traversal whether the partition is new or not: a fresh partition is cheap
+    // (no row map until it has two rows), so building one speculatively costs little.
+    MemtablePartition fresh = new MemtablePartition(key);
+    MemtablePartition p = partitions.putIfAbsent(key, fresh);
     long added = 0;
     if (p == null) {
-      MemtablePartition fresh = new MemtablePartition(key);
-      p = partitions.putIfAbsent(key, fresh);
-      if (p == null) {
-        p = fresh;
-        added += MemtablePartition.PARTITION_OVERHEAD + key.key().length;
-      }
+      p = fresh;
+      added += MemtablePartition.PARTITION_OVERHEAD + key.key().length;
     }
     long[] min = {Long.MAX_VALUE};
     added += p.apply(update, min);

@@ -29,7 +29,13 @@ public final class MemtablePartition implements PartitionSource {
   private final DecoratedKey key;
   private volatile DeletionTime partitionDeletion = DeletionTime.LIVE;
   private volatile List<RangeTombstone> rangeTombstones = List.of();
-  private final ConcurrentSkipListMap<byte[], Row> rows = new ConcurrentSkipListMap<>(Bytes::compare);
+  /**
+   * Most partitions (key-value tables, Redis strings) hold one row: it lives here until a
+   * second clustering arrives, sparing a skip list per partition.
+   */
+  private volatile Row singleRow;
+  /** Null until the partition has two clusterings; then holds every row (singleRow is stale). */
+  private volatile ConcurrentSkipListMap<byte[], Row> rows;
 
   MemtablePartition(DecoratedKey key) {
     this.key = key;
@@ -55,7 +61,7 @@ public final class MemtablePartition implements PartitionSource {
     for (Row row : update.rows()) {
       List<Cell> cells = Reconcile.sortCells(row.cells());
       Row sorted = cells == row.cells() ? row : new Row(row.clustering(), row.liveness(), row.deletion(), cells);
-      rows.merge(row.clustering(), sorted, Reconcile::row);
+      putRow(sorted);
       added += ROW_OVERHEAD + row.clustering().length;
       if (!row.liveness().isEmpty()) {
         minTimestamp[0] = Math.min(minTimestamp[0], row.liveness().timestamp());
@@ -70,6 +76,26 @@ public final class MemtablePartition implements PartitionSource {
       }
     }
     return added;
+  }
+
+  /** Requires: this partition's monitor held. */
+  private void putRow(Row row) {
+    ConcurrentSkipListMap<byte[], Row> map = rows;
+    if (map != null) {
+      map.merge(row.clustering(), row, Reconcile::row);
+      return;
+    }
+    Row single = singleRow;
+    if (single == null) {
+      singleRow = row;
+    } else if (Bytes.compare(single.clustering(), row.clustering()) == 0) {
+      singleRow = Reconcile.row(single, row);
+    } else {
+      map = new ConcurrentSkipListMap<>(Bytes::compare);
+      map.put(single.clustering(), single);
+      map.put(row.clustering(), row);
+      rows = map; // published complete; readers that saw null still read singleRow
+    }
   }
 
   @Override
@@ -89,6 +115,14 @@ public final class MemtablePartition implements PartitionSource {
 
   @Override
   public Iterator<Row> rows(byte[] from) {
+    ConcurrentSkipListMap<byte[], Row> rows = this.rows;
+    if (rows == null) {
+      Row single = singleRow;
+      if (single == null || (single.clustering().length > 0 && Bytes.compare(single.clustering(), from) < 0)) {
+        return Collections.emptyIterator();
+      }
+      return List.of(single).iterator();
+    }
     if (from.length == 0) {
       return rows.values().iterator();
     }
@@ -117,6 +151,7 @@ public final class MemtablePartition implements PartitionSource {
   }
 
   public int rowCount() {
-    return rows.size();
+    ConcurrentSkipListMap<byte[], Row> map = rows;
+    return map != null ? map.size() : singleRow == null ? 0 : 1;
   }
 }
