@@ -47,6 +47,11 @@ public final class FrameEncoder extends ChannelOutboundHandlerAdapter {
       flags |= Envelope.FLAG_COMPRESSED;
     }
     int version = envelope.version();
+    if (segmented && !segmentsCompressed
+        && Envelope.HEADER_LENGTH + body.readableBytes() <= MAX_PAYLOAD_LENGTH) {
+      writeSelfContainedSegment(ctx, envelope, body, promise);
+      return;
+    }
     int headerLength = version < ProtocolVersions.MIN ? Envelope.LEGACY_V2_HEADER_LENGTH : Envelope.HEADER_LENGTH;
     ByteBuf frame = ctx.alloc().buffer(headerLength + (segmented ? body.readableBytes() : 0));
     frame.writeByte(Envelope.RESPONSE_BIT | version);
@@ -70,6 +75,30 @@ public final class FrameEncoder extends ChannelOutboundHandlerAdapter {
     } finally {
       frame.release();
     }
+  }
+
+  /**
+   * The common case of v5 without compression, built in one buffer with one copy of the body:
+   * segment header, envelope header, body, payload CRC32.
+   */
+  private static void writeSelfContainedSegment(ChannelHandlerContext ctx, Envelope envelope, ByteBuf body,
+                                                ChannelPromise promise) {
+    int payloadLength = Envelope.HEADER_LENGTH + body.readableBytes();
+    ByteBuf out = ctx.alloc().buffer(SegmentFormat.UNCOMPRESSED_HEADER_LENGTH + payloadLength
+        + SegmentFormat.CRC32_LENGTH);
+    long header = payloadLength | (1L << 17);
+    writeLittleEndian(out, header, 3);
+    writeLittleEndian(out, Crc.crc24(header, 3), 3);
+    int payloadStart = out.writerIndex();
+    out.writeByte(Envelope.RESPONSE_BIT | envelope.version());
+    out.writeByte(envelope.flags());
+    out.writeShort(envelope.streamId());
+    out.writeByte(envelope.opcode());
+    out.writeInt(body.readableBytes());
+    out.writeBytes(body, body.readerIndex(), body.readableBytes());
+    body.release();
+    writeLittleEndian(out, Crc.crc32(out, payloadStart, payloadLength), 4);
+    ctx.write(out, promise);
   }
 
   private void writeSegments(ChannelHandlerContext ctx, ByteBuf envelope, ChannelPromise promise) {
