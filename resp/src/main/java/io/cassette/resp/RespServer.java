@@ -31,6 +31,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -40,7 +41,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Redis front door: a Netty RESP2/RESP3 server over TCP (and optionally a Unix domain
- * socket, pure Java NIO) whose commands run on one command thread against the storage engine.
+ * socket, pure Java NIO) whose commands run on one thread against the storage engine: by
+ * default the single I/O event loop itself (Redis's model, no hand-off per request), or a
+ * command thread of its own next to several I/O threads
+ * ({@link RespServerOptions#commandsOnEventLoop()} false).
  *
  * <pre>
  *  socket ─► RespDecoder ─► ConnectionHandler ─► CommandDispatcher (command thread) ─► Keyspace ─► Engine
@@ -61,7 +65,8 @@ public final class RespServer implements AutoCloseable {
   private final AtomicLong clientIds = new AtomicLong();
   private final List<Channel> listeners = new ArrayList<>();
   private volatile Consumer<String> appendfsyncListener = mode -> { };
-  private ScheduledThreadPoolExecutor commandThread;
+  /** Runs every command: the single I/O event loop, or a thread of its own. */
+  private ScheduledExecutorService commandThread;
   private EventLoopGroup bossGroup;
   private EventLoopGroup workerGroup;
   private ServerContext server;
@@ -102,17 +107,28 @@ public final class RespServer implements AutoCloseable {
     if (server != null) {
       throw new IllegalStateException("RespServer already started");
     }
-    commandThread = new ScheduledThreadPoolExecutor(1, new DefaultThreadFactory("resp-commands", true));
-    commandThread.setRemoveOnCancelPolicy(true);
+    bossGroup = new NioEventLoopGroup(1, new DefaultThreadFactory("resp-accept", true));
+    if (options.commandsOnEventLoop()) {
+      // Redis's model: one thread reads, runs commands and writes; no hand-off per request.
+      workerGroup = new NioEventLoopGroup(1, new DefaultThreadFactory("resp-io", true));
+      commandThread = workerGroup.next();
+    } else {
+      workerGroup = new NioEventLoopGroup(Math.max(1, options.ioThreads()),
+          new DefaultThreadFactory("resp-io", true));
+      ScheduledThreadPoolExecutor own = new ScheduledThreadPoolExecutor(1,
+          new DefaultThreadFactory("resp-commands", true));
+      own.setRemoveOnCancelPolicy(true);
+      commandThread = own;
+    }
     Keyspace keyspace;
     try {
       keyspace = commandThread.submit(() -> new Keyspace(engine)).get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      commandThread.shutdownNow();
+      close();
       throw new IllegalStateException("interrupted while opening Redis tables", e);
     } catch (ExecutionException e) {
-      commandThread.shutdownNow();
+      close();
       throw new IllegalStateException("cannot open Redis tables: " + e.getCause(), e.getCause());
     }
     config.init("port", Integer.toString(options.port()));
@@ -146,9 +162,6 @@ public final class RespServer implements AutoCloseable {
     commandThread.scheduleWithFixedDelay(new ActiveExpiry(server), ActiveExpiry.PERIOD_MILLIS,
         ActiveExpiry.PERIOD_MILLIS, TimeUnit.MILLISECONDS);
 
-    bossGroup = new NioEventLoopGroup(1, new DefaultThreadFactory("resp-accept", true));
-    workerGroup = new NioEventLoopGroup(Math.max(1, options.ioThreads()),
-        new DefaultThreadFactory("resp-io", true));
     try {
       Channel tcp = bootstrap(NioServerSocketChannel.class, true)
           .bind(options.host(), options.port()).sync().channel();
@@ -239,7 +252,7 @@ public final class RespServer implements AutoCloseable {
       workerGroup = null;
       bossGroup = null;
     }
-    if (commandThread != null) {
+    if (commandThread != null && !options.commandsOnEventLoop()) {
       commandThread.shutdown();
       try {
         if (!commandThread.awaitTermination(5, TimeUnit.SECONDS)) {
@@ -249,8 +262,8 @@ public final class RespServer implements AutoCloseable {
         Thread.currentThread().interrupt();
         commandThread.shutdownNow();
       }
-      commandThread = null;
     }
+    commandThread = null;
     if (options.unixSocket() != null) {
       try {
         Files.deleteIfExists(options.unixSocket());

@@ -19,11 +19,17 @@ import java.nio.file.Path;
  * @param maxMultibulkLength     most arguments per command
  * @param protectedMode          refuse non-loopback clients when no password is set
  * @param pubsubOutputLimitBytes unsent bytes after which a subscriber is disconnected
+ * @param commandsOnEventLoop    run commands on the one I/O thread, as Redis does (default:
+ *                               fastest on 1-2 cores, no cross-thread hand-off per request);
+ *                               false runs them on a command thread of their own beside
+ *                               {@code ioThreads} I/O threads (storage calls then never
+ *                               delay socket I/O). Either way one thread runs all commands,
+ *                               which is what makes each command and EXEC atomic.
  */
 public record RespServerOptions(String host, int port, String requirePass, Path unixSocket,
                                 int unixSocketPerm, int ioThreads, long maxBulkLength,
                                 int maxMultibulkLength, boolean protectedMode,
-                                long pubsubOutputLimitBytes) {
+                                long pubsubOutputLimitBytes, boolean commandsOnEventLoop) {
   /** Redis's pub/sub hard limit (client-output-buffer-limit pubsub 32mb). */
   public static final long REDIS_PUBSUB_LIMIT = 32L << 20;
 
@@ -32,7 +38,7 @@ public record RespServerOptions(String host, int port, String requirePass, Path 
     long heap = Runtime.getRuntime().maxMemory();
     RespLimits limits = RespLimits.forHeap(heap);
     return new RespServerOptions("127.0.0.1", 6379, null, null, 0, 1, limits.maxBulkLength(),
-        limits.maxMultibulkLength(), true, Math.min(REDIS_PUBSUB_LIMIT, heap / 16));
+        limits.maxMultibulkLength(), true, Math.min(REDIS_PUBSUB_LIMIT, heap / 16), true);
   }
 
   /** Defaults on 127.0.0.1 with an ephemeral port (tests). */
@@ -42,32 +48,38 @@ public record RespServerOptions(String host, int port, String requirePass, Path 
 
   public RespServerOptions withPort(int newPort) {
     return new RespServerOptions(host, newPort, requirePass, unixSocket, unixSocketPerm, ioThreads,
-        maxBulkLength, maxMultibulkLength, protectedMode, pubsubOutputLimitBytes);
+        maxBulkLength, maxMultibulkLength, protectedMode, pubsubOutputLimitBytes, commandsOnEventLoop);
   }
 
   public RespServerOptions withHost(String newHost) {
     return new RespServerOptions(newHost, port, requirePass, unixSocket, unixSocketPerm, ioThreads,
-        maxBulkLength, maxMultibulkLength, protectedMode, pubsubOutputLimitBytes);
+        maxBulkLength, maxMultibulkLength, protectedMode, pubsubOutputLimitBytes, commandsOnEventLoop);
   }
 
   public RespServerOptions withRequirePass(String password) {
     return new RespServerOptions(host, port, password, unixSocket, unixSocketPerm, ioThreads,
-        maxBulkLength, maxMultibulkLength, protectedMode, pubsubOutputLimitBytes);
+        maxBulkLength, maxMultibulkLength, protectedMode, pubsubOutputLimitBytes, commandsOnEventLoop);
   }
 
   public RespServerOptions withUnixSocket(Path path, int perm) {
     return new RespServerOptions(host, port, requirePass, path, perm, ioThreads, maxBulkLength,
-        maxMultibulkLength, protectedMode, pubsubOutputLimitBytes);
+        maxMultibulkLength, protectedMode, pubsubOutputLimitBytes, commandsOnEventLoop);
   }
 
   public RespServerOptions withLimits(long bulk, int multibulk) {
     return new RespServerOptions(host, port, requirePass, unixSocket, unixSocketPerm, ioThreads,
-        bulk, multibulk, protectedMode, pubsubOutputLimitBytes);
+        bulk, multibulk, protectedMode, pubsubOutputLimitBytes, commandsOnEventLoop);
   }
 
   public RespServerOptions withPubsubOutputLimit(long bytes) {
     return new RespServerOptions(host, port, requirePass, unixSocket, unixSocketPerm, ioThreads,
-        maxBulkLength, maxMultibulkLength, protectedMode, bytes);
+        maxBulkLength, maxMultibulkLength, protectedMode, bytes, commandsOnEventLoop);
+  }
+
+  /** Commands on a thread of their own beside {@code threads} I/O threads. */
+  public RespServerOptions withCommandThread(int threads) {
+    return new RespServerOptions(host, port, requirePass, unixSocket, unixSocketPerm, threads,
+        maxBulkLength, maxMultibulkLength, protectedMode, pubsubOutputLimitBytes, false);
   }
 
   public RespLimits limits() {
