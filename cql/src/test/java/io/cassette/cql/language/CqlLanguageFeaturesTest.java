@@ -1,0 +1,214 @@
+package io.cassette.cql.language;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cassette.cql.Consistency;
+import io.cassette.cql.CqlException;
+import io.cassette.cql.ErrorCode;
+import io.cassette.cql.QueryOptions;
+import io.cassette.cql.Result;
+import io.cassette.cql.language.types.Types;
+import io.cassette.cql.language.types.Values;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Statements in, rows and errors out: the real executor over a real engine. */
+class CqlLanguageFeaturesTest {
+  @TempDir
+  Path dir;
+  LanguageFixture f;
+
+  @BeforeEach
+  void open() {
+    f = new LanguageFixture(dir);
+    f.run("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+    f.run("USE ks");
+  }
+
+  @AfterEach
+  void close() {
+    f.close();
+  }
+
+  static QueryOptions values(Object... vs) {
+    List<ByteBuffer> l = new ArrayList<>();
+    for (Object v : vs) {
+      l.add(v == null ? null : ByteBuffer.wrap(LanguageFixture.encode(v)));
+    }
+    return new QueryOptions(Consistency.ONE, l, null, false, -1, null, Consistency.SERIAL,
+        Long.MIN_VALUE, null, Integer.MIN_VALUE, 5);
+  }
+
+  @Test
+  void preparedStatementsDescribeTheirMarkersAndFollowSchemaChanges() {
+    f.run("CREATE TABLE p (a int, b text, c int, v text, PRIMARY KEY ((a, b), c))");
+    Result.Prepared ins = f.cql.prepare("INSERT INTO p (c, b, a, v) VALUES (?, ?, ?, ?) USING TTL ?", null, f.state);
+    assertThat(ins.variables()).extracting(v -> v.name()).containsExactly("c", "b", "a", "v", "[ttl]");
+    assertThat(ins.partitionKeyIndexes()).containsExactly(2, 1);
+    f.cql.execute(ins.id(), ins.resultMetadataId(), values(1, "x", 7, "val", 0), f.state);
+    Result.Prepared sel = f.cql.prepare("SELECT * FROM p WHERE a = :a AND b = :b", null, f.state);
+    assertThat(sel.variables()).extracting(v -> v.name()).containsExactly("a", "b");
+    assertThat(sel.resultColumns()).extracting(v -> v.name()).containsExactly("a", "b", "c", "v");
+    Result.Rows rows = (Result.Rows) f.cql.execute(sel.id(), sel.resultMetadataId(), values(7, "x"), f.state);
+    assertThat(LanguageFixture.render(rows)).containsExactly("7, 'x', 1, 'val'");
+    f.run("ALTER TABLE p ADD w int");
+    Result.Rows after = (Result.Rows) f.cql.execute(sel.id(), sel.resultMetadataId(), values(7, "x"), f.state);
+    assertThat(LanguageFixture.names(after)).containsExactly("a", "b", "c", "v", "w");
+    Result.Prepared again = f.cql.prepare("SELECT * FROM p WHERE a = :a AND b = :b", null, f.state);
+    assertThat(again.id()).isEqualTo(sel.id());
+    assertThat(again.resultMetadataId()).isNotEqualTo(sel.resultMetadataId());
+    assertThatThrownBy(() -> f.cql.execute(new byte[16], null, values(), f.state))
+        .isInstanceOf(CqlException.Unprepared.class);
+    assertThatThrownBy(() -> f.cql.execute(sel.id(), null, values(7), f.state))
+        .hasMessage("There were 2 markers(?) in CQL but 1 bound variables");
+  }
+
+  @Test
+  void lightweightTransactionsAreSerialized() throws Exception {
+    f.run("CREATE TABLE acct (id int PRIMARY KEY, balance int)");
+    f.run("INSERT INTO acct (id, balance) VALUES (1, 0)");
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    int[] applied = new int[1];
+    for (int t = 0; t < 4; t++) {
+      pool.submit(() -> {
+        for (int i = 0; i < 50; i++) {
+          while (true) {
+            Result.Rows cur = (Result.Rows) f.run("SELECT balance FROM acct WHERE id = 1");
+            int b = Values.toInt(bytes(cur.rows().get(0).get(0)));
+            Result.Rows r = (Result.Rows) f.run("UPDATE acct SET balance = " + (b + 1) + " WHERE id = 1 IF balance = " + b);
+            if (bytes(r.rows().get(0).get(0))[0] == 1) {
+              synchronized (applied) {
+                applied[0]++;
+              }
+              break;
+            }
+          }
+        }
+      });
+    }
+    pool.shutdown();
+    assertThat(pool.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(applied[0]).isEqualTo(200);
+    assertThat(f.rows("SELECT balance FROM acct WHERE id = 1")).containsExactly("200");
+    Result.Rows notApplied = (Result.Rows) f.run("INSERT INTO acct (id, balance) VALUES (1, 5) IF NOT EXISTS");
+    assertThat(LanguageFixture.names(notApplied)).containsExactly("[applied]", "id", "balance");
+    assertThat(LanguageFixture.render(notApplied)).containsExactly("false, 1, 200");
+  }
+
+  @Test
+  void countersAddUpUnderConcurrency() throws Exception {
+    f.run("CREATE TABLE c (k int PRIMARY KEY, n counter)");
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    for (int t = 0; t < 4; t++) {
+      pool.submit(() -> {
+        for (int i = 0; i < 100; i++) {
+          f.run("UPDATE c SET n = n + 1 WHERE k = 1");
+        }
+      });
+    }
+    pool.shutdown();
+    assertThat(pool.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(f.rows("SELECT n FROM c WHERE k = 1")).containsExactly("400");
+  }
+
+  @Test
+  void ttlExpiresAndTombstonesHide() {
+    f.run("CREATE TABLE e (k int PRIMARY KEY, v text)");
+    f.run("INSERT INTO e (k, v) VALUES (1, 'short') USING TTL 10");
+    QueryOptions later = new QueryOptions(Consistency.ONE, List.of(), null, false, -1, null, Consistency.SERIAL,
+        Long.MIN_VALUE, null, (int) (System.currentTimeMillis() / 1000) + 20, 5);
+    assertThat(LanguageFixture.render((Result.Rows) f.cql.query("SELECT * FROM e", later, f.state))).isEmpty();
+    assertThat(f.rows("SELECT k, ttl(v) FROM e")).hasSize(1);
+    f.run("DELETE FROM e WHERE k = 1");
+    assertThat(f.rows("SELECT * FROM e")).isEmpty();
+  }
+
+  @Test
+  void collectionsAndUdtsSurviveRestart() {
+    f.run("CREATE TYPE pt (x int, y int)");
+    f.run("CREATE TABLE g (k int PRIMARY KEY, l list<text>, s set<int>, m map<text, int>, p pt, fp frozen<pt>)");
+    f.run("INSERT INTO g (k, l, s, m, p, fp) VALUES (1, ['a', 'b'], {3, 1}, {'z': 26}, {x: 1, y: 2}, {x: 3, y: 4})");
+    f.run("UPDATE g SET l = ['0'] + l, l = l + ['c'], s = s - {3}, m['a'] = 1, p.y = 20 WHERE k = 1");
+    f.restart();
+    f.run("USE ks");
+    assertThat(f.rows("SELECT l, s, m, p, fp FROM g"))
+        .containsExactly("['0', 'a', 'b', 'c'], {1}, {'a': 1, 'z': 26}, {x: 1, y: 20}, {x: 3, y: 4}");
+    f.run("INSERT INTO g (k, l) VALUES (1, ['only'])");
+    assertThat(f.rows("SELECT l FROM g WHERE k = 1")).containsExactly("['only']");
+    f.run("DELETE l[0] FROM g WHERE k = 1");
+    assertThat(f.rows("SELECT l FROM g WHERE k = 1")).containsExactly("null");
+  }
+
+  @Test
+  void jsonInAndOut() {
+    f.run("CREATE TABLE j (k int PRIMARY KEY, name text, tags set<text>, \"Mixed\" int)");
+    f.run("INSERT INTO j JSON '{\"k\": 1, \"name\": \"ann\", \"tags\": [\"b\", \"a\"], \"\\\"Mixed\\\"\": 5}'");
+    assertThat(f.rows("SELECT JSON * FROM j"))
+        .containsExactly("'{\"k\": 1, \"\\\"Mixed\\\"\": 5, \"name\": \"ann\", \"tags\": [\"a\", \"b\"]}'");
+    assertThat(f.rows("SELECT toJson(tags) FROM j")).containsExactly("'[\"a\", \"b\"]'");
+  }
+
+  @Test
+  void batchesApplyAtomicallyAndSchemaEventsFire() {
+    List<Result.SchemaChange> events = new ArrayList<>();
+    f.cql.onSchemaChange(events::add);
+    f.run("CREATE TABLE b (k int, c int, v int, PRIMARY KEY (k, c))");
+    assertThat(events).extracting(e -> e.change() + " " + e.target() + " " + e.name()).containsExactly("CREATED TABLE b");
+    f.run("BEGIN BATCH INSERT INTO b (k, c, v) VALUES (1, 1, 1); INSERT INTO b (k, c, v) VALUES (2, 1, 2);"
+        + " UPDATE b SET v = 3 WHERE k = 1 AND c = 2; APPLY BATCH");
+    assertThat(f.rows("SELECT k, c, v FROM b")).containsExactlyInAnyOrder("1, 1, 1", "1, 2, 3", "2, 1, 2");
+    assertThatThrownBy(() -> f.run("BEGIN BATCH INSERT INTO b (k, c, v) VALUES (3, 1, 1); INSERT INTO b (k, c, v)"
+        + " VALUES (4, 1, 'bad'); APPLY BATCH")).isInstanceOf(CqlException.class);
+    assertThat(f.rows("SELECT k FROM b WHERE k = 3")).isEmpty();
+    f.run("TRUNCATE b");
+    assertThat(f.rows("SELECT * FROM b")).isEmpty();
+    f.run("DROP TABLE b");
+    assertThat(events).extracting(e -> e.change()).containsExactly("CREATED", "DROPPED");
+    assertThat(f.error("SELECT * FROM b").getMessage()).isEqualTo("table b does not exist");
+  }
+
+  @Test
+  void secondaryIndexQueriesNeedNoAllowFiltering() {
+    f.run("CREATE TABLE u (id int PRIMARY KEY, email text, age int)");
+    f.run("INSERT INTO u (id, email, age) VALUES (1, 'a@x', 30)");
+    f.run("INSERT INTO u (id, email, age) VALUES (2, 'b@x', 40)");
+    assertThat(f.error("SELECT id FROM u WHERE email = 'b@x'").getMessage()).contains("ALLOW FILTERING");
+    f.run("CREATE INDEX ON u (email)");
+    assertThat(f.rows("SELECT id FROM u WHERE email = 'b@x'")).containsExactly("2");
+    assertThat(f.rows("SELECT index_name, options FROM system_schema.indexes WHERE keyspace_name = 'ks'"))
+        .containsExactly("'u_email_idx', {'target': 'email'}");
+  }
+
+  @Test
+  void typesRoundTripThroughLiteralsAndMarkers() {
+    f.run("CREATE TABLE ty (k int PRIMARY KEY, ts timestamp, d date, t time, du duration, dec decimal,"
+        + " vi varint, ip inet, v vector<float, 2>, tu tuple<int, text>)");
+    f.run("INSERT INTO ty (k, ts, d, t, du, dec, vi, ip, v, tu) VALUES (1, '2024-05-06T07:08:09.123Z', '2024-05-06',"
+        + " '01:02:03.000000004', 1y2mo3d4h, -1.50, -12345678901234567890, '2001:db8::1', [1.5, -2], (7, 'x'))");
+    assertThat(f.rows("SELECT ts, d, t, du, dec, vi, ip, v, tu FROM ty")).containsExactly(
+        "'2024-05-06 07:08:09.123Z', '2024-05-06', '01:02:03.000000004', 1y2mo3d4h, -1.50,"
+            + " -12345678901234567890, '2001:db8:0:0:0:0:0:1', [1.5, -2.0], (7, 'x')");
+    f.run("INSERT INTO ty (k, ts) VALUES (?, ?)", 2, Values.ofLong(0));
+    assertThat(f.rows("SELECT ts FROM ty WHERE k = 2")).containsExactly("'1970-01-01 00:00:00.000Z'");
+    CqlException e = f.error("INSERT INTO ty (k, ts) VALUES (3, 'nope')");
+    assertThat(e.code()).isEqualTo(ErrorCode.INVALID);
+    assertThat(Types.toCql(Types.freeze(new io.cassette.cql.CqlType.ListType(Types.INT, false))))
+        .isEqualTo("frozen<list<int>>");
+  }
+
+  static byte[] bytes(ByteBuffer b) {
+    byte[] out = new byte[b.remaining()];
+    b.duplicate().get(out);
+    return out;
+  }
+}
