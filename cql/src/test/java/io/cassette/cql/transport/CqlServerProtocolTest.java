@@ -75,6 +75,8 @@ class CqlServerProtocolTest {
       assertThat(f.opcode()).isEqualTo(Opcode.RESULT);
       assertThat(f.stream()).isEqualTo(2);
       assertThat(f.buffer().getInt(0)).isEqualTo(2); // Rows
+      c.send(4, 32767, Opcode.QUERY, RawClient.query("SELECT * FROM system.local", 4));
+      assertThat(c.read().stream()).isEqualTo(32767); // the highest of the 32768 streams
     }
   }
 
