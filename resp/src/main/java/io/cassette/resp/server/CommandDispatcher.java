@@ -21,9 +21,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs every client's commands on the one command thread, in each client's arrival order:
- * the Redis execution model, which makes every command (and EXEC) atomic without locks and
- * keeps pipelined replies in order. Storage calls happen here, never on an event loop.
+ * Runs every client's commands on one thread, in each client's arrival order: the Redis
+ * execution model, which makes every command (and EXEC) atomic without locks and keeps
+ * pipelined replies in order. That thread is the I/O event loop itself by default, or a
+ * command thread of its own (see {@code RespServerOptions.commandsOnEventLoop}).
  *
  * <p>A client's pending requests are drained in one task and their replies written into one
  * buffer, flushed once (or every {@link #FLUSH_THRESHOLD_BYTES}): pipelines cost one write.
