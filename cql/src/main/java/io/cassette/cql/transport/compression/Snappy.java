@@ -28,6 +28,9 @@ public final class Snappy {
   private static final int SKIP_START = 32;
   private static final int MIN_BLOCK_TO_MATCH = 15;
 
+  /** The match table, reused per thread: 64 KiB not allocated per compressed body. */
+  private static final ThreadLocal<int[]> HASH_TABLE = ThreadLocal.withInitial(() -> new int[1 << HASH_BITS]);
+
   private Snappy() {}
 
   /** The largest output {@link #compress} can produce for {@code length} input bytes. */
@@ -44,7 +47,7 @@ public final class Snappy {
    */
   public static int compress(byte[] in, int inOff, int length, byte[] out, int outOff) {
     int op = writeVarint(out, outOff, length);
-    int[] table = new int[1 << HASH_BITS];
+    int[] table = HASH_TABLE.get();
     for (int start = 0; start < length; start += BLOCK_SIZE) {
       op = compressBlock(in, inOff + start, Math.min(BLOCK_SIZE, length - start), out, op, table);
     }
