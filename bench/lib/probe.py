@@ -14,6 +14,9 @@
       "count=.. p50_ms=.. p99_ms=.. p999_ms=.. max_ms=.. late=.. errors=..". With SWITCH_FILE,
       the file exists exactly while the load runs (after the schema is made and the
       statement prepared): it is the slow-fsync shim's on/off switch.
+  probe.py schema HOST PORT
+      Creates the CQL table the fixed load writes to (bench.slowcard), so that schema
+      changes (which fsync a lot) happen before a slow-card window opens.
   probe.py freeports N
       Prints N loopback TCP ports, each with the port after it also free (Cassandra's SSL
       storage port), from 20000..32000 (below Linux's ephemeral range).
@@ -33,6 +36,7 @@ OP_ERROR, OP_STARTUP, OP_READY, OP_QUERY, OP_RESULT, OP_PREPARE, OP_EXECUTE = (
     0x00, 0x01, 0x02, 0x07, 0x08, 0x09, 0x0A)
 CONSISTENCY_ONE = 0x0001
 SLOWCARD_VALUE_BYTES = 100  # payload per write in the slow-card load
+WARMUP_WRITES = 50  # unmeasured writes before the fixed-rate window
 
 
 def recv_exact(sock, n):
@@ -177,13 +181,26 @@ def percentile(sorted_values, p):
     return sorted_values[k]
 
 
+def create_slowcard_table(c):
+    c.query("CREATE KEYSPACE IF NOT EXISTS bench WITH replication = "
+            "{'class': 'SimpleStrategy', 'replication_factor': 1}")
+    c.query("CREATE TABLE IF NOT EXISTS bench.slowcard (k bigint PRIMARY KEY, v blob)")
+
+
+def schema(host, port):
+    c = Cql(host, port, 60)
+    try:
+        create_slowcard_table(c)
+    finally:
+        c.close()
+    return 0
+
+
 def fixed(proto, host, port, rate, seconds, out_file, switch=None):
     value = bytes(random.getrandbits(8) for _ in range(SLOWCARD_VALUE_BYTES))
     if proto == "cql":
         c = Cql(host, port, 30)
-        c.query("CREATE KEYSPACE IF NOT EXISTS bench WITH replication = "
-                "{'class': 'SimpleStrategy', 'replication_factor': 1}")
-        c.query("CREATE TABLE IF NOT EXISTS bench.slowcard (k bigint PRIMARY KEY, v blob)")
+        create_slowcard_table(c)
         pid = c.prepare("INSERT INTO bench.slowcard (k, v) VALUES (?, ?)")
 
         def write(i):
@@ -196,7 +213,8 @@ def fixed(proto, host, port, rate, seconds, out_file, switch=None):
 
     total = int(rate * seconds)
     interval = 1.0 / rate
-    write(-1)  # first use outside the measured window (connection, caches)
+    for i in range(-WARMUP_WRITES, 0):  # outside the measured window (connection, caches)
+        write(i)
     if switch:
         open(switch, "w").close()
     try:
@@ -219,6 +237,9 @@ def run_fixed(write, total, interval, out):
     errors = 0
     late = 0
     t0 = time.monotonic() + 0.05
+    # Wall-clock start, to line the latencies up with the shim's log of stalled calls.
+    out.write("# t0_epoch=%.3f (first column: seconds after t0; second: latency in ms)\n"
+              % (time.time() + (t0 - time.monotonic())))
     for i in range(total):
         due = t0 + i * interval
         now = time.monotonic()
@@ -271,6 +292,8 @@ def main(argv):
     if len(argv) in (7, 8) and argv[0] == "fixed":
         return fixed(argv[1], argv[2], int(argv[3]), float(argv[4]), float(argv[5]), argv[6],
                      argv[7] if len(argv) == 8 else None)
+    if len(argv) == 3 and argv[0] == "schema":
+        return schema(argv[1], int(argv[2]))
     if len(argv) == 2 and argv[0] == "freeports":
         return freeports(int(argv[1]))
     print(__doc__, file=sys.stderr)

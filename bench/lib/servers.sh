@@ -19,13 +19,16 @@ metric() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >> "$OUT/raw/metrics.tsv"; }
 
 register_pid() { echo "$1 $2" >> "$WORK/pids"; }
 
-# ours PID: true if PID is alive and was started by this run: its command line or its
-# environment (every server gets SLOWFSYNC_SWITCH=$WORK/...) names $WORK. Redis rewrites
-# its command line ("redis-server 127.0.0.1:PORT"), hence the environment.
+# ours PID: true if PID is alive and was started by this run (a guard against a reused PID):
+# its command line names $WORK, or its working directory is under $WORK. Redis rewrites its
+# command line and environment area ("redis-server 127.0.0.1:PORT") but runs in its --dir.
 ours() {
   [ -r "/proc/$1/cmdline" ] || return 1
   tr '\0' '\n' < "/proc/$1/cmdline" | grep -qF "$WORK" && return 0
-  tr '\0' '\n' < "/proc/$1/environ" 2>/dev/null | grep -qF "SLOWFSYNC_SWITCH=$WORK/"
+  case $(readlink "/proc/$1/cwd" 2>/dev/null) in
+    "$WORK"/*) return 0 ;;
+  esac
+  return 1
 }
 
 # stop_pid PID NAME: SIGTERM, wait up to STOP_TIMEOUT_S, then SIGKILL.
