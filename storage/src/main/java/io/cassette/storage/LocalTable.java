@@ -36,6 +36,8 @@ import org.slf4j.LoggerFactory;
  */
 final class LocalTable implements Table {
   private static final Logger LOG = LoggerFactory.getLogger(LocalTable.class);
+  private static final java.util.Comparator<SSTableReader> NEWEST_FIRST =
+      (a, b) -> Long.compare(b.stats().maxTimestamp(), a.stats().maxTimestamp());
   /** How often a major compaction checks whether background compactions have finished. */
   private static final long MAJOR_COMPACTION_POLL_MILLIS = 20;
 
@@ -111,6 +113,7 @@ final class LocalTable implements Table {
         continue;
       }
       SSTableReader r = SSTableReader.open(d);
+      r.useCache(engine.chunkCache());
       readers.add(r);
       flushed = CommitLogPosition.max(flushed, r.stats().commitLogUpperBound());
     }
@@ -183,16 +186,29 @@ final class LocalTable implements Table {
     TableView v = acquireView();
     try {
       List<PartitionSource> sources = new ArrayList<>(4);
+      // Newest deletion of the whole partition seen so far: an SSTable whose newest write is
+      // older holds nothing visible for this partition and is not read at all.
+      long deletedAt = Long.MIN_VALUE;
       for (Memtable m : v.memtables()) {
         MemtablePartition p = m.get(key);
         if (p != null) {
           sources.add(p);
+          deletedAt = Math.max(deletedAt, p.partitionDeletion().markedForDeleteAt());
         }
       }
-      for (SSTableReader s : v.sstables()) {
+      List<SSTableReader> byNewest = v.sstables();
+      if (byNewest.size() > 1) {
+        byNewest = new ArrayList<>(byNewest);
+        byNewest.sort(NEWEST_FIRST);
+      }
+      for (SSTableReader s : byNewest) {
+        if (s.stats().maxTimestamp() <= deletedAt) {
+          break; // this one and all older ones are shadowed
+        }
         PartitionSource p = s.partition(key);
         if (p != null) {
           sources.add(p);
+          deletedAt = Math.max(deletedAt, p.partitionDeletion().markedForDeleteAt());
         }
       }
       try {
@@ -389,6 +405,7 @@ final class LocalTable implements Table {
         return null;
       }
       SSTableReader r = SSTableReader.open(done);
+      r.useCache(engine.chunkCache());
       bytesWritten.add(r.bytesOnDisk());
       return r;
     }
@@ -494,6 +511,9 @@ final class LocalTable implements Table {
         }
         SSTableDescriptor done = w.finish(upper);
         output = done == null ? null : SSTableReader.open(done);
+        if (output != null) {
+          output.useCache(engine.chunkCache());
+        }
       }
       if (output != null) {
         bytesWritten.add(output.bytesOnDisk());

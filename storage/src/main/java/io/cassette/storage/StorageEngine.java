@@ -69,6 +69,7 @@ final class StorageEngine implements Engine {
   private final ExecutorService flushExecutor;
   private final ExecutorService compactionExecutor;
   private final Throttle compactionThrottle;
+  private final io.cassette.storage.sstable.ChunkCache chunkCache = io.cassette.storage.sstable.ChunkCache.forHeap();
   private volatile CommitLogPosition replayPosition;
   private volatile boolean replaying;
   private volatile boolean closed;
@@ -537,6 +538,10 @@ final class StorageEngine implements Engine {
     return CompletableFuture.runAsync(() -> t.compact(inputs, compactionThrottle), compactionExecutor);
   }
 
+  io.cassette.storage.sstable.ChunkCache chunkCache() {
+    return chunkCache;
+  }
+
   boolean isClosed() {
     return closed;
   }
@@ -580,7 +585,7 @@ final class StorageEngine implements Engine {
         options.memtableBudgetBytes(), pendingFlushes.get(), commitLog.syncCount(), commitLog.syncMicrosMax(),
         commitLog.syncMicrosTotal(), commitLog.backPressureWaits(), commitLog.backPressureMicros(),
         commitLog.bytesAppended(), commitLog.segments().size(), flushes.sum(), compactions.sum(),
-        compactionBytesWritten.sum());
+        compactionBytesWritten.sum(), chunkCache.hits(), chunkCache.misses(), chunkCache.sizeBytes());
   }
 
   private void checkOpen() {

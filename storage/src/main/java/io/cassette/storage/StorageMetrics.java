@@ -18,13 +18,17 @@ package io.cassette.storage;
  * @param flushes                 completed flushes since open
  * @param compactions             completed compactions since open
  * @param compactionBytesWritten  bytes written by compactions since open
+ * @param chunkCacheHits          point-read chunk lookups served from the chunk cache
+ * @param chunkCacheMisses        point-read chunk lookups that read and decompressed the file
+ * @param chunkCacheBytes         bytes held by the chunk cache (at most 1/16 of the heap)
  */
 public record StorageMetrics(long writeStalls, long writeStallMicros, long memtableBytes,
                              long memtableBudgetBytes, int pendingFlushes, long commitLogSyncs,
                              long commitLogSyncMicrosMax, long commitLogSyncMicrosTotal,
                              long commitLogBackPressureWaits, long commitLogBackPressureMicros,
                              long commitLogBytes, int commitLogSegments, long flushes,
-                             long compactions, long compactionBytesWritten) {
+                             long compactions, long compactionBytesWritten, long chunkCacheHits,
+                             long chunkCacheMisses, long chunkCacheBytes) {
   /** For engines that keep no counters. */
-  public static final StorageMetrics EMPTY = new StorageMetrics(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  public static final StorageMetrics EMPTY = new StorageMetrics(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 }

@@ -5,8 +5,8 @@ import java.util.ArrayDeque;
 /**
  * Per-thread free lists of chunk-sized buffers for SSTable readers, so that a point read
  * does not allocate two chunk buffers per SSTable it touches. Each thread keeps at most
- * {@link #MAX_PER_THREAD} buffers (a read touches a few SSTables at once); buffers of other
- * sizes than the last size used are simply dropped.
+ * {@link #MAX_PER_THREAD} buffers (a read touches a few SSTables at once), of whatever
+ * sizes the readers asked for.
  */
 final class ChunkBufferPool {
   /** Enough for a read merging several SSTables with both index and data readers open. */
@@ -25,9 +25,7 @@ final class ChunkBufferPool {
       if (b.length == length) {
         return b;
       }
-      if (b.length > length && b.length <= MAX_POOLED_LENGTH) {
-        free.addLast(b); // keep for a reader that needs it
-      }
+      free.addLast(b); // another size (index and data chunks differ): keep it for its reader
     }
     return new byte[length];
   }

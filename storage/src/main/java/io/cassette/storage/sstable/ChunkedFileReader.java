@@ -26,8 +26,20 @@ final class ChunkedFileReader implements DataReader {
   private int chunkLength; // uncompressed bytes in it
   private long nextChunkOffset;
   private int pos;
+  /** Where verified chunks are looked up and (for point reads) kept; null: not cached. */
+  private final ChunkCache cache;
+  private final long cacheId;
+  private final boolean populateCache;
 
   ChunkedFileReader(Path path, FileChannel channel, long fileLength, Compressor compressor, int chunkSize) {
+    this(path, channel, fileLength, compressor, chunkSize, null, 0, false);
+  }
+
+  ChunkedFileReader(Path path, FileChannel channel, long fileLength, Compressor compressor, int chunkSize,
+                    ChunkCache cache, long cacheId, boolean populateCache) {
+    this.cache = cache;
+    this.cacheId = cacheId;
+    this.populateCache = populateCache;
     this.path = path;
     this.channel = channel;
     this.fileLength = fileLength;
@@ -72,6 +84,16 @@ final class ChunkedFileReader implements DataReader {
     if (offset < ChunkedFileWriter.HEADER_SIZE || offset + ChunkedFileWriter.CHUNK_OVERHEAD > fileLength) {
       throw corrupt(offset, "chunk offset outside the file (length " + fileLength + ")");
     }
+    if (cache != null) {
+      long cached = cache.copyInto(cacheId, offset, chunk);
+      if (cached >= 0) {
+        chunkOffset = offset;
+        chunkLength = (int) cached;
+        nextChunkOffset = offset + ChunkedFileWriter.CHUNK_OVERHEAD + (cached >>> 32);
+        pos = 0;
+        return;
+      }
+    }
     try {
       ByteBuffer head = ByteBuffer.wrap(compressed, 0, 8);
       readFully(head, offset);
@@ -98,6 +120,9 @@ final class ChunkedFileReader implements DataReader {
       chunkLength = uncompressed;
       nextChunkOffset = offset + ChunkedFileWriter.CHUNK_OVERHEAD + length;
       pos = 0;
+      if (cache != null && populateCache) {
+        cache.put(cacheId, offset, chunk, uncompressed, length);
+      }
     } catch (IOException e) {
       throw new StorageException("cannot read " + path + " at offset " + offset + ": " + e, e);
     }

@@ -15,6 +15,7 @@ import java.util.regex.Pattern;
  *
  * chunked file := header chunk*
  *   header := magic:u32 | version:u16 | compressorId:u8 | 0:u8 | chunkLength:u32 | crc32c(12 bytes):u32
+ *   (Index.db chunks are at most MAX_INDEX_CHUNK_LENGTH = 4 KiB)
  *   chunk  := uncompressedLength:u32 | compressedLength:u32 | bytes | crc32c(lengths + bytes):u32
  *   A position in the uncompressed stream is (fileOffsetOfChunk &lt;&lt; 20 | offsetInChunk).
  *
@@ -42,6 +43,11 @@ public record SSTableDescriptor(Path directory, long generation) {
   public static final int INDEX_MAGIC = 0x43535449; // "CSTI"
   public static final int META_MAGIC = 0x4353544D; // "CSTM"
   public static final String TMP_SUFFIX = ".tmp";
+  /**
+   * Index chunks are at most this long: a point read decompresses one index chunk to scan
+   * at most {@link #SUMMARY_INTERVAL} entries, so a data-sized 16 KB chunk would waste work.
+   */
+  public static final int MAX_INDEX_CHUNK_LENGTH = 4 * 1024;
   /** One index entry in this many is kept in the in-memory summary. */
   public static final int SUMMARY_INTERVAL = 128;
 

@@ -34,15 +34,26 @@ public final class SSTableReader {
   private final long[] summaryPositions;
   private final Compressor compressor;
   private final int chunkLength;
+  private final int indexChunkLength;
   private final FileChannel dataChannel;
   private final FileChannel indexChannel;
   private final AtomicInteger refs = new AtomicInteger(1);
   private volatile boolean obsolete;
   private final AtomicLong bloomFalsePositives = new AtomicLong();
+  private static final AtomicLong NEXT_CACHE_ID = new AtomicLong();
+  /** This open SSTable's name in the chunk cache (times two, plus one for its index). */
+  private final long cacheId = NEXT_CACHE_ID.incrementAndGet();
+  private volatile ChunkCache cache;
+
+  /** Point reads of this SSTable keep their chunks in {@code cache} (null: no cache). */
+  public void useCache(ChunkCache cache) {
+    this.cache = cache;
+  }
 
   private SSTableReader(SSTableDescriptor descriptor, SSTableStats stats, BloomFilter bloom,
                         long[] summaryTokens, byte[][] summaryKeys, long[] summaryPositions,
-                        Compressor compressor, int chunkLength, FileChannel data, FileChannel index) {
+                        Compressor compressor, int chunkLength, int indexChunkLength, FileChannel data,
+                        FileChannel index) {
     this.descriptor = descriptor;
     this.stats = stats;
     this.bloom = bloom;
@@ -51,6 +62,7 @@ public final class SSTableReader {
     this.summaryPositions = summaryPositions;
     this.compressor = compressor;
     this.chunkLength = chunkLength;
+    this.indexChunkLength = indexChunkLength;
     this.dataChannel = data;
     this.indexChannel = index;
   }
@@ -138,11 +150,11 @@ public final class SSTableReader {
           SSTableDescriptor.DATA_MAGIC, stats.dataLength());
       int[] indexHeader = checkChunkedFile(d.path(SSTableDescriptor.Component.INDEX), index,
           SSTableDescriptor.INDEX_MAGIC, stats.indexLength());
-      if (dataHeader[0] != indexHeader[0] || dataHeader[1] != indexHeader[1]) {
+      if (dataHeader[0] != indexHeader[0]) {
         throw new StorageException("SSTable " + d + ": data and index use different codecs");
       }
       return new SSTableReader(d, stats, bloom, tokens, keys, positions, Compressors.byId(dataHeader[0]),
-          dataHeader[1], data, index);
+          dataHeader[1], indexHeader[1], data, index);
     } catch (IOException | RuntimeException e) {
       closeQuietly(data);
       closeQuietly(index);
@@ -211,7 +223,7 @@ public final class SSTableReader {
 
   ChunkedFileReader indexReader() {
     return new ChunkedFileReader(descriptor.path(SSTableDescriptor.Component.INDEX), indexChannel,
-        stats.indexLength(), compressor, chunkLength);
+        stats.indexLength(), compressor, indexChunkLength);
   }
 
   /** True if the key is inside the key range and passes the Bloom filter. */
@@ -229,7 +241,9 @@ public final class SSTableReader {
       return null;
     }
     int i = floorSummary(key.token(), key.key(), false);
-    ChunkedFileReader index = indexReader();
+    ChunkCache chunkCache = cache;
+    ChunkedFileReader index = new ChunkedFileReader(descriptor.path(SSTableDescriptor.Component.INDEX), indexChannel,
+        stats.indexLength(), compressor, indexChunkLength, chunkCache, cacheId * 2 + 1, true);
     long dataPosition = -1;
     try {
       index.seek(i < 0 ? SSTableDescriptor.encodePosition(ChunkedFileWriter.HEADER_SIZE, 0) : summaryPositions[i]);
@@ -258,7 +272,9 @@ public final class SSTableReader {
       bloomFalsePositives.incrementAndGet();
       return null;
     }
-    return new SSTablePartition(dataReader(), key, dataPosition, true);
+    ChunkedFileReader data = new ChunkedFileReader(descriptor.path(SSTableDescriptor.Component.DATA), dataChannel,
+        stats.dataLength(), compressor, chunkLength, chunkCache, cacheId * 2, true);
+    return new SSTablePartition(data, key, dataPosition, true);
   }
 
   /**

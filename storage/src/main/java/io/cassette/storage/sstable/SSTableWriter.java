@@ -61,7 +61,7 @@ public final class SSTableWriter implements AutoCloseable {
     this.data = new ChunkedFileWriter(descriptor.tmpPath(SSTableDescriptor.Component.DATA),
         SSTableDescriptor.DATA_MAGIC, compressor, chunkLength, throttle);
     this.index = new ChunkedFileWriter(descriptor.tmpPath(SSTableDescriptor.Component.INDEX),
-        SSTableDescriptor.INDEX_MAGIC, compressor, chunkLength, throttle);
+        SSTableDescriptor.INDEX_MAGIC, compressor, Math.min(chunkLength, SSTableDescriptor.MAX_INDEX_CHUNK_LENGTH), throttle);
     this.bloom = BloomFilter.create(expectedKeys, fpChance);
   }
 
