@@ -123,6 +123,15 @@ class RealLanguageDriverTest {
   }
 
   @Test
+  void languageWarningsReachTheDriver() {
+    try (CqlSession session = session(null, null)) {
+      ResultSet rs = session.execute("CREATE KEYSPACE IF NOT EXISTS tx_rf3 WITH replication = "
+          + "{'class': 'SimpleStrategy', 'replication_factor': 3}");
+      assertThat(rs.getExecutionInfo().getWarnings()).anySatisfy(w -> assertThat(w).contains("replication factor 3"));
+    }
+  }
+
+  @Test
   void forcedV4WithLz4() {
     try (CqlSession session = session("V4", "lz4")) {
       assertThat(session.getContext().getProtocolVersion()).isEqualTo(DefaultProtocolVersion.V4);
