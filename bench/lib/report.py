@@ -264,7 +264,12 @@ def main(out):
     t = build(out)
     info = open(os.path.join(out, "machine.txt")).read() if os.path.exists(os.path.join(out, "machine.txt")) else ""
     wall = read_metrics(out).get(("run", "wall_s"))
-    text = "```\n" + info.strip() + ("\nwall time: %s s" % wall if wall else "") + "\n```\n\n" + t.markdown() + "\n"
+    verdicts = [r[-1] for r in t.rows if r[-1]]
+    summary = "DESIGN.md targets met: %d of %d measured (%s)" % (
+        verdicts.count("met"), len(verdicts),
+        ", ".join(r[0] for r in t.rows if r[-1] == "met") or "none")
+    text = ("```\n" + info.strip() + ("\nwall time: %s s" % wall if wall else "") + "\n```\n\n"
+            + t.markdown() + "\n\n" + summary + "\n")
     print(text)
     with open(os.path.join(out, "table.md"), "w") as f:
         f.write("# Cassette side-by-side benchmark\n\n" + text)
