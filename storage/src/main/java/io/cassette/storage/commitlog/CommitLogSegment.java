@@ -115,10 +115,17 @@ public final class CommitLogSegment {
     fileLength = pos;
   }
 
+  /** Tests only: extra time each fsync takes, to imitate an SD card stalling. */
+  public static volatile long simulatedSyncStallNanos;
+
   void sync() {
     FileChannel ch = channel;
     if (ch == null) {
       return;
+    }
+    long stall = simulatedSyncStallNanos;
+    if (stall > 0) {
+      java.util.concurrent.locks.LockSupport.parkNanos(stall);
     }
     try {
       ch.force(false);
