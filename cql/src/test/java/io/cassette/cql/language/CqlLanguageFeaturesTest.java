@@ -206,6 +206,19 @@ class CqlLanguageFeaturesTest {
         .isEqualTo("frozen<list<int>>");
   }
 
+  @Test
+  void describeAnswersLikeCassandra4AndLater() {
+    f.run("CREATE TABLE d (k int, c text, v int, PRIMARY KEY (k, c)) WITH CLUSTERING ORDER BY (c DESC)");
+    assertThat(f.rows("DESCRIBE TABLES")).containsExactly("'ks', 'table', 'd'");
+    List<String> table = f.rows("DESCRIBE TABLE d");
+    assertThat(table).hasSize(1);
+    assertThat(table.get(0)).contains("CREATE TABLE ks.d (\n    k int,\n    c text,\n    v int,\n    PRIMARY KEY (k, c)\n)"
+        + " WITH CLUSTERING ORDER BY (c DESC)");
+    assertThat(f.rows("DESCRIBE KEYSPACE ks")).hasSize(2);
+    assertThat(f.rows("DESCRIBE KEYSPACES")).contains("'ks', 'keyspace', 'ks'", "'system', 'keyspace', 'system'");
+    assertThat(f.error("DESCRIBE TABLE nope").getMessage()).isEqualTo("'nope' not found in keyspace 'ks'");
+  }
+
   static byte[] bytes(ByteBuffer b) {
     byte[] out = new byte[b.remaining()];
     b.duplicate().get(out);

@@ -221,10 +221,51 @@ public final class Parser {
         return alter();
       case "drop":
         return drop();
-      case "grant", "revoke", "list", "describe", "desc":
+      case "describe", "desc":
+        return describe();
+      case "grant", "revoke", "list":
         return unsupportedRest(t.value().toUpperCase(Locale.ROOT));
       default:
         throw noViable(t);
+    }
+  }
+
+  private Statement describe() {
+    next();
+    boolean full = accept("full");
+    boolean only = !full && accept("only");
+    Token t = peek();
+    String w = t.kind() == Kind.IDENT ? t.value() : "";
+    switch (w) {
+      case "schema", "cluster", "keyspaces", "tables", "types", "functions", "aggregates" -> {
+        next();
+        return new Statement.Describe(w.toUpperCase(Locale.ROOT), null, full);
+      }
+      case "keyspace" -> {
+        next();
+        QualifiedName n = atIdent() ? new QualifiedName(null, ident()) : null;
+        accept("with");
+        accept("internals");
+        return new Statement.Describe("KEYSPACE", n, only);
+      }
+      case "table", "columnfamily" -> {
+        next();
+        return new Statement.Describe("TABLE", qualifiedName(), false);
+      }
+      case "type" -> {
+        next();
+        return new Statement.Describe("TYPE", qualifiedName(), false);
+      }
+      case "index" -> {
+        next();
+        return new Statement.Describe("INDEX", qualifiedName(), false);
+      }
+      default -> {
+        QualifiedName n = qualifiedName();
+        accept("with");
+        accept("internals");
+        return new Statement.Describe("NAME", n, false);
+      }
     }
   }
 

@@ -81,6 +81,12 @@ public sealed interface Statement {
                 List<Relation> where, List<String> groupBy, List<Ordering> orderBy,
                 Term perPartitionLimit, Term limit, boolean allowFiltering) implements Statement {}
 
+  /**
+   * DESCRIBE: {@code what} is one of SCHEMA, KEYSPACES, KEYSPACE, TABLES, TABLE, TYPES, TYPE,
+   * INDEX, CLUSTER, FUNCTIONS, AGGREGATES or NAME (a keyspace or table, resolved at run time).
+   */
+  record Describe(String what, QualifiedName name, boolean full) implements Statement {}
+
   /** A statement Cassette parses but does not run (roles, permissions, functions, views...). */
   record Unsupported(String what) implements Statement {}
 }

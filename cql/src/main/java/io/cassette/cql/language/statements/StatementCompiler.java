@@ -73,6 +73,9 @@ public final class StatementCompiler {
         }
       };
     }
+    if (s instanceof Statement.Describe d) {
+      return new DescribeStatement(d, keyspace, services);
+    }
     if (s instanceof Statement.Unsupported u) {
       throw invalid(u.what() + " statements are not supported by Cassette");
     }
