@@ -12,7 +12,38 @@ START_TIMEOUT_S=${START_TIMEOUT_S:-240} # Cassandra's first boot alone waits 30 
 
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
-log() { printf '%s %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
+# Progress lines go to the run's stderr as it was at start (fd 3, opened by bench/run), so a
+# line logged from the trap while a step's output is redirected still reaches the terminal.
+log() { printf '%s %s\n' "$(date -u +%H:%M:%S)" "$*" | tee -a "$OUT/run.log" >&3; }
+
+# bounded SECONDS COMMAND...: runs a load-generator step on the load core, killed after
+# SECONDS. It runs in the background and is waited for, so an interrupt reaches bench/run's
+# trap at once (bash defers traps while a foreground child runs); the trap kills STEP_PIDS.
+STEP_PIDS=()
+bounded() {
+  local seconds=$1 pid rc
+  shift
+  "${LOAD_PIN[@]}" timeout "$seconds" "$@" &
+  pid=$!
+  STEP_PIDS+=("$pid")
+  wait "$pid"
+  rc=$?
+  local left=() p
+  for p in "${STEP_PIDS[@]}"; do
+    [ "$p" = "$pid" ] || left+=("$p")
+  done
+  STEP_PIDS=("${left[@]}")
+  return "$rc"
+}
+
+# stop_steps: TERM to every running step (timeout passes it on to its command).
+stop_steps() {
+  local pid
+  for pid in "${STEP_PIDS[@]}"; do
+    [ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null
+  done
+  STEP_PIDS=()
+}
 
 # metric SYSTEM KEY VALUE: one measured figure, read by report.py.
 metric() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >> "$OUT/raw/metrics.tsv"; }
@@ -64,8 +95,8 @@ listener_pid() {
 # another process (another engineer's server), so no figure is taken from someone else's.
 await_ready() {
   local system=$1 proto=$2 port=$3 pid=$4 t0=$5 t1 owner
-  if ! "${LOAD_PIN[@]}" "$PY" "$PROBE" ready "$proto" 127.0.0.1 "$port" "$START_TIMEOUT_S" "$pid" \
-      > "$OUT/raw/$system/ready.txt" 2>&1; then
+  if ! bounded "$((START_TIMEOUT_S + 10))" "$PY" "$PROBE" ready "$proto" 127.0.0.1 "$port" \
+      "$START_TIMEOUT_S" "$pid" > "$OUT/raw/$system/ready.txt" 2>&1; then
     log "$system did not answer $proto on port $port; see $OUT/raw/$system/"
     return 1
   fi
@@ -219,7 +250,7 @@ cassandra_nodetool() {
   shift
   # The module flags are stock conf/jvm17-clients.options; user.home keeps its history file
   # (~/.cassandra/nodetool.history) in the scratch directory.
-  "${LOAD_PIN[@]}" timeout "${STEP_TIMEOUT:-300}" java -Xmx256m -Duser.home="$WORK" \
+  bounded "${STEP_TIMEOUT:-300}" java -Xmx256m -Duser.home="$WORK" \
     -Dlogback.configurationFile=/dev/null -Djdk.attach.allowAttachSelf=true \
     --add-exports java.base/jdk.internal.misc=ALL-UNNAMED \
     --add-exports java.base/jdk.internal.ref=ALL-UNNAMED \
