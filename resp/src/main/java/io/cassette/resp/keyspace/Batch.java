@@ -46,7 +46,11 @@ public final class Batch {
     }
   }
 
-  Batch(Engine engine, String table, long timestamp, long nowSeconds) {
+  /** Kept in step with the sub-rows this batch writes; null for none. */
+  private final SubRowCache subRows;
+
+  Batch(Engine engine, String table, long timestamp, long nowSeconds, SubRowCache subRows) {
+    this.subRows = subRows;
     this.engine = engine;
     this.table = table;
     this.timestamp = timestamp;
@@ -86,10 +90,18 @@ public final class Batch {
   /** Writes a sub-row of the collection {@code meta}. */
   public void putSub(KeyMeta meta, byte[] clustering, byte[] value) {
     putRow(RedisLayout.subKey(meta.version), clustering, value);
+    if (subRows != null && SubRowCache.cacheable(clustering)) {
+      long version = meta.version;
+      afterCommit(() -> subRows.put(version, clustering, value));
+    }
   }
 
   public void deleteSub(KeyMeta meta, byte[] clustering) {
     deleteRow(RedisLayout.subKey(meta.version), clustering);
+    if (subRows != null && SubRowCache.cacheable(clustering)) {
+      long version = meta.version;
+      afterCommit(() -> subRows.remove(version, clustering));
+    }
   }
 
   public void deleteSubRange(KeyMeta meta, Slice slice) {

@@ -41,8 +41,11 @@ public final class Database {
 
   private final MetaCache cache;
 
-  Database(int index, Engine engine, RedisClock clock, MetaCache cache) {
+  private final SubRowCache subRowCache;
+
+  Database(int index, Engine engine, RedisClock clock, MetaCache cache, SubRowCache subRows) {
     this.cache = cache;
+    this.subRowCache = subRows;
     this.index = index;
     this.engine = engine;
     this.clock = clock;
@@ -64,7 +67,7 @@ public final class Database {
   /** A batch of writes stamped with a fresh timestamp. */
   public Batch batch() {
     long micros = clock.nextMicros();
-    return new Batch(engine, table.spec().name(), micros, micros / 1_000_000);
+    return new Batch(engine, table.spec().name(), micros, micros / 1_000_000, subRowCache);
   }
 
   private static long nowSeconds() {
@@ -175,6 +178,10 @@ public final class Database {
 
   /** The value of one sub-row, or null. */
   public byte[] subValue(KeyMeta meta, byte[] clustering) {
+    byte[] cached = subRowCache.get(meta.version, clustering);
+    if (cached != null) {
+      return cached;
+    }
     byte[] end = Arrays.copyOf(clustering, clustering.length + 1);
     PartitionView view = table.read(RedisLayout.subKey(meta.version),
         new ReadQuery(List.of(new Slice(clustering, true, end, false)), false, 1, nowSeconds()));
@@ -186,7 +193,11 @@ public final class Database {
       return null;
     }
     var cell = r.cell(RedisLayout.COLUMN);
-    return cell == null ? null : cell.value();
+    if (cell == null) {
+      return null;
+    }
+    subRowCache.put(meta.version, clustering, cell.value());
+    return cell.value();
   }
 
   /** Live sub-rows of {@code meta} in {@code slice}, at most {@code limit}. */

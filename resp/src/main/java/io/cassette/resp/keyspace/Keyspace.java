@@ -15,19 +15,24 @@ public final class Keyspace {
   /** Heap share for the metadata caches of all databases together. */
   static final int CACHE_HEAP_DIVISOR = 16;
   private final MetaCache cache;
+  private final SubRowCache subRows;
 
   public Keyspace(Engine engine) {
     this(engine, Runtime.getRuntime().maxMemory() / CACHE_HEAP_DIVISOR);
   }
 
-  /** @param cacheBytes metadata cache budget of all databases together (0 = no cache) */
+  /**
+   * @param cacheBytes metadata cache budget of all databases together (0 = no cache); the
+   *                   sub-row cache gets half as much again
+   */
   public Keyspace(Engine engine, long cacheBytes) {
     this.engine = engine;
     this.cache = new MetaCache(cacheBytes);
+    this.subRows = new SubRowCache(cacheBytes / 2);
     // Reopen databases that already have tables, so DBSIZE/INFO and expiry see them.
     for (int i = 0; i < RedisLayout.DATABASES; i++) {
       if (i == 0 || engine.table(RedisLayout.KEYSPACE, RedisLayout.tableName(i)).isPresent()) {
-        databases[i] = new Database(i, engine, clock, cache);
+        databases[i] = new Database(i, engine, clock, cache, subRows);
       }
     }
   }
@@ -36,7 +41,7 @@ public final class Keyspace {
   public Database db(int index) {
     Database d = databases[index];
     if (d == null) {
-      d = new Database(index, engine, clock, cache);
+      d = new Database(index, engine, clock, cache, subRows);
       databases[index] = d;
     }
     return d;
