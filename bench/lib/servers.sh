@@ -96,7 +96,7 @@ listener_pid() {
 await_ready() {
   local system=$1 proto=$2 port=$3 pid=$4 t0=$5 t1 owner
   if ! bounded "$((START_TIMEOUT_S + 10))" "$PY" "$PROBE" ready "$proto" 127.0.0.1 "$port" \
-      "$START_TIMEOUT_S" "$pid" > "$OUT/raw/$system/ready.txt" 2>&1; then
+      "$START_TIMEOUT_S" "$pid" >> "$OUT/raw/$system/ready.txt" 2>&1; then
     log "$system did not answer $proto on port $port; see $OUT/raw/$system/"
     return 1
   fi
@@ -107,7 +107,7 @@ await_ready() {
     log "port $port answered by pid $owner, not $system's pid $pid"
     return 1
   fi
-  metric "$system" start_s "$(elapsed "$t0" "$t1")"
+  metric "$system" "${START_METRIC:-start_s}" "$(elapsed "$t0" "$t1")"
   log "$system answered $proto after $(elapsed "$t0" "$t1") s"
 }
 
@@ -145,7 +145,7 @@ start_cassette() {
   env $(shim_env cassette) "${opts[@]}" "${SERVER_PIN[@]}" \
     "$CASSETTE_HOME_COPY/bin/cassette" start "${heap[@]}" --data-dir "$WORK/cassette-data" \
     --cql-port "$cql" --resp-port "$resp" --http-port "$http" \
-    > "$OUT/raw/cassette/stdout.log" 2>&1 < /dev/null &
+    >> "$OUT/raw/cassette/stdout.log" 2>&1 < /dev/null &
   CASSETTE_PID=$!
   register_pid "$CASSETTE_PID" cassette
   await_ready cassette cql "$cql" "$CASSETTE_PID" "$t0"
@@ -237,7 +237,7 @@ start_cassandra() {
   # shellcheck disable=SC2046
   env $(shim_env cassandra) MALLOC_ARENA_MAX=4 "${SERVER_PIN[@]}" \
     java "${opts[@]}" -cp "$dir/conf:$CASSANDRA_LIB/*" org.apache.cassandra.service.CassandraDaemon \
-    > "$OUT/raw/cassandra/stdout.log" 2>&1 < /dev/null &
+    >> "$OUT/raw/cassandra/stdout.log" 2>&1 < /dev/null &
   CASSANDRA_PID=$!
   register_pid "$CASSANDRA_PID" cassandra
   await_ready cassandra cql "$cql" "$CASSANDRA_PID" "$t0"
@@ -283,7 +283,7 @@ start_redis() {
   # shellcheck disable=SC2046
   env $(shim_env redis) "${SERVER_PIN[@]}" redis-server --port "$port" --bind 127.0.0.1 \
     --protected-mode yes --save '' --appendonly yes --appendfsync everysec --dir "$dir" \
-    --daemonize no --logfile "$dir/redis.log" > "$OUT/raw/redis/stdout.log" 2>&1 < /dev/null &
+    --daemonize no --logfile "$dir/redis.log" >> "$OUT/raw/redis/stdout.log" 2>&1 < /dev/null &
   REDIS_PID=$!
   register_pid "$REDIS_PID" redis
   await_ready redis resp "$port" "$REDIS_PID" "$t0"
