@@ -67,6 +67,8 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
 
   private final QueryHandler handler;
   private final RequestMetrics metrics;
+  /** Node-wide bytes of executing requests. */
+  private final RequestBytesBudget budget;
   private final SlowLog slowLog;
   /** DRIVER_NAME from STARTUP, for the slow log. */
   private volatile String driverName;
@@ -96,8 +98,9 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
 
   CqlConnectionHandler(QueryHandler handler, Executor executor, Authenticator authenticator,
                        EventBroadcaster events, FrameDecoder decoder, FrameEncoder encoder, int maxInFlight,
-                       RequestMetrics metrics, SlowLog slowLog) {
+                       RequestMetrics metrics, SlowLog slowLog, RequestBytesBudget budget) {
     this.handler = handler;
+    this.budget = budget;
     this.metrics = metrics;
     this.slowLog = slowLog;
     this.executor = executor;
@@ -272,47 +275,70 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
   }
 
   /**
-   * Starts {@code envelope} on a worker, or parks it when {@link #maxInFlight} requests are
-   * running. Parking is bounded by one socket read: reading stops at the limit.
+   * Queues {@code envelope} and starts what the limits allow. Parking is bounded by one socket
+   * read: reading stops while anything is parked or {@link #maxInFlight} requests run.
    */
   private boolean dispatch(ChannelHandlerContext ctx, Envelope envelope) {
-    if (inFlight >= maxInFlight || !waiting.isEmpty()) {
-      waiting.add(envelope);
-      ctx.channel().config().setAutoRead(false);
-      return true;
-    }
-    start(ctx, envelope);
+    waiting.add(envelope);
+    pump(ctx);
     return true;
   }
 
-  private void start(ChannelHandlerContext ctx, Envelope envelope) {
-    if (++inFlight >= maxInFlight) {
-      ctx.channel().config().setAutoRead(false);
+  /**
+   * On the event loop: starts parked requests while this connection is under
+   * {@link #maxInFlight} and the node-wide byte budget admits them, then sets autoRead.
+   */
+  private void pump(ChannelHandlerContext ctx) {
+    if (!ctx.channel().isActive()) {
+      return;
     }
+    while (!waiting.isEmpty() && inFlight < maxInFlight) {
+      Envelope next = waiting.peek();
+      if (!budget.tryAcquireOrWait(sizeOf(next), () -> ctx.executor().execute(() -> pump(ctx)))) {
+        break;
+      }
+      waiting.poll();
+      start(ctx, next);
+    }
+    var config = ctx.channel().config();
+    if (!waiting.isEmpty() || inFlight >= maxInFlight) {
+      if (config.isAutoRead()) {
+        config.setAutoRead(false);
+      }
+    } else if (inFlight <= resumeAt && !config.isAutoRead()) {
+      config.setAutoRead(true);
+    }
+  }
+
+  private static long sizeOf(Envelope envelope) {
+    return Envelope.HEADER_LENGTH + envelope.body().readableBytes();
+  }
+
+  /** Requires: the request's bytes are acquired from the budget. */
+  private void start(ChannelHandlerContext ctx, Envelope envelope) {
+    inFlight++;
+    long bytes = sizeOf(envelope);
     try {
       long decodedAt = System.nanoTime();
-      executor.execute(() -> process(ctx, envelope, decodedAt));
+      executor.execute(() -> process(ctx, envelope, decodedAt, bytes));
     } catch (RejectedExecutionException e) {
       envelope.body().release();
       respond(ctx, envelope, Opcode.ERROR, ErrorEncoder.encode(ctx.alloc(),
           new CqlException(ErrorCode.OVERLOADED, "Server is shutting down"), envelope.version()), List.of())
-          .addListener(f -> requestDone(ctx));
+          .addListener(f -> requestDone(ctx, bytes));
     }
   }
 
-  /** On the event loop, when a response has been written. */
-  private void requestDone(ChannelHandlerContext ctx) {
+  /** On the event loop, when a response has been written (or failed to be). */
+  private void requestDone(ChannelHandlerContext ctx, long bytes) {
     inFlight--;
-    while (inFlight < maxInFlight && !waiting.isEmpty() && ctx.channel().isActive()) {
-      start(ctx, waiting.poll());
-    }
-    if (waiting.isEmpty() && inFlight <= resumeAt && !ctx.channel().config().isAutoRead()) {
-      ctx.channel().config().setAutoRead(true);
-    }
+    budget.release(bytes);
+    pump(ctx);
   }
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    // Requests still executing release their bytes when their (failed) write completes.
     metrics.connectionClosed();
     Envelope parked;
     while ((parked = waiting.poll()) != null) {
@@ -322,7 +348,7 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
   }
 
   /** Runs on a worker thread; owns the envelope's body. */
-  private void process(ChannelHandlerContext ctx, Envelope envelope, long decodedAtNanos) {
+  private void process(ChannelHandlerContext ctx, Envelope envelope, long decodedAtNanos, long bytes) {
     int opcode = Opcode.RESULT;
     ByteBuf body;
     List<String> warnings;
@@ -347,7 +373,7 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
       warnings = ClientWarnings.finish();
     }
     record(envelope.opcode(), request, opcode == Opcode.ERROR, (System.nanoTime() - decodedAtNanos) / 1000);
-    respond(ctx, envelope, opcode, body, warnings).addListener(f -> requestDone(ctx));
+    respond(ctx, envelope, opcode, body, warnings).addListener(f -> requestDone(ctx, bytes));
   }
 
   /** Latency and errors per request type; slow statements to the CQL slow log. */

@@ -38,6 +38,7 @@ public final class CqlServer implements AutoCloseable {
   private final CqlServerOptions options;
   private final QueryHandler handler;
   private final EventBroadcaster events = new EventBroadcaster();
+  private final RequestBytesBudget budget;
   /** The node's CQL instruments: latency and errors per opcode, connections, slow statements. */
   private final RequestMetrics metrics = NodeMetrics.global().requests("cql");
   private final SlowLog slowLog = NodeMetrics.global().cqlSlowLog();
@@ -47,8 +48,14 @@ public final class CqlServer implements AutoCloseable {
   private Channel serverChannel;
 
   public CqlServer(CqlServerOptions options, QueryHandler handler) {
+    this(options, handler, RequestBytesBudget.defaultLimit(options.maxFrameBytes()));
+  }
+
+  /** With an explicit node-wide limit on the bytes of executing requests (tests). */
+  CqlServer(CqlServerOptions options, QueryHandler handler, long requestBytesBudget) {
     this.options = options;
     this.handler = handler;
+    this.budget = new RequestBytesBudget(requestBytesBudget);
   }
 
   /** Binds and starts accepting clients; returns the bound address (the real port when 0 was asked). */
@@ -83,7 +90,7 @@ public final class CqlServer implements AutoCloseable {
             ch.pipeline().addLast("frameEncoder", encoder);
             ch.pipeline().addLast("connection", new CqlConnectionHandler(handler, workers,
                 options.authenticator(), events, decoder, encoder, options.maxConcurrentRequestsPerConnection(),
-                metrics, slowLog));
+                metrics, slowLog, budget));
           }
         });
     try {

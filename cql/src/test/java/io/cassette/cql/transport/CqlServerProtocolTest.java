@@ -443,4 +443,35 @@ class CqlServerProtocolTest {
       assertThat(RawClient.readString(t)).isEqualTo("NEW_NODE");
     }
   }
+
+  @Test
+  void nodeWideRequestBytesBudgetBoundsWhatExecutesAtOnce() throws Exception {
+    StubQueryHandler h = new StubQueryHandler();
+    CqlServerOptions o = new CqlServerOptions("127.0.0.1", 0, CqlServerOptions.DEFAULT_MAX_FRAME_BYTES, 2048, 1, 8,
+        AllowAllAuthenticator.INSTANCE, 0);
+    int valueBytes = 20_000;
+    try (CqlServer s = new CqlServer(o, h, 64 * 1024)) {
+      InetSocketAddress a = s.start();
+      try (RawClient c1 = new RawClient(a); RawClient c2 = new RawClient(a)) {
+        for (RawClient c : List.of(c1, c2)) {
+          c.send(4, 0, Opcode.STARTUP, RawClient.stringMap(Map.of("CQL_VERSION", "3.0.0")));
+          assertThat(c.read().opcode()).isEqualTo(Opcode.READY);
+        }
+        byte[] text = "SLEEP 30".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        ByteBuffer body = ByteBuffer.allocate(4 + text.length + 2 + 1 + 2 + 4 + valueBytes);
+        body.putInt(text.length).put(text).putShort((short) 1).put((byte) 0x01).putShort((short) 1)
+            .putInt(valueBytes).put(new byte[valueBytes]);
+        for (int i = 1; i <= 10; i++) {
+          c1.send(4, i, Opcode.QUERY, body.array());
+          c2.send(4, i, Opcode.QUERY, body.array());
+        }
+        for (int i = 1; i <= 10; i++) {
+          assertThat(c1.read().opcode()).isEqualTo(Opcode.RESULT);
+          assertThat(c2.read().opcode()).isEqualTo(Opcode.RESULT);
+        }
+      }
+      // 64 KiB admits three 20 KB requests at once across both connections, not the 8 workers' worth.
+      assertThat(h.maxActive.get()).isBetween(1, 3);
+    }
+  }
 }
