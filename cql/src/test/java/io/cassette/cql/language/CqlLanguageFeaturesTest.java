@@ -219,6 +219,24 @@ class CqlLanguageFeaturesTest {
     assertThat(f.error("DESCRIBE TABLE nope").getMessage()).isEqualTo("'nope' not found in keyspace 'ks'");
   }
 
+  @Test
+  void droppedColumnsStayDroppedAcrossReAddAndRestart() throws Exception {
+    f.run("CREATE TABLE dc (k int PRIMARY KEY, v text, w int)");
+    f.run("INSERT INTO dc (k, v, w) VALUES (1, 'old', 1)");
+    f.run("ALTER TABLE dc DROP v");
+    Thread.sleep(2);
+    assertThat(f.error("ALTER TABLE dc ADD v int").getMessage())
+        .isEqualTo("Cannot re-add previously dropped column 'v' of type int, incompatible with previous type text");
+    f.run("ALTER TABLE dc ADD v text");
+    assertThat(f.rows("SELECT k, v, w FROM dc")).containsExactly("1, null, 1");
+    f.run("UPDATE dc SET v = 'new' WHERE k = 1");
+    f.restart();
+    f.run("USE ks");
+    assertThat(f.rows("SELECT k, v, w FROM dc")).containsExactly("1, 'new', 1");
+    assertThat(f.rows("SELECT column_name, type FROM system_schema.dropped_columns WHERE keyspace_name = 'ks'"))
+        .containsExactly("'v', 'text'");
+  }
+
   static byte[] bytes(ByteBuffer b) {
     byte[] out = new byte[b.remaining()];
     b.duplicate().get(out);

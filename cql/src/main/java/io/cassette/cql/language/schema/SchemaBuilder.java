@@ -21,6 +21,8 @@ import java.util.regex.Pattern;
 /** Builds and validates schema objects from DDL statements, with Cassandra's messages. */
 public final class SchemaBuilder {
   private static final Pattern NAME = Pattern.compile("\\w+");
+  /** The durable schema's record of dropped columns (never accepted from clients). */
+  static final String DROPPED_OPTION = "cassette_dropped_columns";
   private static final int KEYSPACE_NAME_MAX = 48;
   private static final int TABLE_NAME_MAX = 222;
   private static final String SIMPLE = "org.apache.cassandra.locator.SimpleStrategy";
@@ -204,13 +206,23 @@ public final class SchemaBuilder {
       throw invalid("COMPACT STORAGE tables are not supported starting with version 4.0");
     }
     Map<String, Object> opts = new LinkedHashMap<>(ct.props().values());
+    Object droppedProp = opts.remove(DROPPED_OPTION);
     Object idProp = opts.get("id");
     UUID id = idProp == null ? TimeUuid.next() : UUID.fromString(String.valueOf(idProp));
     TableOptions options = TableOptions.defaults().with(opts);
     if (counters && options.defaultTimeToLive() > 0) {
       throw invalid("Cannot set default_time_to_live on a table with counters");
     }
-    return new TableMetadata(ks.name(), name, id, cols, options, Map.of(), false);
+    Map<String, TableMetadata.DroppedColumn> dropped = new LinkedHashMap<>();
+    if (droppedProp instanceof Map<?, ?> m && idProp != null) {
+      for (Map.Entry<?, ?> e : m.entrySet()) {
+        String v = String.valueOf(e.getValue());
+        int colon = v.indexOf(':');
+        dropped.put(String.valueOf(e.getKey()), new TableMetadata.DroppedColumn(Long.parseLong(v.substring(0, colon)),
+            TypeResolver.parse(v.substring(colon + 1), ks)));
+      }
+    }
+    return new TableMetadata(ks.name(), name, id, cols, options, Map.of(), false, dropped);
   }
 
   public static UdtType type(Statement.CreateType ct, KeyspaceMetadata ks) {

@@ -82,6 +82,18 @@ public final class SchemaDdl {
         .append(" AND min_index_interval = ").append(o.minIndexInterval())
         .append(" AND read_repair = '").append(o.readRepair()).append('\'')
         .append(" AND speculative_retry = '").append(o.speculativeRetry()).append('\'');
+    if (!t.dropped.isEmpty()) {
+      // Cassette-internal option, only in the durable form: name -> "<µs>:<type>".
+      sb.append(" AND ").append(SchemaBuilder.DROPPED_OPTION).append(" = {");
+      boolean first = true;
+      for (Map.Entry<String, TableMetadata.DroppedColumn> e : new java.util.TreeMap<>(t.dropped).entrySet()) {
+        sb.append(first ? "" : ", ").append('\'').append(e.getKey().replace("'", "''")).append("': '")
+            .append(e.getValue().droppedAtMicros()).append(':').append(Types.toCql(e.getValue().type())
+                .replace("'", "''")).append('\'');
+        first = false;
+      }
+      sb.append('}');
+    }
     return sb.toString();
   }
 

@@ -27,9 +27,21 @@ public final class TableMetadata {
   public final Map<String, IndexMetadata> indexes;
   public final boolean virtual;
   public final boolean isCounter;
+  /** Columns dropped from this table: data written at or before the drop stays hidden. */
+  public final Map<String, DroppedColumn> dropped;
+
+  /** When a column was dropped (µs) and the type it had. */
+  public record DroppedColumn(long droppedAtMicros, CqlType type) {}
 
   public TableMetadata(String keyspace, String name, UUID id, List<ColumnMetadata> columns,
                        TableOptions options, Map<String, IndexMetadata> indexes, boolean virtual) {
+    this(keyspace, name, id, columns, options, indexes, virtual, Map.of());
+  }
+
+  public TableMetadata(String keyspace, String name, UUID id, List<ColumnMetadata> columns,
+                       TableOptions options, Map<String, IndexMetadata> indexes, boolean virtual,
+                       Map<String, DroppedColumn> dropped) {
+    this.dropped = Map.copyOf(dropped);
     this.keyspace = keyspace;
     this.name = name;
     this.id = id;
@@ -103,7 +115,17 @@ public final class TableMetadata {
 
   public TableMetadata with(List<ColumnMetadata> newColumns, TableOptions newOptions,
                             Map<String, IndexMetadata> newIndexes) {
-    return new TableMetadata(keyspace, name, id, newColumns, newOptions, newIndexes, virtual);
+    return new TableMetadata(keyspace, name, id, newColumns, newOptions, newIndexes, virtual, dropped);
+  }
+
+  public TableMetadata withDropped(Map<String, DroppedColumn> newDropped) {
+    return new TableMetadata(keyspace, name, id, columns, options, indexes, virtual, newDropped);
+  }
+
+  /** True when a cell of {@code column} written at {@code timestamp} predates the column's drop. */
+  public boolean isDropped(String column, long timestamp) {
+    DroppedColumn d = dropped.get(column);
+    return d != null && timestamp <= d.droppedAtMicros();
   }
 
   @Override

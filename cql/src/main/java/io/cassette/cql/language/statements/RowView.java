@@ -47,10 +47,10 @@ public final class RowView {
       return null;
     }
     if (Types.isMultiCell(c.type())) {
-      return CellCodec.assemble(c.type(), CellCodec.elements(source, c.name()));
+      return CellCodec.assemble(c.type(), elements(c));
     }
-    Cell cell = source.cell(c.name());
-    return cell == null || cell.isTombstone() ? null : cell.value();
+    Cell cell = cell(c);
+    return cell == null ? null : cell.value();
   }
 
   /** The cell of a simple column (for WRITETIME/TTL), or null. */
@@ -60,11 +60,21 @@ public final class RowView {
       return null;
     }
     Cell cell = source.cell(c.name());
-    return cell == null || cell.isTombstone() ? null : cell;
+    return cell == null || cell.isTombstone() || table.isDropped(c.name(), cell.timestamp()) ? null : cell;
   }
 
   /** Element cells of a multi-cell column. */
   public List<Cell> elements(ColumnMetadata c) {
-    return CellCodec.elements(c.isStatic() ? staticRow : row, c.name());
+    List<Cell> es = CellCodec.elements(c.isStatic() ? staticRow : row, c.name());
+    if (!table.dropped.containsKey(c.name())) {
+      return es;
+    }
+    List<Cell> live = new java.util.ArrayList<>();
+    for (Cell e : es) {
+      if (!table.isDropped(c.name(), e.timestamp())) {
+        live.add(e);
+      }
+    }
+    return live;
   }
 }

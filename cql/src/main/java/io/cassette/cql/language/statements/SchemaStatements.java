@@ -152,7 +152,7 @@ final class SchemaStatements {
           }
           throw invalid("Table '" + ks + "." + at.name().name() + "' doesn't exist");
         }
-        TableMetadata n = alterTable(at, t, k);
+        TableMetadata n = alterTable(at, t, k, services.clock().nextMicros());
         if (n == null) {
           return null;
         }
@@ -383,7 +383,8 @@ final class SchemaStatements {
     return t;
   }
 
-  private static TableMetadata alterTable(Statement.AlterTable at, TableMetadata t, KeyspaceMetadata k) {
+  private static TableMetadata alterTable(Statement.AlterTable at, TableMetadata t, KeyspaceMetadata k,
+                                          long nowMicros) {
     List<ColumnMetadata> cols = new ArrayList<>(t.columns);
     switch (at.kind()) {
       case ADD -> {
@@ -396,6 +397,11 @@ final class SchemaStatements {
             throw invalid("Column with name '" + d.name() + "' already exists");
           }
           CqlType type = TypeResolver.resolve(d.type(), k);
+          TableMetadata.DroppedColumn was = t.dropped.get(d.name());
+          if (was != null && !Types.isCompatible(type, was.type())) {
+            throw invalid("Cannot re-add previously dropped column '" + d.name() + "' of type "
+                + Types.toCql(type) + ", incompatible with previous type " + Types.toCql(was.type()));
+          }
           if (d.isStatic() && t.clustering.isEmpty()) {
             throw invalid("Static columns are only useful (and thus allowed) if the table has at least one clustering column");
           }
@@ -411,6 +417,8 @@ final class SchemaStatements {
       }
       case DROP -> {
         boolean changed = false;
+        Map<String, TableMetadata.DroppedColumn> dropped = new LinkedHashMap<>(t.dropped);
+        long now = nowMicros;
         for (String name : at.dropped()) {
           ColumnMetadata c = t.column(name);
           if (c == null) {
@@ -428,9 +436,10 @@ final class SchemaStatements {
             }
           }
           cols.remove(c);
+          dropped.put(c.name(), new TableMetadata.DroppedColumn(now, c.type()));
           changed = true;
         }
-        return changed ? t.with(cols, t.options, t.indexes) : null;
+        return changed ? t.with(cols, t.options, t.indexes).withDropped(dropped) : null;
       }
       case ALTER -> throw invalid("Altering column types is no longer supported");
       case RENAME -> {

@@ -200,6 +200,13 @@ public final class SelectStatement implements Executable {
     PagingState state = ctx.options.pagingState() == null || grouped ? null
         : PagingState.deserialize(ctx.options.pagingState());
     List<byte[]> keys = where.partitionKeys(ctx);
+    if (selection.aggregate && groupBy.isEmpty() && !table.virtual) {
+      if (keys == null) {
+        io.cassette.cql.ClientWarnings.add("Aggregation query used without partition key");
+      } else if (keys.size() > 1) {
+        io.cassette.cql.ClientWarnings.add("Aggregation query used on multiple partition keys (IN restriction)");
+      }
+    }
     if (orderAcrossPartitions && keys != null && keys.size() > 1 && ctx.options.pageSize() > 0
         && ctx.options.pageSize() < Integer.MAX_VALUE && !grouped) {
       throw invalid("Cannot page queries with both ORDER BY and a IN restriction on the partition key;"

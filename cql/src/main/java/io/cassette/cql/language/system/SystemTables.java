@@ -35,6 +35,7 @@ public final class SystemTables {
       case "system_schema.columns" -> columns(schema, false);
       case "system_schema.types" -> types(schema);
       case "system_schema.indexes" -> indexes(schema);
+      case "system_schema.dropped_columns" -> droppedColumns(schema);
       case "system_virtual_schema.keyspaces" -> keyspaces(schema, true);
       case "system_virtual_schema.tables" -> virtualTables(schema);
       case "system_virtual_schema.columns" -> columns(schema, true);
@@ -207,6 +208,25 @@ public final class SystemTables {
           r.put("index_name", text(i.name()));
           r.put("kind", text(i.kind()));
           r.put("options", textMap(i.options()));
+          out.add(r);
+        }
+      }
+    }
+    return out;
+  }
+
+  private static List<Map<String, byte[]>> droppedColumns(Schema schema) {
+    List<Map<String, byte[]>> out = new ArrayList<>();
+    for (KeyspaceMetadata k : schema.keyspaces().values()) {
+      for (TableMetadata t : k.tables().values()) {
+        for (Map.Entry<String, TableMetadata.DroppedColumn> e : t.dropped.entrySet()) {
+          Map<String, byte[]> r = new HashMap<>();
+          r.put("keyspace_name", text(k.name()));
+          r.put("table_name", text(t.name));
+          r.put("column_name", text(e.getKey()));
+          r.put("dropped_time", Values.ofLong(e.getValue().droppedAtMicros() / 1000));
+          r.put("kind", text("regular"));
+          r.put("type", text(Types.toCql(e.getValue().type())));
           out.add(r);
         }
       }
