@@ -65,6 +65,22 @@ class PythonDriverTest {
   @Test
   void connectsWithDefaultsAndNegotiatesV5(@TempDir Path dir) throws Exception {
     assumeTrue(driverInstalled(), "python3-cassandra not installed");
-    assertThat(run(dir, null)).contains("OK 5");
+    assertThat(run(dir, null)).contains("SEGMENTS True").contains("OK 5");
+  }
+
+  @Test
+  void v5WithLz4SegmentsWhenPythonLz4IsInstalled(@TempDir Path dir) throws Exception {
+    assumeTrue(driverInstalled(), "python3-cassandra not installed");
+    Process probe = new ProcessBuilder(PYTHON, "-c", "import lz4.block").redirectErrorStream(true).start();
+    assumeTrue(probe.waitFor(30, TimeUnit.SECONDS) && probe.exitValue() == 0, "python3-lz4 not installed");
+    assertThat(run(dir, "lz4")).contains("COMPRESSION True SEGMENTS True").contains("OK 5");
+  }
+
+  @Test
+  void v4WithSnappyIsNegotiatedOnlyIfPythonSnappyExists(@TempDir Path dir) throws Exception {
+    assumeTrue(driverInstalled(), "python3-cassandra not installed");
+    Process probe = new ProcessBuilder(PYTHON, "-c", "import snappy").redirectErrorStream(true).start();
+    assumeTrue(probe.waitFor(30, TimeUnit.SECONDS) && probe.exitValue() == 0, "python3-snappy not installed");
+    assertThat(run(dir, "snappy")).contains("OK");
   }
 }

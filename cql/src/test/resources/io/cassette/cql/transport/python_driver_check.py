@@ -22,5 +22,7 @@ assert session.execute(select, (7001,)).one().v == "simple"
 assert session.execute(select, (7002,)).one().v == "prepared"
 big = "p" * 300000
 assert session.execute("ECHO " + big).one()[0] == big
+conn = cluster.control_connection._connection
+print("COMPRESSION", conn.compressor is not None, "SEGMENTS", getattr(conn, "_is_checksumming_enabled", None))
 print("OK", cluster.protocol_version)
 cluster.shutdown()
