@@ -31,12 +31,17 @@ final class ChunkedFileReader implements DataReader {
   private final long cacheId;
   private final boolean populateCache;
 
-  ChunkedFileReader(Path path, FileChannel channel, long fileLength, Compressor compressor, int chunkSize) {
-    this(path, channel, fileLength, compressor, chunkSize, null, 0, false);
+  /** The file mapped in memory, or null to use positional reads. */
+  private final ByteBuffer mapped;
+
+  ChunkedFileReader(Path path, FileChannel channel, ByteBuffer mapped, long fileLength, Compressor compressor,
+                    int chunkSize) {
+    this(path, channel, mapped, fileLength, compressor, chunkSize, null, 0, false);
   }
 
-  ChunkedFileReader(Path path, FileChannel channel, long fileLength, Compressor compressor, int chunkSize,
-                    ChunkCache cache, long cacheId, boolean populateCache) {
+  ChunkedFileReader(Path path, FileChannel channel, ByteBuffer mapped, long fileLength, Compressor compressor,
+                    int chunkSize, ChunkCache cache, long cacheId, boolean populateCache) {
+    this.mapped = mapped;
     this.cache = cache;
     this.cacheId = cacheId;
     this.populateCache = populateCache;
@@ -134,6 +139,15 @@ final class ChunkedFileReader implements DataReader {
   }
 
   private void readFully(ByteBuffer b, long offset) throws IOException {
+    if (mapped != null) {
+      if (offset + b.remaining() > fileLength) {
+        throw corrupt(offset, "truncated file (length " + fileLength + ")");
+      }
+      // absolute bulk get: no shared position, safe with concurrent readers
+      mapped.get((int) offset, b.array(), b.arrayOffset() + b.position(), b.remaining());
+      b.position(b.limit());
+      return;
+    }
     while (b.hasRemaining()) {
       int n = channel.read(b, offset);
       if (n < 0) {

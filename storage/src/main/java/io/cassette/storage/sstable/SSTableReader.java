@@ -37,6 +37,8 @@ public final class SSTableReader {
   private final int indexChunkLength;
   private final FileChannel dataChannel;
   private final FileChannel indexChannel;
+  private final java.nio.MappedByteBuffer dataMap;
+  private final java.nio.MappedByteBuffer indexMap;
   private final AtomicInteger refs = new AtomicInteger(1);
   private volatile boolean obsolete;
   private final AtomicLong bloomFalsePositives = new AtomicLong();
@@ -65,6 +67,8 @@ public final class SSTableReader {
     this.indexChunkLength = indexChunkLength;
     this.dataChannel = data;
     this.indexChannel = index;
+    this.dataMap = MappedFiles.map(data, stats.dataLength());
+    this.indexMap = MappedFiles.map(index, stats.indexLength());
   }
 
   /** Opens a complete SSTable, verifying Meta.db's checksum and the other files' headers and lengths. */
@@ -217,12 +221,12 @@ public final class SSTableReader {
   }
 
   ChunkedFileReader dataReader() {
-    return new ChunkedFileReader(descriptor.path(SSTableDescriptor.Component.DATA), dataChannel,
+    return new ChunkedFileReader(descriptor.path(SSTableDescriptor.Component.DATA), dataChannel, dataMap,
         stats.dataLength(), compressor, chunkLength);
   }
 
   ChunkedFileReader indexReader() {
-    return new ChunkedFileReader(descriptor.path(SSTableDescriptor.Component.INDEX), indexChannel,
+    return new ChunkedFileReader(descriptor.path(SSTableDescriptor.Component.INDEX), indexChannel, indexMap,
         stats.indexLength(), compressor, indexChunkLength);
   }
 
@@ -243,7 +247,7 @@ public final class SSTableReader {
     int i = floorSummary(key.token(), key.key(), false);
     ChunkCache chunkCache = cache;
     ChunkedFileReader index = new ChunkedFileReader(descriptor.path(SSTableDescriptor.Component.INDEX), indexChannel,
-        stats.indexLength(), compressor, indexChunkLength, chunkCache, cacheId * 2 + 1, true);
+        indexMap, stats.indexLength(), compressor, indexChunkLength, chunkCache, cacheId * 2 + 1, true);
     long dataPosition = -1;
     try {
       index.seek(i < 0 ? SSTableDescriptor.encodePosition(ChunkedFileWriter.HEADER_SIZE, 0) : summaryPositions[i]);
@@ -273,7 +277,7 @@ public final class SSTableReader {
       return null;
     }
     ChunkedFileReader data = new ChunkedFileReader(descriptor.path(SSTableDescriptor.Component.DATA), dataChannel,
-        stats.dataLength(), compressor, chunkLength, chunkCache, cacheId * 2, true);
+        dataMap, stats.dataLength(), compressor, chunkLength, chunkCache, cacheId * 2, true);
     return new SSTablePartition(data, key, dataPosition, true);
   }
 
@@ -328,6 +332,8 @@ public final class SSTableReader {
 
   public void release() {
     if (refs.decrementAndGet() == 0) {
+      MappedFiles.unmap(dataMap);
+      MappedFiles.unmap(indexMap);
       closeQuietly(dataChannel);
       closeQuietly(indexChannel);
       if (obsolete) {
