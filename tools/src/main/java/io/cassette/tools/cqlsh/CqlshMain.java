@@ -28,6 +28,7 @@ import java.util.logging.Logger;
 import org.jline.reader.LineReader;
 import org.jline.reader.LineReaderBuilder;
 import org.jline.reader.impl.DefaultParser;
+import org.jline.terminal.Size;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
 
@@ -43,6 +44,9 @@ public final class CqlshMain {
   static final int DEFAULT_PORT = 9042;
   static final String HISTORY_FILE = ".cassette_cqlsh_history";
   static final int EXIT_CONNECTION = 1;
+  /** Terminal size assumed when the terminal reports none. */
+  static final int DEFAULT_COLUMNS = 80;
+  static final int DEFAULT_ROWS = 24;
   static final int EXIT_STATEMENT_FAILED = 2;
 
   private static final String USAGE = """
@@ -130,6 +134,9 @@ public final class CqlshMain {
                                  String cluster, String address, String version) throws IOException {
     // The exec provider drives the tty with stty: no native library, as everywhere in Cassette.
     try (Terminal terminal = TerminalBuilder.builder().system(true).provider("exec").build()) {
+      if (terminal.getWidth() <= 0) { // a serial console or pty nobody sized: JLine needs a width
+        terminal.setSize(new Size(DEFAULT_COLUMNS, DEFAULT_ROWS));
+      }
       LineReader reader = LineReaderBuilder.builder().terminal(terminal).appName("cqlsh")
           .parser(new DefaultParser().escapeChars(null))
           .completer(new CqlCompleter(session::getMetadata, session::getKeyspace))

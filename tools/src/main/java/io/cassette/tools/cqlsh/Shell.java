@@ -166,36 +166,34 @@ final class Shell {
     int printed = 0;
     boolean first = true;
     Iterator<Row> rows = rs.iterator();
+    // One page at a time, as the server sends them, so memory holds one page however large
+    // the result; on a terminal with paging on, ---MORE--- waits between pages.
     while (true) {
       List<List<String>> page = new ArrayList<>();
-      if (pausing) { // one page as the server sent it, then ---MORE---
-        for (int n = rs.getAvailableWithoutFetching(); n > 0; n--) {
-          page.add(format(rows.next(), types));
-        }
-      } else { // without a terminal to pause on, every page goes into one table
-        while (rows.hasNext()) {
-          page.add(format(rows.next(), types));
-        }
+      for (int n = rs.getAvailableWithoutFetching(); n > 0; n--) {
+        page.add(format(rows.next(), types));
       }
       if (!page.isEmpty() || first) {
         printPage(names, page, first || tty, printed + 1, tty);
         printed += page.size();
       }
       first = false;
-      if (!pausing || rs.isFullyFetched()) {
-        if (!tty) {
-          out.println();
-        }
+      if (rs.isFullyFetched()) {
         break;
       }
-      try {
-        terminal.readLine("---MORE---");
-      } catch (UserInterruptException | EndOfFileException e) {
-        break;
+      if (pausing) {
+        try {
+          terminal.readLine("---MORE---");
+        } catch (UserInterruptException | EndOfFileException e) {
+          break;
+        }
       }
       if (!rows.hasNext()) { // fetches the next page
         break;
       }
+    }
+    if (!tty) {
+      out.println();
     }
     out.println("(" + printed + " rows)");
   }

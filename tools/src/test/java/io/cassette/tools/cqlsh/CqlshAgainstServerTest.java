@@ -2,17 +2,10 @@ package io.cassette.tools.cqlsh;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cassette.server.CassetteNode;
-import io.cassette.server.ResourceSizing;
-import io.cassette.server.config.Config;
-import io.cassette.server.config.ConfigLoader;
-import io.cassette.server.config.ConfigLoader.FlagValue;
 import io.cassette.tools.cqlsh.CqlshMainTest.Run;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 class CqlshAgainstServerTest {
   @TempDir Path dir;
   @TempDir static Path nodeDir;
-  private static CassetteNode node;
+  private static TestNode node;
   private static String host;
   private static String port;
 
@@ -37,17 +30,8 @@ class CqlshAgainstServerTest {
     if (port != null) {
       return;
     }
-    int free;
-    try (ServerSocket s = new ServerSocket(0)) {
-      free = s.getLocalPort();
-    }
-    Config config = ConfigLoader.load(null, Map.of(), Map.of(
-        "data_directory", new FlagValue(nodeDir.toString(), "test"),
-        "native_transport_port", new FlagValue(Integer.toString(free), "test"),
-        "resp_port", new FlagValue("0", "test"), "http_port", new FlagValue("0", "test")));
-    node = new CassetteNode(config, ResourceSizing.forThisJvm(null, null));
-    node.start();
-    port = Integer.toString(free);
+    node = TestNode.start(nodeDir);
+    port = Integer.toString(node.cqlPort);
   }
 
   @AfterAll
