@@ -72,7 +72,11 @@ class PagingTest {
         "SELECT DISTINCT k, s FROM t",
         "SELECT k, c, v FROM t WHERE c = 1 ALLOW FILTERING",
         "SELECT k, c FROM t WHERE token(k) > 0",
-        "SELECT k, c FROM t WHERE k = 4 AND c < 3")) {
+        "SELECT k, c FROM t WHERE k = 4 AND c < 3",
+        "SELECT k, c FROM t WHERE k = 4 AND c IN (0, 2, 3)",
+        "SELECT k, c FROM t WHERE k = 4 AND c IN (0, 2, 3) ORDER BY c ASC",
+        "SELECT k, c FROM t WHERE k IN (4, 9) AND c > 0 AND c <= 3",
+        "SELECT k, c, s FROM t WHERE s = 9 ALLOW FILTERING")) {
       List<String> all = f.rows(q);
       assertThat(paged(q, pageSize)).as(q + " page " + pageSize).containsExactlyElementsOf(all);
     }
