@@ -170,7 +170,9 @@ def svg_chart(ratios, title):
     for i, (label, adv, target) in enumerate(ratios):
         y = top + i * row_h
         x0, x1 = x(1.0), x(adv)
-        colour = "#2a9d4b" if adv >= (target or 1.0) else "#d1495b"
+        # green: target met (or better than the other when there is none); amber: better
+        # than the other but short of the target; red: worse than the other.
+        colour = "#2a9d4b" if adv >= (target or 1.0) else ("#e09f3e" if adv >= 1.0 else "#d1495b")
         parts.append('<text x="%d" y="%d" text-anchor="end">%s</text>' % (left - 8, y + 14, escape(label)))
         parts.append('<rect x="%.1f" y="%d" width="%.1f" height="%d" fill="%s"/>' % (
             min(x0, x1), y + 3, max(1.0, abs(x1 - x0)), row_h - 6, colour))
