@@ -33,6 +33,11 @@ def read_metrics(out):
     return m
 
 
+def read_text(path):
+    with open(path, errors="replace") as f:
+        return f.read()
+
+
 def num(text):
     try:
         return float(text.replace(",", ""))
@@ -44,8 +49,12 @@ def parse_stress(path):
     """The summary block of a cassandra-stress run: op rate and latencies in ms."""
     if not os.path.exists(path):
         return {}
-    text = open(path, errors="replace").read()
-    if "END" not in text.split("Results:")[-1]:
+    return parse_stress_text(read_text(path))
+
+
+def parse_stress_text(text):
+    """Only a run that ended with "END" (not "FAILURE") gives figures."""
+    if "Results:" not in text or "\nEND" not in text.split("Results:")[-1]:
         return {}
     fields = {
         "ops": r"Op rate\s*:\s*([\d,.]+) op/s",
@@ -79,7 +88,7 @@ def parse_rb(path):
 def parse_slowcard(path):
     if not os.path.exists(path):
         return {}
-    found = re.findall(r"(\w+)=([\d.]+|nan)", open(path).read())
+    found = re.findall(r"(\w+)=([\d.]+|nan)", read_text(path))
     return {k: num(v) for k, v in found}
 
 
@@ -268,7 +277,8 @@ def build(out):
 
 def main(out):
     t = build(out)
-    info = open(os.path.join(out, "machine.txt")).read() if os.path.exists(os.path.join(out, "machine.txt")) else ""
+    machine = os.path.join(out, "machine.txt")
+    info = read_text(machine) if os.path.exists(machine) else ""
     wall = read_metrics(out).get(("run", "wall_s"))
     verdicts = [r[-1] for r in t.rows if r[-1]]
     summary = "DESIGN.md targets met: %d of %d measured (%s)" % (
