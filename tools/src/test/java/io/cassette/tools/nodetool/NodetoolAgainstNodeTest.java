@@ -1,0 +1,83 @@
+package io.cassette.tools.nodetool;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
+import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
+import io.cassette.server.CassetteNode;
+import io.cassette.server.ResourceSizing;
+import io.cassette.server.config.Config;
+import io.cassette.server.config.ConfigLoader;
+import io.cassette.server.config.ConfigLoader.FlagValue;
+import io.cassette.tools.nodetool.NodetoolMainTest.Run;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** nodetool against a whole node started by the test, with data written through CQL. */
+class NodetoolAgainstNodeTest {
+  @TempDir Path dir;
+
+  private static int freePort() throws Exception {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  private static Run nodetool(int port, String... args) {
+    String[] full = new String[args.length + 2];
+    full[0] = "-p";
+    full[1] = Integer.toString(port);
+    System.arraycopy(args, 0, full, 2, args.length);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int exit = NodetoolMain.run(full, new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void tablesWrittenThroughCqlAreFlushedSnapshottedAndReported() throws Exception {
+    int cql = freePort();
+    int http = freePort();
+    Config config = ConfigLoader.load(null, Map.of(), Map.of(
+        "data_directory", new FlagValue(dir.toString(), "test"),
+        "native_transport_port", new FlagValue(Integer.toString(cql), "test"),
+        "http_port", new FlagValue(Integer.toString(http), "test"),
+        "resp_port", new FlagValue("0", "test")));
+    try (CassetteNode node = new CassetteNode(config, ResourceSizing.forThisJvm(null, null))) {
+      node.start();
+      String hostId;
+      // The Java clock: the tools exclude JNR, and the driver would log why it cannot load it.
+      try (CqlSession s = CqlSession.builder().addContactPoint(new InetSocketAddress("127.0.0.1", cql))
+          .withConfigLoader(DriverConfigLoader.programmaticBuilder()
+              .withBoolean(DefaultDriverOption.TIMESTAMP_GENERATOR_FORCE_JAVA_CLOCK, true).build())
+          .withLocalDatacenter("datacenter1").build()) {
+        s.execute("CREATE KEYSPACE shop WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+        s.execute("CREATE TABLE shop.orders (id int PRIMARY KEY, item text)");
+        for (int i = 0; i < 50; i++) {
+          s.execute("INSERT INTO shop.orders (id, item) VALUES (" + i + ", 'item " + i + "')");
+        }
+        hostId = s.execute("SELECT host_id FROM system.local").one().getUuid(0).toString();
+      }
+
+      assertThat(nodetool(http, "status").out()).contains("UN  127.0.0.1", hostId);
+      assertThat(nodetool(http, "flush", "shop").exit()).isZero();
+      Run stats = nodetool(http, "tablestats", "shop.orders");
+      assertThat(stats.out()).contains("Keyspace : shop", "\t\tTable: orders", "\t\tSSTable count: 1",
+          "\t\tLocal write count: 50");
+      assertThat(nodetool(http, "snapshot", "-t", "nightly", "shop").exit()).isZero();
+      assertThat(nodetool(http, "listsnapshots").out()).containsPattern("nightly +shop +orders ");
+      Run unknown = nodetool(http, "flush", "shop", "invoices");
+      assertThat(unknown.exit()).isEqualTo(1);
+      assertThat(unknown.err()).isEqualTo("nodetool: Unknown table 'invoices' in keyspace 'shop'\n");
+    }
+  }
+}
