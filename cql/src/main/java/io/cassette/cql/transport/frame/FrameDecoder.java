@@ -46,6 +46,8 @@ public final class FrameDecoder extends ByteToMessageDecoder {
   /** v5: an envelope being assembled from segments that are not self-contained, or null. */
   private ByteBuf partialEnvelope;
   private int partialEnvelopeLength;
+  /** v5: bytes still to drop of an oversized envelope cut across segments; 0 when not skipping. */
+  private long oversizedEnvelopeBytesToSkip;
   /** The version of the last good header, to answer fatal segment errors in. */
   private int lastVersion = ProtocolVersions.MAX;
 
@@ -219,7 +221,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
   }
 
   private void readSelfContained(ByteBuf payload, ByteBuf in, List<Object> out) {
-    if (partialEnvelope != null) {
+    if (partialEnvelope != null || oversizedEnvelopeBytesToSkip > 0) {
       fail(in, out, new FrameError(lastVersion, 0,
           "Self-contained segment received while a multi-segment envelope was incomplete", true));
       return;
@@ -243,6 +245,10 @@ public final class FrameDecoder extends ByteToMessageDecoder {
   }
 
   private void readPart(ByteBuf payload, ByteBuf in, List<Object> out) {
+    if (oversizedEnvelopeBytesToSkip > 0) {
+      oversizedEnvelopeBytesToSkip = Math.max(0, oversizedEnvelopeBytesToSkip - payload.readableBytes());
+      return;
+    }
     if (partialEnvelope == null) {
       if (payload.readableBytes() < Envelope.HEADER_LENGTH) {
         fail(in, out, new FrameError(lastVersion, 0,
@@ -257,33 +263,22 @@ public final class FrameDecoder extends ByteToMessageDecoder {
       }
       long total = (long) length + Envelope.HEADER_LENGTH;
       if (total > maxFrameBytes) {
-        // Drop the remaining segments' worth of bytes: they only carry this envelope.
+        // Answer now and drop the following segments' bytes: they only carry this envelope.
         out.add(new FrameError(lastVersion, stream, tooBig(length), false));
-        bytesToDiscard = 0;
-        partialEnvelope = Unpooled.EMPTY_BUFFER;
-        partialEnvelopeLength = -(int) Math.min(Integer.MAX_VALUE, total - payload.readableBytes());
+        oversizedEnvelopeBytesToSkip = Math.max(0, total - payload.readableBytes());
         return;
       }
       // Grow as segments arrive rather than trusting the declared length up front.
       partialEnvelope = Unpooled.buffer((int) Math.min(total, INITIAL_PARTIAL_ENVELOPE_BYTES), (int) total);
       partialEnvelopeLength = (int) total;
-      payload.readBytes(partialEnvelope, payload.readableBytes() > total ? (int) total : payload.readableBytes());
-    } else if (partialEnvelopeLength < 0) {
-      // Skipping an oversized envelope: count its bytes down.
-      partialEnvelopeLength += payload.readableBytes();
-      if (partialEnvelopeLength >= 0) {
-        partialEnvelope = null;
-      }
-      return;
-    } else {
-      int missing = partialEnvelopeLength - partialEnvelope.readableBytes();
-      if (payload.readableBytes() > missing) {
-        fail(in, out, new FrameError(lastVersion, 0, "Segment carries " + payload.readableBytes()
-            + " bytes but the envelope being assembled needs only " + missing, true));
-        return;
-      }
-      partialEnvelope.writeBytes(payload);
     }
+    int missing = partialEnvelopeLength - partialEnvelope.readableBytes();
+    if (payload.readableBytes() > missing) {
+      fail(in, out, new FrameError(lastVersion, 0, "Segment carries " + payload.readableBytes()
+          + " bytes but the envelope being assembled needs only " + missing, true));
+      return;
+    }
+    partialEnvelope.writeBytes(payload);
     if (partialEnvelope.readableBytes() == partialEnvelopeLength) {
       ByteBuf whole = partialEnvelope;
       partialEnvelope = null;
