@@ -466,9 +466,14 @@ final class LocalTable implements Table {
       expected += r.stats().partitionCount();
       upper = CommitLogPosition.max(upper, r.stats().commitLogUpperBound());
     }
-    for (SSTableReader r : inputs) {
-      if (!r.tryRef()) {
-        throw new IllegalStateException("compaction input already released: " + r);
+    for (int i = 0; i < inputs.size(); i++) {
+      if (!inputs.get(i).tryRef()) {
+        // released meanwhile (truncate, drop): give back what was taken and skip this compaction
+        for (int j = 0; j < i; j++) {
+          inputs.get(j).release();
+        }
+        unmarkCompacting(inputs);
+        return;
       }
     }
     SSTableReader output = null;

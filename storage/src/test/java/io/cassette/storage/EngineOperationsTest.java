@@ -117,10 +117,18 @@ class EngineOperationsTest {
   void commitLogSegmentsAreDeletedOnceFlushed() throws Exception {
     try (Engine e = Engine.open(options(CommitLogSync.PERIODIC, Duration.ofMillis(20), 64 * 1024, 16 << 20))) {
       Table t = e.createTable(TableSpec.withDefaults("ks", "t", UUID.randomUUID()));
-      for (int i = 0; i < 300; i++) {
+      long most = 0;
+      for (int i = 0; i < 600; i++) {
         t.apply(put("k" + i, 1000));
+        most = Math.max(most, e.metrics().commitLogSegments());
       }
-      assertThat(count(dir.resolve("commitlog"), ".log")).isGreaterThan(4);
+      assertThat(most).as("the log grew past one 64 KB segment").isGreaterThan(1);
+      // more than MAX_SEGMENTS_BEFORE_FORCED_FLUSH segments force the table to flush by itself
+      long waitUntil = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+      while (e.metrics().flushes() == 0 && System.nanoTime() < waitUntil) {
+        Thread.sleep(10);
+      }
+      assertThat(e.metrics().flushes()).isPositive();
       t.flush();
       long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
       while (count(dir.resolve("commitlog"), ".log") > 1 && System.nanoTime() < deadline) {
