@@ -21,7 +21,6 @@ import io.cassette.cql.transport.messages.RequestDecoder;
 import io.cassette.cql.transport.messages.ResultEncoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
