@@ -24,6 +24,10 @@ import java.util.regex.Pattern;
  *                (rowLength:varint row)* 0:varint                    (row: PartitionSerializer)
  * Index stream:
  *   entry := token:i64 key:bytes dataPosition:varlong                 (in partition order)
+ *            blockCount:varint (firstClustering:bytes rowPosition:varlong){blockCount}
+ *   Row index: for a partition whose rows span more than ROW_INDEX_BLOCK_BYTES, the first
+ *   clustering and position of each later block of rows (the first block starts at the
+ *   partition's first row), so a slice starts reading at the block holding its start.
  * Meta.db:
  *   magic:u32 "CSTM" | version:u16 | stats | bloom | summary | crc32c(everything before):u32
  *   stats   := partitionCount:varlong minTimestamp:i64 maxTimestamp:i64 minLocalDeletionTime:i64
@@ -48,6 +52,8 @@ public record SSTableDescriptor(Path directory, long generation) {
    * at most {@link #SUMMARY_INTERVAL} entries, so a data-sized 16 KB chunk would waste work.
    */
   public static final int MAX_INDEX_CHUNK_LENGTH = 4 * 1024;
+  /** Uncompressed bytes of rows per row-index block (Cassandra's column_index_size is 4-64 KB). */
+  public static final int ROW_INDEX_BLOCK_BYTES = 16 * 1024;
   /** One index entry in this many is kept in the in-memory summary. */
   public static final int SUMMARY_INTERVAL = 128;
 

@@ -28,8 +28,12 @@ final class SSTablePartition implements PartitionSource {
   /** False when a scanner shares its reader with the partitions it yields. */
   private final boolean ownsReader;
 
-  SSTablePartition(ChunkedFileReader in, DecoratedKey key, long position, boolean ownsReader) {
+  /** Blocks of a large partition's rows, or null when it has one block. */
+  private final RowIndex rowIndex;
+
+  SSTablePartition(ChunkedFileReader in, DecoratedKey key, long position, RowIndex rowIndex, boolean ownsReader) {
     this.in = in;
+    this.rowIndex = rowIndex;
     this.ownsReader = ownsReader;
     this.key = key;
     this.position = position;
@@ -87,9 +91,25 @@ final class SSTablePartition implements PartitionSource {
   @Override
   public Iterator<Row> rows(byte[] from) {
     loadHeader();
-    in.seek(rowsStart);
+    long start = rowsStart;
+    Row staticRow = null;
+    int block = rowIndex == null || from.length == 0 ? -1 : rowIndex.floor(from);
+    if (block >= 0) {
+      // Jump to the block holding `from`; the static row, if any, is the partition's first row.
+      in.seek(rowsStart);
+      if (in.readVarInt() != 0) {
+        int flags = in.readByte();
+        byte[] clustering = in.readLengthPrefixed(PartitionSerializer.MAX_VALUE_LENGTH);
+        if (clustering.length == 0) {
+          staticRow = PartitionSerializer.readRowBody(in, flags, clustering);
+        }
+      }
+      start = rowIndex.position(block);
+    }
+    in.seek(start);
+    Row first = staticRow;
     return new Iterator<>() {
-      Row next;
+      Row next = first;
       boolean done;
 
       @Override

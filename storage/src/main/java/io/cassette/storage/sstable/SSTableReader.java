@@ -249,6 +249,7 @@ public final class SSTableReader {
     ChunkedFileReader index = new ChunkedFileReader(descriptor.path(SSTableDescriptor.Component.INDEX), indexChannel,
         indexMap, stats.indexLength(), compressor, indexChunkLength, chunkCache, cacheId * 2 + 1, true);
     long dataPosition = -1;
+    RowIndex rowIndex = null;
     try {
       index.seek(i < 0 ? SSTableDescriptor.encodePosition(ChunkedFileWriter.HEADER_SIZE, 0) : summaryPositions[i]);
       for (int n = 0; n < SSTableDescriptor.SUMMARY_INTERVAL && !index.atEnd(); n++) {
@@ -263,11 +264,13 @@ public final class SSTableReader {
         long position = index.readVarLong();
         if (c == 0) {
           dataPosition = position;
+          rowIndex = RowIndex.read(index);
           break;
         }
         if (c > 0) {
           break;
         }
+        RowIndex.skip(index);
       }
     } finally {
       index.close();
@@ -278,7 +281,7 @@ public final class SSTableReader {
     }
     ChunkedFileReader data = new ChunkedFileReader(descriptor.path(SSTableDescriptor.Component.DATA), dataChannel,
         dataMap, stats.dataLength(), compressor, chunkLength, chunkCache, cacheId * 2, true);
-    return new SSTablePartition(data, key, dataPosition, true);
+    return new SSTablePartition(data, key, dataPosition, rowIndex, true);
   }
 
   /**

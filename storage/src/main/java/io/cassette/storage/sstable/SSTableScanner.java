@@ -37,6 +37,7 @@ public final class SSTableScanner implements Iterator<PartitionSource>, AutoClos
       long token = index.readLong();
       byte[] key = index.readLengthPrefixed(PartitionSerializer.MAX_VALUE_LENGTH);
       long position = index.readVarLong();
+      RowIndex rowIndex = RowIndex.read(index);
       if (token > range.endToken()) {
         done = true;
         break;
@@ -53,7 +54,7 @@ public final class SSTableScanner implements Iterator<PartitionSource>, AutoClos
           continue;
         }
       }
-      next = new SSTablePartition(data, new DecoratedKey(token, key), position, false);
+      next = new SSTablePartition(data, new DecoratedKey(token, key), position, rowIndex, false);
     }
     return next != null;
   }

@@ -37,6 +37,11 @@ public final class SSTableWriter implements AutoCloseable {
   private final List<byte[]> summaryKeys = new ArrayList<>();
 
   private DecoratedKey pendingKey;
+  private long partitionPosition;
+  /** Uncompressed offset where the current row-index block began; -1 before the first row. */
+  private long blockStart;
+  private final List<byte[]> rowIndexClusterings = new ArrayList<>();
+  private final List<Long> rowIndexPositions = new ArrayList<>();
   private DeletionTime pendingDeletion;
   private List<RangeTombstone> pendingTombstones;
   private boolean headerWritten;
@@ -86,14 +91,10 @@ public final class SSTableWriter implements AutoCloseable {
   private void writeHeader() {
     headerWritten = true;
     DecoratedKey key = pendingKey;
-    long dataPosition = data.position();
-    if (partitionCount % SSTableDescriptor.SUMMARY_INTERVAL == 0) {
-      summaryKeys.add(key.key());
-      summaryPositions.add(new long[] {key.token(), index.position()});
-    }
-    index.writeLong(key.token());
-    index.writeLengthPrefixed(key.key());
-    index.writeVarLong(dataPosition);
+    partitionPosition = data.position();
+    rowIndexClusterings.clear();
+    rowIndexPositions.clear();
+    blockStart = -1;
     bloom.add(key);
     partitionCount++;
     if (firstKey == null) {
@@ -118,6 +119,23 @@ public final class SSTableWriter implements AutoCloseable {
     }
   }
 
+  /** The partition's index entry, written once its rows (and so its row index) are known. */
+  private void writeIndexEntry() {
+    DecoratedKey key = pendingKey;
+    if ((partitionCount - 1) % SSTableDescriptor.SUMMARY_INTERVAL == 0) {
+      summaryKeys.add(key.key());
+      summaryPositions.add(new long[] {key.token(), index.position()});
+    }
+    index.writeLong(key.token());
+    index.writeLengthPrefixed(key.key());
+    index.writeVarLong(partitionPosition);
+    index.writeVarInt(rowIndexClusterings.size());
+    for (int i = 0; i < rowIndexClusterings.size(); i++) {
+      index.writeLengthPrefixed(rowIndexClusterings.get(i));
+      index.writeVarLong(rowIndexPositions.get(i));
+    }
+  }
+
   private void noteDeletion(DeletionTime d) {
     tombstoneCount++;
     noteTimestamp(d.markedForDeleteAt());
@@ -138,6 +156,14 @@ public final class SSTableWriter implements AutoCloseable {
   public void row(Row row) {
     if (!headerWritten) {
       writeHeader();
+    }
+    long uncompressed = data.uncompressedLength();
+    if (blockStart < 0) {
+      blockStart = uncompressed; // the first block starts with the partition's first row
+    } else if (uncompressed - blockStart >= SSTableDescriptor.ROW_INDEX_BLOCK_BYTES) {
+      rowIndexClusterings.add(row.clustering());
+      rowIndexPositions.add(data.position());
+      blockStart = uncompressed;
     }
     rowBuffer.reset();
     PartitionSerializer.writeRow(rowBuffer, row);
@@ -169,6 +195,7 @@ public final class SSTableWriter implements AutoCloseable {
     }
     if (headerWritten) {
       data.writeVarInt(0);
+      writeIndexEntry();
     }
     pendingKey = null;
   }
