@@ -19,6 +19,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
@@ -33,8 +37,8 @@ import java.util.function.Function;
  * request), 404 (unknown keyspace or table), 405 (GET on an operation) or 501 (not supported),
  * so the client can print the message as it is.
  *
- * <p>Operations run on the admin event loop and wait for the engine, as nodetool waits for
- * Cassandra: while a long compaction runs, other admin requests queue behind it.
+ * <p>Operations wait for the engine, as nodetool waits for Cassandra; they run one at a time
+ * on their own thread, so the rest of the admin port keeps answering meanwhile.
  */
 public final class AdminEndpoints {
   /** SimpleSnitch's names: a single board has one data centre and one rack. */
@@ -42,6 +46,8 @@ public final class AdminEndpoints {
   static final String RACK = "rack1";
   static final String PARTITIONER = "org.apache.cassandra.dht.Murmur3Partitioner";
   static final String SNITCH = "org.apache.cassandra.locator.SimpleSnitch";
+  /** The operations thread ends after this long without work; a board has few threads to spare. */
+  static final long OPERATION_THREAD_IDLE_SECONDS = 30;
 
   private final Engine engine;
   private final Config config;
@@ -79,12 +85,20 @@ public final class AdminEndpoints {
     http.register("/api/snapshots", read(api::listSnapshots));
     http.register("/api/gcstats", read(req -> api.gc.sinceLastCall()));
     http.register("/api/compactionthroughput", guarded(api::compactionThroughput));
-    http.register("/api/flush", operation(api::flush));
-    http.register("/api/compact", operation(api::compact));
-    http.register("/api/cleanup", operation(api::cleanup));
-    http.register("/api/drain", operation(api::drain));
-    http.register("/api/snapshot", operation(api::snapshot));
-    http.register("/api/clearsnapshot", operation(api::clearSnapshot));
+    // Operations wait for the engine (a compaction on an SD card takes minutes): they run one
+    // at a time off the event loop, so health, metrics and the dashboard keep answering.
+    Executor operations = new ThreadPoolExecutor(0, 1, OPERATION_THREAD_IDLE_SECONDS, TimeUnit.SECONDS,
+        new LinkedBlockingQueue<>(), r -> {
+          Thread t = new Thread(r, "cassette-admin-operation");
+          t.setDaemon(true);
+          return t;
+        });
+    http.registerBlocking("/api/flush", operation(api::flush), operations);
+    http.registerBlocking("/api/compact", operation(api::compact), operations);
+    http.registerBlocking("/api/cleanup", operation(api::cleanup), operations);
+    http.registerBlocking("/api/drain", operation(api::drain), operations);
+    http.registerBlocking("/api/snapshot", operation(api::snapshot), operations);
+    http.registerBlocking("/api/clearsnapshot", operation(api::clearSnapshot), operations);
   }
 
   // ---- reads ----

@@ -25,6 +25,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 
 /**
@@ -55,6 +56,8 @@ public final class AdminHttpServer implements AutoCloseable {
   private final int port;
   private final EventLoopGroup group;
   private final Map<String, Function<Request, Response>> endpoints = new ConcurrentHashMap<>();
+  /** Endpoints registered with {@link #registerBlocking}, by path. */
+  private final Map<String, Executor> blockingExecutors = new ConcurrentHashMap<>();
   private Channel channel;
 
   /** @param group the event loops shared with the other front doors; not closed here */
@@ -66,6 +69,16 @@ public final class AdminHttpServer implements AutoCloseable {
 
   public void register(String path, Function<Request, Response> endpoint) {
     endpoints.put(path, endpoint);
+  }
+
+  /**
+   * Registers an endpoint whose work may take long (flush, compact): it runs on
+   * {@code executor}, not the event loop, and is answered when done, so health, metrics and
+   * the dashboard keep answering meanwhile.
+   */
+  public void registerBlocking(String path, Function<Request, Response> endpoint, Executor executor) {
+    endpoints.put(path, endpoint);
+    blockingExecutors.put(path, executor);
   }
 
   public InetSocketAddress start() throws InterruptedException {
@@ -95,26 +108,42 @@ public final class AdminHttpServer implements AutoCloseable {
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
       QueryStringDecoder uri = new QueryStringDecoder(req.uri());
       Function<Request, Response> endpoint = endpoints.get(uri.path());
-      Response response;
+      boolean keepAlive = HttpUtil.isKeepAlive(req);
+      boolean head = req.method() == HttpMethod.HEAD;
       if (endpoint == null) {
-        response = new Response(404, "application/json",
-            "{\"error\":\"no such endpoint: " + uri.path().replace("\"", "") + "\"}");
-      } else {
-        try {
-          response = endpoint.apply(new Request(req.method().name(), uri.path(), uri.parameters(),
-              req.content().toString(StandardCharsets.UTF_8)));
-        } catch (RuntimeException e) {
-          response = new Response(500, "application/json",
-              "{\"error\":\"" + String.valueOf(e.getMessage()).replace("\"", "'") + "\"}");
-        }
+        write(ctx, new Response(404, "application/json",
+            "{\"error\":\"no such endpoint: " + uri.path().replace("\"", "") + "\"}"), keepAlive, head);
+        return;
       }
+      Request request = new Request(req.method().name(), uri.path(), uri.parameters(),
+          req.content().toString(StandardCharsets.UTF_8));
+      Executor blocking = blockingExecutors.get(uri.path());
+      if (blocking == null) {
+        write(ctx, apply(endpoint, request), keepAlive, head);
+      } else {
+        blocking.execute(() -> {
+          Response response = apply(endpoint, request);
+          ctx.executor().execute(() -> write(ctx, response, keepAlive, head));
+        });
+      }
+    }
+
+    private Response apply(Function<Request, Response> endpoint, Request request) {
+      try {
+        return endpoint.apply(request);
+      } catch (RuntimeException e) {
+        return new Response(500, "application/json",
+            "{\"error\":\"" + String.valueOf(e.getMessage()).replace("\"", "'") + "\"}");
+      }
+    }
+
+    private void write(ChannelHandlerContext ctx, Response response, boolean keepAlive, boolean head) {
       byte[] body = response.body().getBytes(StandardCharsets.UTF_8);
       FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
           HttpResponseStatus.valueOf(response.status()),
-          req.method() == HttpMethod.HEAD ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(body));
+          head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(body));
       res.headers().set(HttpHeaderNames.CONTENT_TYPE, response.contentType());
       res.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
-      boolean keepAlive = HttpUtil.isKeepAlive(req);
       HttpUtil.setKeepAlive(res, keepAlive);
       var f = ctx.writeAndFlush(res);
       if (!keepAlive) {
