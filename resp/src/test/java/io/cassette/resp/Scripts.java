@@ -9,6 +9,36 @@ final class Scripts {
 
   static final Map<String, String> ALL = new LinkedHashMap<>();
 
+  /** Lists spanning several storage chunks (1024 positions each), edited across boundaries. */
+  private static String bigLists() {
+    StringBuilder sb = new StringBuilder();
+    StringBuilder push = new StringBuilder("RPUSH big");
+    for (int i = 0; i < 3000; i++) {
+      push.append(' ').append(i % 7 == 0 ? "x" : "e" + i);
+    }
+    sb.append(push).append('\n');
+    StringBuilder lpush = new StringBuilder("LPUSH big");
+    for (int i = 0; i < 1500; i++) {
+      lpush.append(" l").append(i);
+    }
+    sb.append(lpush).append('\n');
+    for (String cmd : new String[] {"LLEN big", "LINDEX big 1499", "LINDEX big 1500",
+        "LINDEX big 1023", "LINDEX big 1024", "LINDEX big -1", "LINDEX big -1025",
+        "LRANGE big 1020 1030", "LRANGE big 1495 1505", "LRANGE big -1030 -1020",
+        "LRANGE big 2040 2060", "LPOP big 1030", "RPOP big 1100", "LLEN big",
+        "LRANGE big 0 5", "LRANGE big -5 -1", "LSET big 1024 set1024", "LINDEX big 1024",
+        "LTRIM big 10 -10", "LLEN big", "LRANGE big 0 3", "LRANGE big -3 -1",
+        "LPOS big x", "LPOS big x RANK -2", "LPOS big x COUNT 5", "LREM big 3 x",
+        "LREM big -2 x", "LLEN big", "LINSERT big BEFORE set1024 before", "LINDEX big 1024",
+        "LINSERT big AFTER e2995 after", "LRANGE big -4 -1", "LLEN big",
+        "LMOVE big other RIGHT LEFT", "RPOPLPUSH big other", "LRANGE other 0 -1",
+        "LTRIM big 1000 1003", "LRANGE big 0 -1", "DEL big", "LLEN big",
+        "RPUSH big again", "LRANGE big 0 -1"}) {
+      sb.append(cmd).append('\n');
+    }
+    return sb.toString();
+  }
+
   static {
     ALL.put("strings", """
         SET a 1
@@ -291,6 +321,7 @@ final class Scripts {
         BLPOP q abc
         BLMOVE q r LEFT LEFT 0
         """);
+    ALL.put("biglists", bigLists());
     ALL.put("sets", """
         SADD s a b c a
         SCARD s

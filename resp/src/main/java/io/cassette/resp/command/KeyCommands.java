@@ -364,8 +364,14 @@ final class KeyCommands {
       fresh.head = m.head;
       fresh.tail = m.tail;
       fresh.expireAtMs = m.expireAtMs;
-      for (Row row : from.subRows(m, Slice.ALL, false, Integer.MAX_VALUE)) {
-        b.putSub(fresh, row.clustering(), Database.valueOf(row));
+      if (m.type == KeyType.LIST) {
+        for (Row row : from.listRange(m, m.head, m.tail - 1, false, Integer.MAX_VALUE)) {
+          b.listPut(fresh, RedisLayout.listPositionOf(row.clustering()), Database.valueOf(row));
+        }
+      } else {
+        for (Row row : from.subRows(m, Slice.ALL, false, Integer.MAX_VALUE)) {
+          b.putSub(fresh, row.clustering(), Database.valueOf(row));
+        }
       }
     }
     to.store(b, dst, existing, fresh);

@@ -13,14 +13,13 @@ import io.cassette.resp.keyspace.KeyType;
 import io.cassette.resp.keyspace.RedisLayout;
 import io.cassette.resp.protocol.Reply;
 import io.cassette.storage.Row;
-import io.cassette.storage.Slice;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 /**
- * List commands. Elements are sub-rows at positions {@code head .. tail-1} (see
- * {@link RedisLayout#listPosition}); pushes and pops at either end touch one row and the
+ * List commands. Elements are rows at positions {@code head .. tail-1} in chunk partitions
+ * (see {@link RedisLayout#listPosition}); pushes and pops at either end touch one row and the
  * metadata, LINDEX/LSET/LRANGE address positions directly, LINSERT shifts the shorter side,
  * LREM rewrites the list, LTRIM writes two range tombstones.
  */
@@ -48,7 +47,7 @@ final class ListCommands {
       }
       long i = Keys.normalize(index, m.size);
       c.reply().bulk(i < 0 || i >= m.size ? null
-          : c.db().subValue(m, RedisLayout.listPosition(m.head + i)));
+          : c.db().listGet(m, m.head + i));
     });
     t.add("lset", 4, WRITE | DENY_OOM, 1, 1, 1, c -> {
       long index = Args.parseLong(c.arg(2));
@@ -61,7 +60,7 @@ final class ListCommands {
         throw new RedisException(Errors.INDEX_OUT_OF_RANGE);
       }
       Batch b = c.db().batch();
-      b.putSub(m, RedisLayout.listPosition(m.head + i), c.arg(3));
+      b.listPut(m, m.head + i, c.arg(3));
       b.commit();
       c.reply().ok();
     });
@@ -101,9 +100,9 @@ final class ListCommands {
   static void pushOne(Batch b, KeyMeta m, byte[] element, boolean left) {
     if (left) {
       m.head--;
-      b.putSub(m, RedisLayout.listPosition(m.head), element);
+      b.listPut(m, m.head, element);
     } else {
-      b.putSub(m, RedisLayout.listPosition(m.tail), element);
+      b.listPut(m, m.tail, element);
       m.tail++;
     }
     m.size++;
@@ -112,9 +111,8 @@ final class ListCommands {
   /** Removes and returns the element at one end of non-empty {@code m}. */
   static byte[] popOne(Database db, Batch b, KeyMeta m, boolean left) {
     long pos = left ? m.head : m.tail - 1;
-    byte[] clustering = RedisLayout.listPosition(pos);
-    byte[] v = db.subValue(m, clustering);
-    b.deleteSub(m, clustering);
+    byte[] v = db.listGet(m, pos);
+    b.listDelete(m, pos);
     if (left) {
       m.head++;
     } else {
@@ -194,15 +192,14 @@ final class ListCommands {
       return;
     }
     int n = (int) Math.min(count, m.size);
-    List<Row> rows = db.subRowsTagged(m, RedisLayout.LIST_ITEM, !left, n);
+    List<Row> rows = db.listRange(m, m.head, m.tail - 1, !left, n);
     Batch b = db.batch();
     if (!rows.isEmpty()) {
       long first = RedisLayout.listPositionOf(rows.get(0).clustering());
       long last = RedisLayout.listPositionOf(rows.get(rows.size() - 1).clustering());
       long lo = Math.min(first, last);
       long hi = Math.max(first, last);
-      b.deleteSubRange(m, new Slice(RedisLayout.listPosition(lo), true,
-          RedisLayout.listPosition(hi), true));
+      b.listDeleteRange(m, lo, hi + 1);
       if (left) {
         m.head = hi + 1;
       } else {
@@ -244,13 +241,12 @@ final class ListCommands {
     if (stop >= size) {
       stop = size - 1;
     }
-    return db.subRows(m, new Slice(RedisLayout.listPosition(m.head + start), true,
-        RedisLayout.listPosition(m.head + stop), true), false, (int) (stop - start + 1));
+    return db.listRange(m, m.head + start, m.head + stop, false, (int) (stop - start + 1));
   }
 
   private static List<byte[]> all(Database db, KeyMeta m) {
     List<byte[]> out = new ArrayList<>((int) Math.min(m.size, 1 << 16));
-    for (Row r : db.subRowsTagged(m, RedisLayout.LIST_ITEM, false, Integer.MAX_VALUE)) {
+    for (Row r : db.listRange(m, m.head, m.tail - 1, false, Integer.MAX_VALUE)) {
       out.add(Database.valueOf(r));
     }
     return out;
@@ -290,16 +286,16 @@ final class ListCommands {
     if (at <= elements.size() - at) {
       // shift elements [0, at) one position left
       for (int i = 0; i < at; i++) {
-        b.putSub(m, RedisLayout.listPosition(m.head - 1 + i), elements.get(i));
+        b.listPut(m, m.head - 1 + i, elements.get(i));
       }
-      b.putSub(m, RedisLayout.listPosition(m.head - 1 + at), c.arg(4));
+      b.listPut(m, m.head - 1 + at, c.arg(4));
       m.head--;
     } else {
       // shift elements [at, size) one position right
       for (int i = at; i < elements.size(); i++) {
-        b.putSub(m, RedisLayout.listPosition(m.head + i + 1), elements.get(i));
+        b.listPut(m, m.head + i + 1, elements.get(i));
       }
-      b.putSub(m, RedisLayout.listPosition(m.head + at), c.arg(4));
+      b.listPut(m, m.head + at, c.arg(4));
       m.tail++;
     }
     m.size++;
@@ -379,12 +375,10 @@ final class ListCommands {
       long newHead = m.head + start;
       long newTail = m.head + stop + 1;
       if (newHead > m.head) {
-        b.deleteSubRange(m, new Slice(RedisLayout.listPosition(m.head), true,
-            RedisLayout.listPosition(newHead), false));
+        b.listDeleteRange(m, m.head, newHead);
       }
       if (newTail < m.tail) {
-        b.deleteSubRange(m, new Slice(RedisLayout.listPosition(newTail), true,
-            RedisLayout.listPosition(m.tail), false));
+        b.listDeleteRange(m, newTail, m.tail);
       }
       m.head = newHead;
       m.tail = newTail;
@@ -439,7 +433,7 @@ final class ListCommands {
     boolean reverse = rank < 0;
     long skip = Math.abs(rank) - 1;
     int limit = maxlen == 0 ? Integer.MAX_VALUE : (int) Math.min(maxlen, Integer.MAX_VALUE);
-    List<Row> rows = c.db().subRowsTagged(m, RedisLayout.LIST_ITEM, reverse, limit);
+    List<Row> rows = c.db().listRange(m, m.head, m.tail - 1, reverse, limit);
     List<Long> found = new ArrayList<>();
     long want = count < 0 ? 1 : count == 0 ? Long.MAX_VALUE : count;
     for (Row row : rows) {
@@ -482,7 +476,7 @@ final class ListCommands {
     if (same) {
       Batch b = db.batch();
       if (fromLeft == toLeft) { // a rotation onto the same end changes nothing
-        byte[] v = db.subValue(s, RedisLayout.listPosition(fromLeft ? s.head : s.tail - 1));
+        byte[] v = db.listGet(s, fromLeft ? s.head : s.tail - 1);
         return v;
       }
       byte[] v = popOne(db, b, s, fromLeft);

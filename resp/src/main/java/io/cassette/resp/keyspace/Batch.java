@@ -108,6 +108,35 @@ public final class Batch {
     deleteRange(RedisLayout.subKey(meta.version), slice);
   }
 
+  /** Writes the element at {@code position} of list {@code meta}. */
+  public void listPut(KeyMeta meta, long position, byte[] value) {
+    putRow(RedisLayout.listChunkKey(meta.version, RedisLayout.chunkOf(position)),
+        RedisLayout.listPosition(position), value);
+  }
+
+  public void listDelete(KeyMeta meta, long position) {
+    deleteRow(RedisLayout.listChunkKey(meta.version, RedisLayout.chunkOf(position)),
+        RedisLayout.listPosition(position));
+  }
+
+  /** Deletes positions {@code from} (inclusive) to {@code to} (exclusive) of list {@code meta}. */
+  public void listDeleteRange(KeyMeta meta, long from, long to) {
+    if (from >= to) {
+      return;
+    }
+    for (long c = RedisLayout.chunkOf(from); c <= RedisLayout.chunkOf(to - 1); c++) {
+      long lo = Math.max(from, RedisLayout.chunkStart(c));
+      long hi = Math.min(to - 1, RedisLayout.chunkEnd(c));
+      byte[] key = RedisLayout.listChunkKey(meta.version, c);
+      if (lo == RedisLayout.chunkStart(c) && hi == RedisLayout.chunkEnd(c)) {
+        deletePartition(key);
+      } else {
+        deleteRange(key, new Slice(RedisLayout.listPosition(lo), true,
+            RedisLayout.listPosition(hi), true));
+      }
+    }
+  }
+
   void afterCommit(Runnable action) {
     afterCommit.add(action);
   }

@@ -124,7 +124,7 @@ public final class Database {
       }
     } else {
       if (old.type != KeyType.STRING && (meta.type != old.type || meta.version != old.version)) {
-        b.deletePartition(RedisLayout.subKey(old.version));
+        dropElements(b, old);
       }
       if (old.expireAtMs != 0 && old.expireAtMs != meta.expireAtMs) {
         b.deleteRow(RedisLayout.EXPIRY_INDEX_KEY, RedisLayout.expiryClustering(old.expireAtMs, key));
@@ -143,9 +143,7 @@ public final class Database {
   public void remove(Batch b, byte[] key, KeyMeta meta) {
     b.deletePartition(RedisLayout.metaKey(key));
     b.afterCommit(() -> cache.remove(index, key));
-    if (meta.type != KeyType.STRING) {
-      b.deletePartition(RedisLayout.subKey(meta.version));
-    }
+    dropElements(b, meta);
     if (meta.expireAtMs != 0) {
       b.deleteRow(RedisLayout.EXPIRY_INDEX_KEY, RedisLayout.expiryClustering(meta.expireAtMs, key));
     }
@@ -169,6 +167,56 @@ public final class Database {
       keyCount--;
     }
     store(b, target, targetOld, meta);
+  }
+
+  /**
+   * Deletes every element of a collection: one partition tombstone, or for a list one per
+   * chunk it spans (LIST_CHUNK positions each).
+   */
+  private static void dropElements(Batch b, KeyMeta meta) {
+    if (meta.type == KeyType.LIST) {
+      if (meta.tail > meta.head) {
+        for (long c = RedisLayout.chunkOf(meta.head); c <= RedisLayout.chunkOf(meta.tail - 1); c++) {
+          b.deletePartition(RedisLayout.listChunkKey(meta.version, c));
+        }
+      }
+    } else if (meta.type != KeyType.STRING) {
+      b.deletePartition(RedisLayout.subKey(meta.version));
+    }
+  }
+
+  /** The element at {@code position} of list {@code meta}, or null. */
+  public byte[] listGet(KeyMeta meta, long position) {
+    byte[] c = RedisLayout.listPosition(position);
+    PartitionView view = table.read(RedisLayout.listChunkKey(meta.version,
+        RedisLayout.chunkOf(position)), new ReadQuery(List.of(new Slice(c, true, c, true)),
+        false, 1, nowSeconds()));
+    return view.rows().isEmpty() ? null : valueOf(view.rows().get(0));
+  }
+
+  /**
+   * Elements of list {@code meta} at positions {@code from..to} (inclusive), ascending or
+   * descending, at most {@code limit}; reads only the chunks the range covers.
+   */
+  public List<Row> listRange(KeyMeta meta, long from, long to, boolean reverse, int limit) {
+    List<Row> out = new ArrayList<>();
+    if (from > to || limit <= 0) {
+      return out;
+    }
+    long first = RedisLayout.chunkOf(from);
+    long last = RedisLayout.chunkOf(to);
+    for (long c = reverse ? last : first; reverse ? c >= first : c <= last; c += reverse ? -1 : 1) {
+      long lo = Math.max(from, RedisLayout.chunkStart(c));
+      long hi = Math.min(to, RedisLayout.chunkEnd(c));
+      PartitionView view = table.read(RedisLayout.listChunkKey(meta.version, c),
+          new ReadQuery(List.of(new Slice(RedisLayout.listPosition(lo), true,
+              RedisLayout.listPosition(hi), true)), reverse, limit - out.size(), nowSeconds()));
+      out.addAll(view.rows());
+      if (out.size() >= limit) {
+        break;
+      }
+    }
+    return out;
   }
 
   /** A new, empty collection of {@code type} with a fresh version (not yet stored). */

@@ -15,11 +15,15 @@ import java.util.UUID;
  *  'm' | key                  0x00                              {@link KeyMeta} (strings inline)
  *  's' | version(8)           'f' | field                       hash value
  *                             'e' | member                      (empty)   set member
- *                             'i' | position^0x80..(8)          list element
  *                             'm' | member                      score(8, IEEE 754)
  *                             's' | sortable score(8) | member  (empty)   zset by score
+ *  'l' | version(8) | chunk(8) 'i' | position^0x80..(8)          list element
  *  'x'                        expireAtMs(8) | key               (empty)   expiry index
  * </pre>
+ *
+ * A list is cut into chunk partitions of {@link #LIST_CHUNK} positions ({@code chunk =
+ * position >> 10}, sign bit flipped), so reading an element near either end of a long list
+ * reads one small partition, not the whole list.
  *
  * Versions are write timestamps (µs), unique per node, so a sub-row partition belongs to
  * exactly one incarnation of one key and RENAME moves only the metadata row. Deleting a
@@ -35,6 +39,10 @@ public final class RedisLayout {
 
   static final byte META_PREFIX = 'm';
   static final byte SUB_PREFIX = 's';
+  static final byte LIST_PREFIX = 'l';
+  /** log2 of the positions per list chunk partition. */
+  public static final int LIST_CHUNK_BITS = 10;
+  public static final long LIST_CHUNK = 1L << LIST_CHUNK_BITS;
   static final byte[] EXPIRY_INDEX_KEY = {'x'};
   static final byte[] META_CLUSTERING = {0};
 
@@ -75,6 +83,27 @@ public final class RedisLayout {
     k[0] = SUB_PREFIX;
     KeyMeta.putLong(k, 1, version);
     return k;
+  }
+
+  /** The partition of list {@code version} holding {@code position}. */
+  static byte[] listChunkKey(long version, long chunk) {
+    byte[] k = new byte[17];
+    k[0] = LIST_PREFIX;
+    KeyMeta.putLong(k, 1, version);
+    KeyMeta.putLong(k, 9, chunk ^ Long.MIN_VALUE);
+    return k;
+  }
+
+  static long chunkOf(long position) {
+    return position >> LIST_CHUNK_BITS;
+  }
+
+  static long chunkStart(long chunk) {
+    return chunk << LIST_CHUNK_BITS;
+  }
+
+  static long chunkEnd(long chunk) {
+    return chunkStart(chunk) + LIST_CHUNK - 1;
   }
 
   /** {@code tag | bytes}: the clustering of a hash field, set member or zset member. */
