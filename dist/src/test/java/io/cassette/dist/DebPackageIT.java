@@ -22,8 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The .deb built by this module: its control data and file list (dpkg-deb -I/-c), then a real
  * dpkg install into a throwaway root (dpkg --root with chroot-less maintainer scripts, which
- * honour DPKG_ROOT), a node started from the installed layout answering nodetool (and CQL once
- * the node serves it), and a purge that leaves only the data. Skipped where dpkg is missing;
+ * honour DPKG_ROOT), a node started from the installed layout answering nodetool and a CQL query
+ * from the installed cqlsh, and a purge that leaves only the data. Skipped where dpkg is missing;
  * the install part needs root, as dpkg does.
  */
 class DebPackageIT {
@@ -106,11 +106,10 @@ class DebPackageIT {
       assertThat(ready).contains("HTTP 127.0.0.1:" + httpPort);
       Result status = exec(List.of(cassette, "nodetool", "-p", Integer.toString(httpPort), "status"));
       assertThat(status.out()).containsPattern("UN  127\\.0\\.0\\.1  ");
-      if (ready.contains("CQL")) { // once the node serves CQL, the installed shell queries it
-        Result query = exec(List.of(cassette, "cqlsh", "127.0.0.1", Integer.toString(cqlPort), "-e",
-            "SELECT cluster_name FROM system.local"));
-        assertThat(query.out()).as(query.out()).contains("Test Cluster", "(1 rows)");
-      }
+      assertThat(ready).contains("CQL 127.0.0.1:" + cqlPort);
+      Result query = exec(List.of(cassette, "cqlsh", "127.0.0.1", Integer.toString(cqlPort), "-e",
+          "SELECT cluster_name FROM system.local"));
+      assertThat(query.out()).as(query.out()).contains("Test Cluster", "(1 rows)");
       assertThat(root.resolve("var/log/cassette")).isDirectoryContaining("glob:**/cassette.0.log");
     } finally {
       node.destroy(); // SIGTERM: the node flushes and exits
