@@ -55,6 +55,14 @@ class LargePartitionTest {
       // index chunk + first data chunk (static row) + the block's chunks; not the ~40 chunks of the partition
       assertThat(e.metrics().chunkCacheMisses() - missesBefore).isLessThan(8);
 
+      missesBefore = e.metrics().chunkCacheMisses();
+      PartitionView newest = t.read(pk, new ReadQuery(List.of(Slice.ALL), true, 1, 0));
+      assertThat(newest.rows()).hasSize(1);
+      assertThat(ckValue(newest.rows().get(0).clustering())).isEqualTo(ROWS - 1);
+      assertThat(newest.staticRow()).isNotNull();
+      // reversed with a limit reads the last block, not the whole partition
+      assertThat(e.metrics().chunkCacheMisses() - missesBefore).isLessThan(8);
+
       for (int trial = 0; trial < 200; trial++) {
         int from = random.nextInt(ROWS);
         int to = from + random.nextInt(300);

@@ -150,6 +150,21 @@ public final class MemtablePartition implements PartitionSource {
     };
   }
 
+  @Override
+  public Iterator<Row> rowsDescending(io.cassette.storage.Slice slice) {
+    byte[] upper = PartitionSource.upperBound(slice);
+    ConcurrentSkipListMap<byte[], Row> rows = this.rows;
+    if (rows == null) {
+      Row single = singleRow;
+      if (single == null || (upper != null && Bytes.compare(single.clustering(), upper) >= 0)) {
+        return Collections.emptyIterator();
+      }
+      return List.of(single).iterator();
+    }
+    var head = upper == null ? rows : rows.headMap(upper, false);
+    return head.descendingMap().values().iterator();
+  }
+
   public int rowCount() {
     ConcurrentSkipListMap<byte[], Row> map = rows;
     return map != null ? map.size() : singleRow == null ? 0 : 1;

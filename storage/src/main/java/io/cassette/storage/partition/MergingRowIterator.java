@@ -15,9 +15,16 @@ public final class MergingRowIterator implements Iterator<Row> {
   private final Iterator<Row>[] sources;
   private final Row[] heads;
   private Row next;
+  private final int direction;
 
-  @SuppressWarnings("unchecked")
   public MergingRowIterator(List<Iterator<Row>> sources) {
+    this(sources, false);
+  }
+
+  /** Requires: every source ascending, or every source descending when {@code descending}. */
+  @SuppressWarnings("unchecked")
+  public MergingRowIterator(List<Iterator<Row>> sources, boolean descending) {
+    this.direction = descending ? -1 : 1;
     this.sources = sources.toArray(new Iterator[0]);
     this.heads = new Row[this.sources.length];
     for (int i = 0; i < heads.length; i++) {
@@ -32,7 +39,7 @@ public final class MergingRowIterator implements Iterator<Row> {
     }
     byte[] min = null;
     for (Row h : heads) {
-      if (h != null && (min == null || Bytes.compare(h.clustering(), min) < 0)) {
+      if (h != null && (min == null || direction * Bytes.compare(h.clustering(), min) < 0)) {
         min = h.clustering();
       }
     }

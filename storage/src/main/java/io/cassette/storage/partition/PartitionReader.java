@@ -11,7 +11,6 @@ import io.cassette.storage.ReadQuery;
 import io.cassette.storage.Row;
 import io.cassette.storage.Slice;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 
@@ -36,9 +35,12 @@ public final class PartitionReader {
     long now = query.nowInSeconds();
     List<Slice> slices = new ArrayList<>(query.slices());
     slices.sort((a, b) -> Bytes.compare(a.start(), b.start()));
+    if (query.reversed()) {
+      return readReversed(key, sources, query, pd, rts, slices);
+    }
     Row staticRow = null;
     boolean staticSeen = false;
-    int limit = query.reversed() ? Integer.MAX_VALUE : query.rowLimit();
+    int limit = query.rowLimit();
     List<Row> rows = new ArrayList<>();
     if (slices.isEmpty()) {
       slices.add(new Slice(new byte[] {0}, true, new byte[] {0}, false)); // selects nothing
@@ -73,13 +75,49 @@ public final class PartitionReader {
         }
       }
     }
-    if (query.reversed()) {
-      Collections.reverse(rows);
-      if (rows.size() > query.rowLimit()) {
-        rows = rows.subList(0, query.rowLimit());
+    return new PartitionView(key, staticRow, rows);
+  }
+
+  /**
+   * Reversed reads walk every source backwards from each slice's end (slices last to first)
+   * and stop at the limit, so "the last N rows" of a large partition reads about N rows.
+   */
+  private static PartitionView readReversed(DecoratedKey key, List<? extends PartitionSource> sources,
+                                            ReadQuery query, DeletionTime pd, List<RangeTombstone> rts,
+                                            List<Slice> slices) {
+    long now = query.nowInSeconds();
+    Row staticRow = null;
+    for (PartitionSource s : sources) {
+      staticRow = Reconcile.row(staticRow, s.staticRow());
+    }
+    Row liveStatic = staticRow == null ? null : live(staticRow, pd, rts, now);
+    List<Row> rows = new ArrayList<>();
+    for (int i = slices.size() - 1; i >= 0 && rows.size() < query.rowLimit(); i--) {
+      Slice slice = slices.get(i);
+      List<Iterator<Row>> its = new ArrayList<>(sources.size());
+      for (PartitionSource s : sources) {
+        its.add(s.rowsDescending(slice));
+      }
+      MergingRowIterator merged = new MergingRowIterator(its, true);
+      while (merged.hasNext() && rows.size() < query.rowLimit()) {
+        Row r = merged.next();
+        byte[] c = r.clustering();
+        if (c.length == 0) {
+          continue;
+        }
+        if (slice.start().length > 0 && Bytes.compare(c, slice.start()) < 0) {
+          break; // this one and every later one lie before the slice
+        }
+        if (!slice.includes(c)) {
+          continue;
+        }
+        Row live = live(r, pd, rts, now);
+        if (live != null) {
+          rows.add(live);
+        }
       }
     }
-    return new PartitionView(key, staticRow, rows);
+    return new PartitionView(key, liveStatic, rows);
   }
 
   /** True if {@code clustering} and every later one lie beyond the slice's end. */

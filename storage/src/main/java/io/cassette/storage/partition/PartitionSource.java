@@ -25,6 +25,46 @@ public interface PartitionSource {
    */
   Iterator<Row> rows(byte[] from);
 
+  /**
+   * Rows at or before the end of {@code slice}, in descending clustering order, never the
+   * static row; rows before the slice's start may follow (the caller stops). Lazily read.
+   */
+  Iterator<Row> rowsDescending(io.cassette.storage.Slice slice);
+
+  /** The static row (empty clustering) of this source, or null. */
+  default Row staticRow() {
+    Iterator<Row> it = rows(io.cassette.storage.Bytes.EMPTY);
+    if (it.hasNext()) {
+      Row r = it.next();
+      if (r.clustering().length == 0) {
+        return r;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The exclusive upper bound of the clusterings a slice's end admits, or null if unbounded:
+   * an inclusive end admits every clustering that has it as prefix.
+   */
+  static byte[] upperBound(io.cassette.storage.Slice slice) {
+    byte[] end = slice.end();
+    if (end.length == 0) {
+      return null;
+    }
+    if (!slice.endInclusive()) {
+      return end;
+    }
+    for (int i = end.length - 1; i >= 0; i--) {
+      if (end[i] != (byte) 0xFF) {
+        byte[] next = java.util.Arrays.copyOf(end, i + 1);
+        next[i]++;
+        return next;
+      }
+    }
+    return null; // all 0xFF: every longer clustering with this prefix is admitted
+  }
+
   /** Gives back buffers held for reading; the source must not be used afterwards. */
   default void release() {}
 }

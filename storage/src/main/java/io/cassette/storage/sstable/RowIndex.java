@@ -60,6 +60,28 @@ final class RowIndex {
     return found;
   }
 
+  /** The last block whose first clustering is {@code < clustering}, or -1 (the first block). */
+  int lower(byte[] clustering) {
+    int lo = 0;
+    int hi = firstClusterings.length - 1;
+    int found = -1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      if (Bytes.compare(firstClusterings[mid], clustering) < 0) {
+        found = mid;
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return found;
+  }
+
+  /** Blocks after the first. */
+  int size() {
+    return positions.length;
+  }
+
   long position(int block) {
     return positions[block];
   }

@@ -88,6 +88,63 @@ final class SSTablePartition implements PartitionSource {
     return tombstones;
   }
 
+  /**
+   * Walks the row-index blocks backwards from the one holding the slice's end: each block's
+   * rows are read forward into a list (a block is about ROW_INDEX_BLOCK_BYTES) and returned
+   * in reverse, so memory stays at one block whatever the partition's size.
+   */
+  @Override
+  public Iterator<Row> rowsDescending(io.cassette.storage.Slice slice) {
+    loadHeader();
+    byte[] upper = PartitionSource.upperBound(slice);
+    int lastBlock = rowIndex == null ? -1 : upper == null ? rowIndex.size() - 1 : rowIndex.lower(upper);
+    return new Iterator<>() {
+      int block = lastBlock; // -1 is the first block, which starts at rowsStart
+      java.util.ArrayList<Row> buffered = new java.util.ArrayList<>();
+      int index = -1;
+      boolean exhausted;
+
+      private void fill() {
+        while (index < 0 && !exhausted) {
+          if (block < -1) {
+            exhausted = true;
+            return;
+          }
+          long start = block < 0 ? rowsStart : rowIndex.position(block);
+          long end = rowIndex != null && block + 1 < rowIndex.size() ? rowIndex.position(block + 1) : Long.MAX_VALUE;
+          buffered.clear();
+          in.seek(start);
+          while (in.position() < end) {
+            int length = in.readVarInt();
+            if (length == 0) {
+              break;
+            }
+            Row r = PartitionSerializer.readRow(in);
+            if (r.clustering().length > 0 && (upper == null || Bytes.compare(r.clustering(), upper) < 0)) {
+              buffered.add(r);
+            }
+          }
+          index = buffered.size() - 1;
+          block--;
+        }
+      }
+
+      @Override
+      public boolean hasNext() {
+        fill();
+        return index >= 0;
+      }
+
+      @Override
+      public Row next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        return buffered.get(index--);
+      }
+    };
+  }
+
   @Override
   public Iterator<Row> rows(byte[] from) {
     loadHeader();
