@@ -215,13 +215,18 @@ final class StorageEngine implements Engine {
             + sameName.spec().id() + " (requested: " + spec.id() + ")");
       }
       LocalTable t = new LocalTable(this, spec, LocalTable.directoryFor(options.dataDirectory(), spec));
-      t.load(CommitLogPosition.NONE);
+      // Records written before the table existed (a dropped table with the same id) must
+      // never be replayed into it.
+      CommitLogPosition createdAt = commitLog.currentPosition();
+      t.load(createdAt);
       register(t);
+      truncatedAt.put(spec.id(), createdAt);
       try {
         saveCatalog();
       } catch (RuntimeException e) {
         byId.remove(spec.id());
         byName.remove(nameKey(spec.keyspace(), spec.name()));
+        truncatedAt.remove(spec.id());
         throw e;
       }
       return t;

@@ -163,4 +163,17 @@ class EngineBasicsTest {
       assertThat(e.tables()).isEmpty();
     }
   }
+
+  @Test
+  void aTableRecreatedWithTheSameIdDoesNotGetTheOldData() {
+    TableSpec spec = TableSpec.withDefaults("ks", "t", UUID.randomUUID());
+    Engine e = Engine.open(EngineOptions.defaults(dir));
+    e.createTable(spec).apply(put("p", "a", "v", "old", 1));
+    e.dropTable("ks", "t");
+    e.createTable(spec).apply(put("p", "b", "v", "new", 2));
+    ((StorageEngine) e).simulateCrash();
+    try (Engine e2 = Engine.open(EngineOptions.defaults(dir))) {
+      assertThat(values(e2.table("ks", "t").orElseThrow().read(b("p"), ReadQuery.all(now())), "v")).containsExactly("b=new");
+    }
+  }
 }
