@@ -33,6 +33,8 @@ public final class StressMetrics {
   /** Per operation type, the whole run; sorted by name as cassandra-stress prints them. */
   private final Map<String, TimingInterval> summaryByOp = new TreeMap<>();
   private final TimingInterval summary;
+  private final java.util.function.Supplier<GcStats> gc;
+  private GcStats totalGc = GcStats.NONE;
   private final Uncertainty uncertainty = new Uncertainty();
   private final CountDownLatch stopped = new CountDownLatch(1);
   private final Thread reporter;
@@ -83,9 +85,12 @@ public final class StressMetrics {
    * {@link #start}).
    *
    * @param hdrFile the HdrHistogram log to write, or null; the file is created or replaced
+   * @param gc the servers' GC figures since the previous call, or null for none
    */
-  public StressMetrics(ResultLogger output, int intervalMillis, boolean fixedRate, String hdrFile) {
+  public StressMetrics(ResultLogger output, int intervalMillis, boolean fixedRate, String hdrFile,
+      java.util.function.Supplier<GcStats> gc) {
     this.output = output;
+    this.gc = gc != null ? gc : () -> GcStats.NONE;
     this.intervalNs = TimeUnit.MILLISECONDS.toNanos(intervalMillis);
     this.fixedRate = fixedRate;
     this.summary = new TimingInterval(fixedRate);
@@ -155,6 +160,11 @@ public final class StressMetrics {
     return summaryByOp;
   }
 
+  /** The servers' GC figures over the whole run. */
+  public synchronized GcStats totalGc() {
+    return totalGc;
+  }
+
   public double opRate() {
     return summary.opRate();
   }
@@ -195,6 +205,8 @@ public final class StressMetrics {
       total.add(t);
     }
     summary.add(total);
+    GcStats intervalGc = gc.get();
+    totalGc = totalGc.plus(intervalGc);
     uncertainty.update(total.adjustedRowRate());
     if (total.operationCount() == 0) {
       return;
@@ -203,17 +215,17 @@ public final class StressMetrics {
     for (Map.Entry<String, TimingInterval> e : current.entrySet()) {
       if (perOpLines) {
         output.println(StressReport.row("", e.getKey(), e.getValue(), summaryByOp.get(e.getKey()),
-            uncertainty.get(), GcStats.NONE));
+            uncertainty.get(), intervalGc));
       }
       logHistograms(e.getKey(), e.getValue());
     }
-    output.println(StressReport.row("", "total", total, summary, uncertainty.get(), GcStats.NONE));
+    output.println(StressReport.row("", "total", total, summary, uncertainty.get(), intervalGc));
   }
 
   /** Prints the Results block for the whole run. */
   public void summarise() {
     output.println("\n");
-    for (String line : StressReport.results(summary, summaryByOp, GcStats.NONE)) {
+    for (String line : StressReport.results(summary, summaryByOp, totalGc())) {
       output.println(line);
     }
   }

@@ -77,7 +77,7 @@ public final class StressReport {
 
   /** The thread-ramp summary: one header, then per step its per-op rows and its total row. */
   public static List<String> rampSummary(List<String> ids, List<Map<String, TimingInterval>> byOp,
-      List<TimingInterval> totals, List<Double> uncertainties) {
+      List<TimingInterval> totals, List<Double> uncertainties, List<GcStats> gc) {
     int idLen = 0;
     for (String id : ids) {
       idLen = Math.max(idLen, id.length());
@@ -88,9 +88,9 @@ public final class StressReport {
     for (int i = 0; i < ids.size(); i++) {
       String prefix = String.format(idFormat, ids.get(i));
       for (Map.Entry<String, TimingInterval> op : byOp.get(i).entrySet()) {
-        lines.add(row(prefix, op.getKey(), op.getValue(), op.getValue(), uncertainties.get(i), GcStats.NONE));
+        lines.add(row(prefix, op.getKey(), op.getValue(), op.getValue(), uncertainties.get(i), gc.get(i)));
       }
-      lines.add(row(prefix, "total", totals.get(i), totals.get(i), uncertainties.get(i), GcStats.NONE));
+      lines.add(row(prefix, "total", totals.get(i), totals.get(i), uncertainties.get(i), gc.get(i)));
     }
     return lines;
   }

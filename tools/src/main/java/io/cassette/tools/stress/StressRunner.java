@@ -35,6 +35,8 @@ public final class StressRunner {
   private final Workload workload;
   private final ResultLogger output;
   private final PrintStream errors;
+  /** The servers' GC figures, or null when they have no JMX. */
+  private java.util.function.Supplier<GcStats> gc;
 
   public StressRunner(StressSettings settings, Workload workload, ResultLogger output, PrintStream errors) {
     this.settings = settings;
@@ -53,6 +55,8 @@ public final class StressRunner {
       output.println("N=0: SCHEMA CREATED, NOTHING ELSE DONE.");
       return true;
     }
+    JmxGcCollector jmx = JmxGcCollector.connect(settings.nodes(), settings.jmxPort(), errors);
+    gc = jmx;
     try (CqlSession session = CqlConnection.open(settings, workload.keyspace())) {
       List<StressOperation> operations = workload.operations(session);
       output.println("Sleeping " + SETTLE_SECONDS + "s...");
@@ -72,6 +76,10 @@ public final class StressRunner {
           : runOnce(operations, workload.weights(), rate.threads(), command.count(), false, output) != null;
       output.println(success ? "END" : "FAILURE");
       return success;
+    } finally {
+      if (jmx != null) {
+        jmx.close();
+      }
     }
   }
 
@@ -105,6 +113,7 @@ public final class StressRunner {
     List<Map<String, TimingInterval>> byOp = new ArrayList<>();
     List<TimingInterval> totals = new ArrayList<>();
     List<Double> uncertainties = new ArrayList<>();
+    List<GcStats> gcStats = new ArrayList<>();
     do {
       output.println("");
       output.println(String.format("Running with %d threadCount", threads));
@@ -119,6 +128,7 @@ public final class StressRunner {
       byOp.add(result.summaryByOp());
       totals.add(result.summary());
       uncertainties.add(result.uncertainty().get());
+      gcStats.add(result.totalGc());
       if (previous > 0) {
         output.println(String.format("Improvement over %d threadCount: %.0f%%", previous,
             100 * ThreadRamp.averageImprovement(opRates, 1)));
@@ -134,7 +144,7 @@ public final class StressRunner {
         sleepSeconds(RAMP_WRITE_PAUSE_SECONDS);
       }
     } while (!rate.auto() || ThreadRamp.keepGoing(opRates, command.targetUncertainty()));
-    for (String line : StressReport.rampSummary(ids, byOp, totals, uncertainties)) {
+    for (String line : StressReport.rampSummary(ids, byOp, totals, uncertainties, gcStats)) {
       output.println(line);
     }
     return true;
@@ -160,7 +170,7 @@ public final class StressRunner {
     StressSettings.RateSettings rate = settings.rate();
     UniformRateLimiter limiter = !warmup && rate.opsPerSecond() > 0 ? new UniformRateLimiter(rate.opsPerSecond()) : null;
     StressMetrics metrics = new StressMetrics(out, settings.log().intervalMillis(), rate.fixedRate() && !warmup,
-        warmup ? null : settings.log().hdrFile());
+        warmup ? null : settings.log().hdrFile(), warmup ? null : gc);
     int tries = warmup ? 1 : settings.errors().tries();
     boolean ignoreErrors = warmup || settings.errors().ignore();
     CountDownLatch ready = new CountDownLatch(threadCount);

@@ -18,6 +18,7 @@ public record StressSettings(
     ModeSettings mode,
     List<String> nodes,
     int nativePort,
+    int jmxPort,
     LogSettings log,
     GraphSettings graph,
     ErrorSettings errors,

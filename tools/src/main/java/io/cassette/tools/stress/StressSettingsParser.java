@@ -60,11 +60,13 @@ public final class StressSettingsParser {
     SchemaSettings schema = schema(groups.get("-schema"), command);
     ModeSettings mode = mode(groups.get("-mode"));
     List<String> nodes = nodes(groups.get("-node"));
-    int port = port(groups.get("-port"));
+    OptionGroup ports = OptionGroup.select("-port", groups.getOrDefault("-port", List.of()), PORT);
+    int port = port(ports, "native=");
+    int jmxPort = port(ports, "jmx=");
     LogSettings log = log(groups.get("-log"));
     GraphSettings graph = graph(groups.get("-graph"), command);
     ErrorSettings errors = errors(groups.get("-errors"));
-    return new StressSettings(command, rate, population, columns, schema, mode, nodes, port, log,
+    return new StressSettings(command, rate, population, columns, schema, mode, nodes, port, jmxPort, log,
         graph, errors, List.of(args));
   }
 
@@ -484,13 +486,13 @@ public final class StressSettingsParser {
 
   private static final OptionForm PORT = new OptionForm("port", List.of(
       value("native=", "[0-9]+", "9042", false, "N", "Use this port for the native protocol"),
-      value("jmx=", "[0-9]+", "7199", false, "N", "Use this port for JMX (accepted; not used)")));
+      value("jmx=", "[0-9]+", "7199", false, "N", "Use this port for JMX (the servers' GC statistics)")));
 
-  private static int port(List<String> tokens) {
-    OptionGroup g = OptionGroup.select("-port", tokens == null ? List.of() : tokens, PORT);
-    int port = Integer.parseInt(g.get("native="));
+  private static int port(OptionGroup g, String option) {
+    int port = Integer.parseInt(g.get(option));
     if (port <= 0 || port > 65535) {
-      throw new ArgumentException("Invalid -port native=" + port + ": expected 1..65535");
+      throw new ArgumentException("Invalid -port " + option + port + ": expected 1..65535\n"
+          + OptionGroup.usage("-port", PORT));
     }
     return port;
   }

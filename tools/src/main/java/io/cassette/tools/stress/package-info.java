@@ -23,9 +23,10 @@
  * {@link io.cassette.tools.stress.GraphReport}'s HTML page.
  *
  * <p>Differences from cassandra-stress: keys and values come from this tool's own generator
- * (reads validate what this tool wrote, not what cassandra-stress wrote); the GC columns are
- * zero (cassandra-stress reads them over JMX, which Cassette has no use for; cassandra-stress
- * prints the same zeros when JMX is unreachable); -mode compression other than none, -insert, -tokenrange,
- * -transport, -sendto and the thrift-era options are not accepted.
+ * (reads validate what this tool wrote, not what cassandra-stress wrote); the GC columns come
+ * from Cassandra's GCInspector over JMX (-port jmx=, 7199) and are zero against Cassette, which
+ * has no JMX (cassandra-stress prints the same zeros when JMX is unreachable); -mode compression
+ * other than none, -insert, -tokenrange, -transport, -sendto and the thrift-era options are not
+ * accepted.
  */
 package io.cassette.tools.stress;

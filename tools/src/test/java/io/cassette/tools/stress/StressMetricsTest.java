@@ -21,7 +21,9 @@ class StressMetricsTest {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     ResultLogger out = new ResultLogger(List.of(new PrintStream(bytes, true, StandardCharsets.UTF_8)));
     Path hdr = dir.resolve("run.hdr");
-    StressMetrics metrics = new StressMetrics(out, 1000, false, hdr.toString());
+    // Each interval the servers report 2 collections: 5 ms longest, 8 ms in all, 34 ms^2, 3 MiB.
+    StressMetrics metrics = new StressMetrics(out, 1000, false, hdr.toString(),
+        () -> GcStats.of(2, 3 << 20, 5, 8, 34));
     for (int i = 1; i <= 50; i++) {
       metrics.record("WRITE", 0, 0, i * 1_000_000L, 1, 1, false);
       metrics.record("READ", 0, 0, 2_000_000L, 1, 1, i == 1);
@@ -40,11 +42,17 @@ class StressMetricsTest {
     assertThat(lines[2]).startsWith(String.format("%-50s", "WRITE,") + "        50,      50,");
     assertThat(lines[3]).startsWith(String.format("%-50s", "total,") + "       100,     100,");
     assertThat(lines[3]).contains(",      1,"); // the interval's error
+    assertThat(lines[3]).endsWith(",      2,       5,       8,       1,       3");
     assertThat(lines[5]).startsWith(String.format("%-50s", "WRITE,") + "        51,       1,");
     assertThat(lines[6]).startsWith(String.format("%-50s", "total,") + "       101,       1,");
     assertThat(text).contains("Op rate                   :       51 op/s  [READ: 25 op/s, WRITE: 26 op/s]");
     assertThat(text).contains("Total errors              :          1 [READ: 1, WRITE: 0]");
     assertThat(text).contains("Total operation time      : 00:00:02");
+    assertThat(text).contains("Total GC count            : 4\n")
+        .contains("Total GC memory           : 6.000 MiB\n")
+        .contains("Total GC time             :    0.0 seconds\n")
+        .contains("Avg GC time               :    4.0 ms\n")
+        .contains("StdDev GC time            :    1.0 ms\n");
     assertThat(metrics.summary().operationCount()).isEqualTo(101);
 
     List<String> tags = new ArrayList<>();
@@ -63,7 +71,7 @@ class StressMetricsTest {
   void fixedRateRecordsResponseAndWaitTimes(@TempDir Path dir) throws Exception {
     ResultLogger out = new ResultLogger(List.of(new PrintStream(new ByteArrayOutputStream())));
     Path hdr = dir.resolve("fixed.hdr");
-    StressMetrics metrics = new StressMetrics(out, 1000, true, hdr.toString());
+    StressMetrics metrics = new StressMetrics(out, 1000, true, hdr.toString(), null);
     // Intended at 0, started 300 ms late (the thread was stuck behind a slow op), took 1 ms.
     metrics.record("WRITE", 1, 300_000_001L, 301_000_001L, 1, 1, false);
     metrics.recordInterval(0, 1_000_000_000L);

@@ -99,7 +99,8 @@ class StressReportTest {
   void rampSummaryTable() {
     TimingInterval run = knownRun();
     List<String> lines = StressReport.rampSummary(List.of("4 threadCount", "8 threadCount"),
-        List.of(Map.of("WRITE", run), Map.of("WRITE", run)), List.of(run, run), List.of(0.0, 0.0));
+        List.of(Map.of("WRITE", run), Map.of("WRITE", run)), List.of(run, run), List.of(0.0, 0.0),
+        List.of(GcStats.NONE, GcStats.NONE));
     assertThat(lines).hasSize(5);
     assertThat(lines.get(0)).isEqualTo("           id, " + StressReport.HEAD);
     assertThat(lines.get(1)).startsWith("4 threadCount, WRITE,");
