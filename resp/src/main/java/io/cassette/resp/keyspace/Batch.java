@@ -57,10 +57,6 @@ public final class Batch {
     this.nowSeconds = nowSeconds;
   }
 
-  public long timestamp() {
-    return timestamp;
-  }
-
   private PartitionOps partition(byte[] key) {
     return partitions.computeIfAbsent(ByteBuffer.wrap(key), k -> new PartitionOps(key));
   }
@@ -102,10 +98,6 @@ public final class Batch {
       long version = meta.version;
       afterCommit(() -> subRows.remove(version, clustering));
     }
-  }
-
-  public void deleteSubRange(KeyMeta meta, Slice slice) {
-    deleteRange(RedisLayout.subKey(meta.version), slice);
   }
 
   /** Writes the element at {@code position} of list {@code meta}. */

@@ -120,11 +120,6 @@ public final class Reply {
     bulk(value.getBytes(StandardCharsets.UTF_8));
   }
 
-  /** A bulk string holding the decimal form of {@code value} (e.g. INCRBYFLOAT's reply). */
-  public void bulkNumber(long value) {
-    bulk(Long.toString(value).getBytes(StandardCharsets.US_ASCII));
-  }
-
   /** A missing value: {@code $-1} in RESP2, {@code _} in RESP3. */
   public void nullBulk() {
     out.writeBytes(protocol == 3 ? NULL3 : NULL_BULK);
