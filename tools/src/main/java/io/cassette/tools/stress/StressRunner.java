@@ -215,7 +215,9 @@ public final class StressRunner {
     }
     done.await();
     metrics.stop();
-    metrics.summarise();
+    if (!settings.log().noSummary()) {
+      metrics.summarise();
+    }
     return failedThreads.get() == 0 ? metrics : null;
   }
 

@@ -98,6 +98,13 @@ class StressRunnerTest {
   }
 
   @Test
+  void noSummaryLeavesOutTheResultsBlock() throws Exception {
+    FakeOp op = new FakeOp(seed -> { });
+    runner("write n=10 -rate threads=1 -log no-summary").runOnce(List.of(op), List.of(1.0), 1, 10, false, logger);
+    assertThat(out.toString(StandardCharsets.UTF_8)).contains(StressReport.HEAD).doesNotContain("Results:");
+  }
+
+  @Test
   void durationRunStopsOnTime() throws Exception {
     FakeOp op = new FakeOp(seed -> sleepMillis(1));
     long start = System.nanoTime();
