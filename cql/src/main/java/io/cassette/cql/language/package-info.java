@@ -29,6 +29,6 @@
  * <p>Known differences from Cassandra: a collection overwrite reads the old elements to
  * tombstone them (storage has no column-level deletion); decimals equal in value but with
  * different scales are distinct clustering values; secondary indexes are answered by a scan
- * with a filter; dropped columns are not remembered (re-adding one shows old data).
+ * with a filter; user-defined functions, aggregates and materialized views are refused.
  */
 package io.cassette.cql.language;

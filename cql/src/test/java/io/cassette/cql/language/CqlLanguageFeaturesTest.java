@@ -196,10 +196,10 @@ class CqlLanguageFeaturesTest {
     f.run("INSERT INTO ty (k, ts, d, t, du, dec, vi, ip, v, tu) VALUES (1, '2024-05-06T07:08:09.123Z', '2024-05-06',"
         + " '01:02:03.000000004', 1y2mo3d4h, -1.50, -12345678901234567890, '2001:db8::1', [1.5, -2], (7, 'x'))");
     assertThat(f.rows("SELECT ts, d, t, du, dec, vi, ip, v, tu FROM ty")).containsExactly(
-        "'2024-05-06 07:08:09.123Z', '2024-05-06', '01:02:03.000000004', 1y2mo3d4h, -1.50,"
+        "'2024-05-06T07:08:09.123Z', '2024-05-06', '01:02:03.000000004', 1y2mo3d4h, -1.50,"
             + " -12345678901234567890, '2001:db8:0:0:0:0:0:1', [1.5, -2.0], (7, 'x')");
     f.run("INSERT INTO ty (k, ts) VALUES (?, ?)", 2, Values.ofLong(0));
-    assertThat(f.rows("SELECT ts FROM ty WHERE k = 2")).containsExactly("'1970-01-01 00:00:00.000Z'");
+    assertThat(f.rows("SELECT ts FROM ty WHERE k = 2")).containsExactly("'1970-01-01T00:00:00.000Z'");
     CqlException e = f.error("INSERT INTO ty (k, ts) VALUES (3, 'nope')");
     assertThat(e.code()).isEqualTo(ErrorCode.INVALID);
     assertThat(Types.toCql(Types.freeze(new io.cassette.cql.CqlType.ListType(Types.INT, false))))

@@ -79,7 +79,7 @@ public final class NativeFunctions {
   private NativeFunctions() {}
 
   private static byte[] maxTimeuuid(long millis) {
-    return Values.ofUuid(TimeUuid.of(millis, MAX_CLOCK_SEQ_AND_NODE));
+    return Values.ofUuid(TimeUuid.ofTicks(millis * 10_000 + 9_999, MAX_CLOCK_SEQ_AND_NODE));
   }
 
   private static byte[] dateOfMillis(long millis) {

@@ -51,7 +51,11 @@ public final class Parser {
     Statement s = p.statement();
     p.accept(";");
     if (p.peek().kind() != Kind.EOF) {
-      throw p.mismatched(p.peek(), "EOF");
+      // UPDATE and DELETE end in an optional IF clause: ANTLR reports a failed decision there.
+      Token t = p.peek();
+      throw s instanceof Statement.Update || s instanceof Statement.Delete
+          ? Errors.syntax(position(t) + " no viable alternative at input '" + t.text() + "'" + p.snippet(t, t))
+          : p.mismatched(t, "EOF");
     }
     return s;
   }

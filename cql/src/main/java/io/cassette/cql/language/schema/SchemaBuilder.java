@@ -194,6 +194,13 @@ public final class SchemaBuilder {
           nonCounters = true;
         }
       }
+      if (type instanceof UdtType u && !u.frozen()) {
+        for (CqlType ft : u.fieldTypes()) {
+          if (Types.isMultiCell(ft)) {
+            throw invalid("Non-frozen UDTs with nested non-frozen collections are not supported for column " + d.name());
+          }
+        }
+      }
       if (d.isStatic() && ct.clusteringKey().isEmpty()) {
         throw invalid("Static columns are only useful (and thus allowed) if the table has at least one clustering column");
       }
@@ -241,8 +248,8 @@ public final class SchemaBuilder {
       if (Types.isCounter(t)) {
         throw invalid("A user type cannot contain counters");
       }
-      if (Types.isMultiCell(t)) {
-        throw invalid("Non-frozen UDTs with nested non-frozen collections are not supported");
+      if (t instanceof UdtType && Types.isMultiCell(t)) {
+        throw invalid("A user type cannot contain non-frozen UDTs");
       }
       types.add(t);
     }

@@ -57,7 +57,8 @@ public final class TableMetadata {
     }
     pk.sort((a, b) -> Integer.compare(a.position(), b.position()));
     ck.sort((a, b) -> Integer.compare(a.position(), b.position()));
-    rest.sort((a, b) -> a.name().compareTo(b.name()));
+    // Cassandra lists static columns before regular ones, each group by name.
+    rest.sort((a, b) -> a.isStatic() != b.isStatic() ? (a.isStatic() ? -1 : 1) : a.name().compareTo(b.name()));
     this.partitionKey = List.copyOf(pk);
     this.clustering = List.copyOf(ck);
     List<ColumnMetadata> all = new ArrayList<>(pk);

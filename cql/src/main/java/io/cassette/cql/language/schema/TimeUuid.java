@@ -34,6 +34,11 @@ public final class TimeUuid {
     return new UUID(msb(unixMillis * 10_000 + UUID_EPOCH_OFFSET), lsb);
   }
 
+  /** The UUID with {@code ticks} 100 ns units after the Unix epoch. */
+  public static UUID ofTicks(long ticks, long lsb) {
+    return new UUID(msb(ticks + UUID_EPOCH_OFFSET), lsb);
+  }
+
   static long msb(long ts) {
     return ((ts & 0xFFFFFFFFL) << 32) | (((ts >>> 32) & 0xFFFFL) << 16) | 0x1000L | ((ts >>> 48) & 0x0FFFL);
   }

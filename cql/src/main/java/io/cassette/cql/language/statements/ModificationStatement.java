@@ -289,6 +289,9 @@ public final class ModificationStatement implements Executable {
       if (c.isPrimaryKey()) {
         throw invalid("PRIMARY KEY column '" + c.name() + "' cannot have IF conditions");
       }
+      if (Types.isCounter(c.type())) {
+        throw invalid("Conditions on counters are not supported");
+      }
       CqlType type = c.type();
       java.util.function.BiFunction<RowView, QueryContext, byte[]> current = (r, x) -> r.value(c);
       Receiver rc = Restrictions.receiver(table, c);

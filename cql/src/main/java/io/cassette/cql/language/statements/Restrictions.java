@@ -494,7 +494,7 @@ public final class Restrictions {
           });
           return;
         }
-        if (Types.isMultiCell(type) && rel.op() != Operator.EQ && rel.op() != Operator.NEQ) {
+        if (Types.isMultiCell(type)) {
           throw invalid("Collection column '" + c.name() + "' (" + Types.toCql(type)
               + ") cannot be restricted by a '" + rel.op().text + "' relation");
         }

@@ -237,19 +237,19 @@ final class SchemaStatements {
           }
           throw invalid("Type '" + ks + "." + dt.name().name() + "' doesn't exist");
         }
-        for (TableMetadata t : k.tables().values()) {
-          for (ColumnMetadata c : t.columns) {
-            if (usesUdt(c.type(), dt.name().name())) {
-              throw invalid("Cannot drop user type '" + ks + "." + dt.name().name()
-                  + "' as it is still used by tables " + t.name);
-            }
-          }
-        }
         for (UdtType other : k.types().values()) {
           for (CqlType ft : other.fieldTypes()) {
             if (!other.name().equals(dt.name().name()) && usesUdt(ft, dt.name().name())) {
               throw invalid("Cannot drop user type '" + ks + "." + dt.name().name()
                   + "' as it is still used by user types " + other.name());
+            }
+          }
+        }
+        for (TableMetadata t : k.tables().values()) {
+          for (ColumnMetadata c : t.columns) {
+            if (usesUdt(c.type(), dt.name().name())) {
+              throw invalid("Cannot drop user type '" + ks + "." + dt.name().name()
+                  + "' as it is still used by tables " + t.name);
             }
           }
         }

@@ -43,6 +43,8 @@ public final class Values {
           + "\\s*(Z|z|UTC|GMT|[+-]\\d{2}:?\\d{2})?");
   private static final Pattern TIME = Pattern.compile("(\\d{1,2}):(\\d{1,2}):(\\d{1,2})(?:\\.(\\d{1,9}))?");
   private static final DateTimeFormatter TS_OUT =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSX").withZone(ZoneOffset.UTC);
+  private static final DateTimeFormatter TS_JSON =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSX").withZone(ZoneOffset.UTC);
 
   private Values() {}
@@ -358,13 +360,13 @@ public final class Values {
     }
     Matcher m = TIME.matcher(s);
     if (!m.matches()) {
-      throw invalid("Timestamp format must be hh:mm:ss[.fffffffff]");
+      throw invalid("(TimeType) Unable to coerce '" + text + "' to a formatted time (long)");
     }
     long h = Long.parseLong(m.group(1));
     long mi = Long.parseLong(m.group(2));
     long se = Long.parseLong(m.group(3));
     if (h > 23 || mi > 59 || se > 59) {
-      throw invalid("Timestamp format must be hh:mm:ss[.fffffffff]");
+      throw invalid("(TimeType) Unable to coerce '" + text + "' to a formatted time (long)");
     }
     long nanos = m.group(4) == null ? 0 : Long.parseLong((m.group(4) + "000000000").substring(0, 9));
     return ((h * 60 + mi) * 60 + se) * 1_000_000_000L + nanos;
@@ -692,6 +694,7 @@ public final class Values {
       return switch (n.kind()) {
         case INT, BIGINT, COUNTER, SMALLINT, TINYINT, VARINT, DECIMAL, FLOAT, DOUBLE, BOOLEAN ->
             v.length == 0 ? "null" : toText(type, v);
+        case TIMESTAMP -> v.length == 0 ? "null" : Json.quote(TS_JSON.format(Instant.ofEpochMilli(toLong(v))));
         default -> Json.quote(toText(type, v));
       };
     }
