@@ -3,7 +3,6 @@ package io.cassette.tools.stress;
 import com.datastax.oss.driver.api.core.CqlSession;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /** The predefined commands on keyspace1.standard1 and counter1; mixed picks among them. */
 public final class PredefinedWorkload implements Workload {
@@ -71,10 +70,5 @@ public final class PredefinedWorkload implements Workload {
       return new ArrayList<>(settings.command().ratios().values());
     }
     return List.of(1.0);
-  }
-
-  /** For tests and the settings printout: the ratios of a mixed run. */
-  Map<String, Double> ratios() {
-    return settings.command().ratios();
   }
 }
