@@ -234,7 +234,8 @@ public final class CqlLanguage implements QueryHandler {
     } catch (CqlException e) {
       throw e;
     } catch (StorageException e) {
-      throw new CqlException(ErrorCode.WRITE_FAILURE, e.getMessage());
+      // A plain message body: WRITE_FAILURE would need replica counts this node cannot give.
+      throw new CqlException(ErrorCode.SERVER_ERROR, "Storage failure: " + e.getMessage());
     } catch (RuntimeException e) {
       throw new CqlException(ErrorCode.SERVER_ERROR, e.toString());
     }

@@ -325,7 +325,8 @@ public final class TermCompiler {
         case '*' -> p.multiply(q);
         case '/' -> {
           if (q.signum() == 0) {
-            throw new io.cassette.cql.CqlException(io.cassette.cql.ErrorCode.FUNCTION_FAILURE,
+            throw new io.cassette.cql.FunctionFailureException("system", "_divide",
+                List.of(Types.toCql(r.type()), Types.toCql(r.type())),
                 "the operation '" + a.left() + " / " + a.right() + "' failed: / by zero");
           }
           yield kind == Native.DECIMAL || kind == Native.FLOAT || kind == Native.DOUBLE

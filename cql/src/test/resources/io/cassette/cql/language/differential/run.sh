@@ -1,0 +1,14 @@
+#!/bin/sh
+# Runs the differential corpus against a throwaway Cassandra 5.0.4 (../shared/anchors/cassandra)
+# and Cassette, then prints the summary; the full report is cql/target/differential-report.txt.
+# Usage (from the repository root): sh cql/src/test/resources/io/cassette/cql/language/differential/run.sh
+set -eu
+ANCHOR_DIR="${ANCHOR_DIR:-../shared/anchors/cassandra}"
+PORT="${PORT:-19042}"
+out="$(PORT="$PORT" STORAGE_PORT="${STORAGE_PORT:-17000}" JMX_PORT=off MLOCK=no PRETOUCH=no \
+  "$ANCHOR_DIR/start-cassandra.sh" | tail -1)"
+data_dir="$(echo "$out" | sed -n 's/.*DATA_DIR=\([^ ]*\).*/\1/p')"
+trap '"$ANCHOR_DIR/stop-cassandra.sh" "$data_dir" >/dev/null 2>&1 || true' EXIT
+./mvnw -q -o -pl cql -Pslow -Dtest=DifferentialCorpusTest -Dsurefire.failIfNoSpecifiedTests=false \
+  -Dcassandra.anchor="127.0.0.1:$PORT" test
+head -1 cql/target/differential-report.txt
