@@ -134,6 +134,7 @@ public final class GraphReport {
         case "next" -> {
           run.put("metrics", List.of(StressReport.HEAD_METRICS));
           run.put("test", graph.operation());
+          run.put("title", graph.title());
           run.put("revision", threadCount == null ? graph.revision()
               : String.format("%s - %s threads", graph.revision(), threadCount));
           run.put("command", command);

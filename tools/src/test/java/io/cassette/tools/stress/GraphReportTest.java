@@ -54,6 +54,7 @@ class GraphReportTest {
     Map<?, ?> run = (Map<?, ?>) runs.get(0);
     assertThat(run.get("revision")).isEqualTo("r1");
     assertThat(run.get("test")).isEqualTo("WRITE");
+    assertThat(run.get("title")).isEqualTo("board");
     assertThat(run.get("op rate")).isEqualTo("1 op/s  [WRITE: 1 op/s]");
     assertThat((List<?>) run.get("intervals")).hasSize(1);
     assertThat(((List<?>) run.get("metrics")).get(1)).isEqualTo("total ops");
