@@ -69,6 +69,8 @@ public final class CassetteNode implements AutoCloseable {
     int respPort = config.integer(ConfigKeys.RESP_PORT);
     if (respPort != 0) {
       RespServer resp = new RespServer(respOptions(host, respPort), engine);
+      // Redis clients read durability as appendfsync: periodic is everysec, batch is always.
+      resp.initialAppendfsync(config.string(ConfigKeys.COMMITLOG_SYNC).equals("periodic") ? "everysec" : "always");
       listening.add("RESP " + format(bind("RESP", ConfigKeys.RESP_PORT, resp::start)));
       started.add(resp);
     }
