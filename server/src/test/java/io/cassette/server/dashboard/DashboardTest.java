@@ -49,7 +49,7 @@ class DashboardTest {
 
   /** Engine-wide counters: 250 fsyncs, the slowest 450 ms, 4 writes held back, 100,000 bytes logged. */
   private static final StorageMetrics ENGINE = new StorageMetrics(3, 90_000, 5L << 20, 32L << 20, 0, 250,
-      450_000, 2_000_000, 4, 800_000, 100_000, 2, 5, 1, 80_000);
+      450_000, 2_000_000, 4, 800_000, 100_000, 2, 5, 1, 80_000, 0, 0, 0);
 
   private static final TableMetrics EVENTS = new TableMetrics(5_000, 12_000, 900_000, 2_400_000, 3,
       123_456_789L, 250_000_000L, 4_194_304L, 2, 17);
