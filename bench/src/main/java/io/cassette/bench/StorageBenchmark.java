@@ -33,13 +33,24 @@ public final class StorageBenchmark {
     KeyValueStore open(Path dir);
   }
 
-  record Result(double seqWrite, double randomWrite, double pointRead, double slice, double writeAmplification) {}
+  /** ops/s by wall clock, and CPU µs per op of the calling thread (robust to a loaded machine). */
+  record Result(double seqWrite, double randomWrite, double pointRead, double slice, double writeAmplification,
+                double[] cpuMicros) {}
+
+  private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
+
+  private static long cpu() {
+    return THREADS.getCurrentThreadCpuTime();
+  }
 
   public static void main(String[] args) throws Exception {
     Path base = Path.of(args.length > 0 ? args[0] : "/tmp/cassette-bench");
     double scale = args.length > 1 ? Double.parseDouble(args[1]) : 1.0;
     System.out.printf(Locale.ROOT, "heap %d MB, %d cores%n", Runtime.getRuntime().maxMemory() >> 20,
         Runtime.getRuntime().availableProcessors());
+    // Unmeasured warm-up of both stores, so that Cassette's figures are not its JIT's.
+    run(base.resolve("warmup-cassette"), CassetteStore::new, 20_000, 100);
+    run(base.resolve("warmup-rocksdb"), RocksStore::new, 20_000, 100);
     for (int valueSize : new int[] {100, 1024}) {
       int n = (int) ((valueSize == 100 ? 200_000 : 50_000) * scale);
       Result c = run(base.resolve("cassette-" + valueSize), CassetteStore::new, n, valueSize);
@@ -50,6 +61,11 @@ public final class StorageBenchmark {
       line("random write/s", c.randomWrite, r.randomWrite);
       line("point read/s", c.pointRead, r.pointRead);
       line("slice(10)/s", c.slice, r.slice);
+      String[] names = {"seq write", "random write", "point read", "slice(10)"};
+      for (int i = 0; i < 4; i++) {
+        System.out.printf(Locale.ROOT, "%-14s %12.2f %12.2f %8.2f%n", "cpu us/" + names[i].split(" ")[0].replace("(10)", ""),
+            c.cpuMicros[i], r.cpuMicros[i], c.cpuMicros[i] / r.cpuMicros[i]);
+      }
       System.out.printf(Locale.ROOT, "%-14s %12.2f %12.2f %8.2f%n", "disk B/user B", c.writeAmplification,
           r.writeAmplification, c.writeAmplification / r.writeAmplification);
     }
@@ -83,9 +99,11 @@ public final class StorageBenchmark {
     double rnd;
     double reads;
     double slices;
+    double[] cpuMicros = new double[4];
     KeyValueStore store = factory.open(dir);
     try {
       long t0 = System.nanoTime();
+      long c0 = cpu();
       for (int i = 0; i < n; i++) {
         random.nextBytes(value);
         byte[] k = key("s", i);
@@ -93,7 +111,9 @@ public final class StorageBenchmark {
         userBytes += k.length + value.length;
       }
       seq = n / seconds(t0);
+      cpuMicros[0] = (cpu() - c0) / 1000.0 / n;
       t0 = System.nanoTime();
+      c0 = cpu();
       for (int i = 0; i < n; i++) {
         random.nextBytes(value);
         byte[] k = key("r", random.nextInt(n));
@@ -101,6 +121,7 @@ public final class StorageBenchmark {
         userBytes += k.length + value.length;
       }
       rnd = n / seconds(t0);
+      cpuMicros[1] = (cpu() - c0) / 1000.0 / n;
       int partitions = Math.max(1, n / 10 / ROWS_PER_SLICE_PARTITION);
       for (int p = 0; p < partitions; p++) {
         for (int c = 0; c < ROWS_PER_SLICE_PARTITION; c++) {
@@ -114,6 +135,7 @@ public final class StorageBenchmark {
       store.flush();
       int readCount = n / 2;
       t0 = System.nanoTime();
+      c0 = cpu();
       int found = 0;
       for (int i = 0; i < readCount; i++) {
         if (store.get(key("s", random.nextInt(n)), new byte[0])) {
@@ -121,11 +143,13 @@ public final class StorageBenchmark {
         }
       }
       reads = readCount / seconds(t0);
+      cpuMicros[2] = (cpu() - c0) / 1000.0 / readCount;
       if (found != readCount) {
         throw new IllegalStateException(store.name() + ": " + (readCount - found) + " keys not found");
       }
       int sliceCount = n / 10;
       t0 = System.nanoTime();
+      c0 = cpu();
       for (int i = 0; i < sliceCount; i++) {
         int got = store.slice(key("p", random.nextInt(partitions)),
             key("c", random.nextInt(ROWS_PER_SLICE_PARTITION - SLICE_LENGTH)), SLICE_LENGTH);
@@ -134,12 +158,13 @@ public final class StorageBenchmark {
         }
       }
       slices = sliceCount / seconds(t0);
+      cpuMicros[3] = (cpu() - c0) / 1000.0 / sliceCount;
     } finally {
       store.close();
     }
     long diskBytes = diskWriteBytes() - diskBefore;
     deleteRecursively(dir);
-    return new Result(seq, rnd, reads, slices, (double) diskBytes / userBytes);
+    return new Result(seq, rnd, reads, slices, (double) diskBytes / userBytes, cpuMicros);
   }
 
   private static double seconds(long t0) {

@@ -18,8 +18,9 @@ import java.util.function.Function;
  *
  * <pre>
  * mutation := updateCount:varint update*
- * update   := tableId:uuid(msb:i64 lsb:i64) key:bytes partitionDeletion
- *             rtCount:varint rangeTomb* rowCount:varint row*      (see PartitionSerializer)
+ * update   := tableId:uuid(msb:i64 lsb:i64) key:bytes flags:u8 (1 deletion, 2 range tombstones)
+ *             [partitionDeletion if flags&amp;1] [rtCount:varint rangeTomb* if flags&amp;2]
+ *             rowCount:varint row*                                 (see PartitionSerializer)
  * </pre>
  */
 public final class MutationSerializer {
@@ -37,10 +38,17 @@ public final class MutationSerializer {
       out.writeLong(id.getMostSignificantBits());
       out.writeLong(id.getLeastSignificantBits());
       out.writeLengthPrefixed(u.key());
-      PartitionSerializer.writeDeletion(out, u.partitionDeletion());
-      out.writeVarInt(u.rangeTombstones().size());
-      for (RangeTombstone rt : u.rangeTombstones()) {
-        PartitionSerializer.writeRangeTombstone(out, rt);
+      boolean deleted = !u.partitionDeletion().isLive();
+      boolean ranges = !u.rangeTombstones().isEmpty();
+      out.writeByte((deleted ? 1 : 0) | (ranges ? 2 : 0));
+      if (deleted) {
+        PartitionSerializer.writeDeletion(out, u.partitionDeletion());
+      }
+      if (ranges) {
+        out.writeVarInt(u.rangeTombstones().size());
+        for (RangeTombstone rt : u.rangeTombstones()) {
+          PartitionSerializer.writeRangeTombstone(out, rt);
+        }
       }
       out.writeVarInt(u.rows().size());
       for (Row r : u.rows()) {
@@ -59,8 +67,9 @@ public final class MutationSerializer {
     for (int i = 0; i < count; i++) {
       UUID id = new UUID(in.readLong(), in.readLong());
       byte[] key = in.readLengthPrefixed(PartitionSerializer.MAX_VALUE_LENGTH);
-      var pd = PartitionSerializer.readDeletion(in);
-      int rtCount = in.readVarInt();
+      int flags = in.readByte();
+      var pd = (flags & 1) != 0 ? PartitionSerializer.readDeletion(in) : io.cassette.storage.DeletionTime.LIVE;
+      int rtCount = (flags & 2) != 0 ? in.readVarInt() : 0;
       List<RangeTombstone> rts = new ArrayList<>(rtCount);
       for (int j = 0; j < rtCount; j++) {
         rts.add(PartitionSerializer.readRangeTombstone(in));

@@ -21,10 +21,16 @@ import java.util.concurrent.ConcurrentSkipListMap;
  * writers); readers never lock and see each row either before or after a write.
  */
 public final class MemtablePartition implements PartitionSource {
-  /** Rough heap cost of a partition entry, a row and a cell beyond their byte arrays. */
-  static final int PARTITION_OVERHEAD = 160;
-  static final int ROW_OVERHEAD = 120;
-  static final int CELL_OVERHEAD = 72;
+  /**
+   * Rough heap cost of a partition entry, a row and a cell beyond their byte arrays
+   * (compressed oops): skip-list node and index share, DecoratedKey, this object and the key
+   * array header; Row, its cell list and clustering array header; Cell and its value array
+   * header. Too high and memtables flush small files that compaction rewrites (flash wear);
+   * too low and the heap budget is overrun.
+   */
+  static final int PARTITION_OVERHEAD = 112;
+  static final int ROW_OVERHEAD = 80;
+  static final int CELL_OVERHEAD = 64;
 
   private final DecoratedKey key;
   private volatile DeletionTime partitionDeletion = DeletionTime.LIVE;
