@@ -83,7 +83,13 @@ public final class Main {
         System.err.println("Error: " + e.getMessage());
         return 1;
       }
-      Logging.toConsoleAndFiles(config.logDirectory());
+      try {
+        Logging.toConsoleAndFiles(config.logDirectory());
+      } catch (java.io.IOException e) {
+        System.err.println("Error: cannot write logs under " + config.logDirectory().toAbsolutePath()
+            + " (data_directory from " + config.source(ConfigKeys.DATA_DIRECTORY) + "): " + e);
+        return 1;
+      }
       log.info("Cassette {} starting (Java {}, {} {}), data in {}", Version.get(), Runtime.version(),
           System.getProperty("os.name"), System.getProperty("os.arch"),
           config.dataDirectory().toAbsolutePath().normalize());
