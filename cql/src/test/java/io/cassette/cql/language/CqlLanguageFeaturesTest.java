@@ -237,6 +237,22 @@ class CqlLanguageFeaturesTest {
         .containsExactly("'v', 'text'");
   }
 
+  @Test
+  void tableOptionsAreValidatedAndReachStorage() {
+    f.run("CREATE TABLE o (k int PRIMARY KEY) WITH compression = {'class': 'SnappyCompressor', 'chunk_length_in_kb': 4}"
+        + " AND compaction = {'class': 'LeveledCompactionStrategy'} AND gc_grace_seconds = 5");
+    assertThat(f.engine.table("ks", "o").orElseThrow().spec().compression()).containsEntry("class", "SnappyCompressor");
+    assertThat(f.engine.table("ks", "o").orElseThrow().spec().gcGraceSeconds()).isEqualTo(5);
+    assertThat(f.error("CREATE TABLE o2 (k int PRIMARY KEY) WITH compression = {'class': 'FooCompressor'}").getMessage())
+        .isEqualTo("Could not create Compression for type org.apache.cassandra.io.compress.FooCompressor");
+    assertThat(f.error("CREATE TABLE o2 (k int PRIMARY KEY) WITH compression = {'class': 'LZ4Compressor',"
+        + " 'chunk_length_in_kb': 3}").code()).isEqualTo(ErrorCode.CONFIG_ERROR);
+    assertThat(f.error("CREATE TABLE o3 (k int PRIMARY KEY) WITH compaction = {'class': 'Nope'}").getMessage())
+        .isEqualTo("Unable to find compaction strategy class 'org.apache.cassandra.db.compaction.Nope'");
+    f.run("ALTER TABLE o WITH compression = {'enabled': false}");
+    assertThat(f.engine.table("ks", "o").orElseThrow().spec().compression()).containsEntry("enabled", "false");
+  }
+
   static byte[] bytes(ByteBuffer b) {
     byte[] out = new byte[b.remaining()];
     b.duplicate().get(out);

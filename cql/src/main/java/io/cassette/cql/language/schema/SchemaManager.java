@@ -124,7 +124,12 @@ public final class SchemaManager {
         u.row(Row.of(new byte[0], List.of(Cell.live(STATEMENTS_COLUMN, Collections.pack(stmts), micros))));
       }
       // Engine tables first: a crash after this leaves storage ahead of schema, which replay heals.
-      syncEngineTables(old, neu);
+      try {
+        syncEngineTables(old, neu);
+      } catch (io.cassette.storage.StorageException e) {
+        // Options storage cannot honour (e.g. a codec it lacks) are configuration errors.
+        throw io.cassette.cql.language.Errors.config(e.getMessage());
+      }
       store.apply(u.build());
     }
     current = new Schema(before.epoch() + 1, versionOf(after), after);
@@ -176,6 +181,17 @@ public final class SchemaManager {
     o.compression().forEach((k, v) -> compression.put(k, shortClass(v)));
     Map<String, String> compaction = new LinkedHashMap<>();
     o.compaction().forEach((k, v) -> compaction.put(k, shortClass(v)));
+    // Storage has size-tiered and time-window compaction; the others run as size-tiered while
+    // system_schema keeps showing what the user asked for.
+    String strategy = compaction.get("class");
+    if (!"SizeTieredCompactionStrategy".equals(strategy) && !"TimeWindowCompactionStrategy".equals(strategy)) {
+      compaction.clear();
+      compaction.put("class", "SizeTieredCompactionStrategy");
+    }
+    if ("ZstdCompressor".equals(compression.get("class"))) {
+      compression.put("class", "LZ4Compressor"); // no pure-Java Zstd codec in storage yet
+      compression.remove("compression_level");
+    }
     return new TableSpec(t.keyspace, t.name, t.id, compression, compaction, o.gcGraceSeconds(),
         o.bloomFilterFpChance(), o.defaultTimeToLive());
   }

@@ -23,6 +23,13 @@ public record TableOptions(String comment, double bloomFilterFpChance, Map<Strin
   public static final Map<String, String> DEFAULT_CACHING = Map.of(
       "keys", "ALL", "rows_per_partition", "NONE");
 
+  /** Compaction strategies Cassandra 5.0 ships (storage maps them to its own). */
+  static final java.util.Set<String> KNOWN_COMPACTION = java.util.Set.of("SizeTieredCompactionStrategy",
+      "LeveledCompactionStrategy", "TimeWindowCompactionStrategy", "UnifiedCompactionStrategy");
+  /** Pure-Java codecs exist for all of Cassandra's compressors. */
+  static final java.util.Set<String> KNOWN_COMPRESSION = java.util.Set.of("LZ4Compressor", "SnappyCompressor",
+      "DeflateCompressor", "ZstdCompressor", "NoopCompressor");
+
   public TableOptions {
     caching = new TreeMap<>(caching);
     compaction = new TreeMap<>(compaction);
@@ -108,7 +115,11 @@ public record TableOptions(String comment, double bloomFilterFpChance, Map<Strin
       throw io.cassette.cql.language.Errors.config("Missing sub-option 'class' for the 'compaction' option.");
     }
     Map<String, String> out = new LinkedHashMap<>(m);
-    out.put("class", cls.contains(".") ? cls : "org.apache.cassandra.db.compaction." + cls);
+    String full = cls.contains(".") ? cls : "org.apache.cassandra.db.compaction." + cls;
+    if (!KNOWN_COMPACTION.contains(full.substring(full.lastIndexOf('.') + 1))) {
+      throw io.cassette.cql.language.Errors.config("Unable to find compaction strategy class '" + full + "'");
+    }
+    out.put("class", full);
     if (cls.endsWith("SizeTieredCompactionStrategy")) {
       out.putIfAbsent("max_threshold", "32");
       out.putIfAbsent("min_threshold", "4");
@@ -128,7 +139,11 @@ public record TableOptions(String comment, double bloomFilterFpChance, Map<Strin
     if (cls == null) {
       throw io.cassette.cql.language.Errors.config("Missing sub-option 'class' for the 'compression' option.");
     }
-    out.put("class", cls.contains(".") ? cls : "org.apache.cassandra.io.compress." + cls);
+    String full = cls.contains(".") ? cls : "org.apache.cassandra.io.compress." + cls;
+    if (!KNOWN_COMPRESSION.contains(full.substring(full.lastIndexOf('.') + 1))) {
+      throw io.cassette.cql.language.Errors.config("Could not create Compression for type " + full);
+    }
+    out.put("class", full);
     if (out.containsKey("chunk_length_kb")) {
       out.put("chunk_length_in_kb", out.remove("chunk_length_kb"));
     }
