@@ -41,6 +41,17 @@ public final class Restrictions {
     }
 
     List<byte[]> get(QueryContext ctx, String column, boolean partition) {
+      if (inList == null && values.size() == 1) {
+        // The common "col = ?" case: no sorting, no set.
+        byte[] b = values.get(0).get(ctx);
+        if (b == QueryContext.UNSET) {
+          throw invalid("Invalid unset value for column " + column);
+        }
+        if (b == null) {
+          throw invalid("Invalid null value in condition for column " + column);
+        }
+        return List.of(b);
+      }
       List<byte[]> out = new ArrayList<>();
       if (inList != null) {
         byte[] l = inList.get(ctx);
@@ -533,6 +544,21 @@ public final class Restrictions {
   List<byte[]> partitionKeys(QueryContext ctx) {
     if (!partitionComplete) {
       return null;
+    }
+    if (table.partitionKey.size() == 1) {
+      ColumnMetadata only = table.partitionKey.get(0);
+      List<byte[]> vs = partition[0].get(ctx, only.name(), true);
+      List<byte[]> keys = new ArrayList<>(vs.size());
+      for (byte[] v : vs) {
+        if (v.length == 0) {
+          throw invalid("Key may not be empty");
+        }
+        if (v.length > 0xFFFF) {
+          throw invalid("Key length of " + v.length + " is longer than maximum of 65535");
+        }
+        keys.add(v);
+      }
+      return keys;
     }
     List<List<byte[]>> combos = new ArrayList<>();
     combos.add(new ArrayList<>());
