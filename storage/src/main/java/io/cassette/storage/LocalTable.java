@@ -113,7 +113,7 @@ final class LocalTable implements Table {
         continue;
       }
       SSTableReader r = SSTableReader.open(d);
-      r.useCache(engine.chunkCache());
+      r.useCache(engine.chunkCache(), engine.indexChunkCache());
       readers.add(r);
       flushed = CommitLogPosition.max(flushed, r.stats().commitLogUpperBound());
     }
@@ -405,7 +405,7 @@ final class LocalTable implements Table {
         return null;
       }
       SSTableReader r = SSTableReader.open(done);
-      r.useCache(engine.chunkCache());
+      r.useCache(engine.chunkCache(), engine.indexChunkCache());
       bytesWritten.add(r.bytesOnDisk());
       return r;
     }
@@ -517,7 +517,7 @@ final class LocalTable implements Table {
         SSTableDescriptor done = w.finish(upper);
         output = done == null ? null : SSTableReader.open(done);
         if (output != null) {
-          output.useCache(engine.chunkCache());
+          output.useCache(engine.chunkCache(), engine.indexChunkCache());
         }
       }
       if (output != null) {

@@ -69,7 +69,15 @@ final class StorageEngine implements Engine {
   private final ExecutorService flushExecutor;
   private final ExecutorService compactionExecutor;
   private final Throttle compactionThrottle;
-  private final io.cassette.storage.sstable.ChunkCache chunkCache = io.cassette.storage.sstable.ChunkCache.forHeap();
+  /**
+   * Data and index chunks each get half of the chunk-cache budget: a 4 KB index chunk serves
+   * as many keys as a 16 KB data chunk, so per byte it is worth more on uniform reads, while
+   * data chunks pay off on skewed (hot-key) reads.
+   */
+  private final io.cassette.storage.sstable.ChunkCache chunkCache =
+      new io.cassette.storage.sstable.ChunkCache(io.cassette.storage.sstable.ChunkCache.budgetForHeap() / 2);
+  private final io.cassette.storage.sstable.ChunkCache indexChunkCache =
+      new io.cassette.storage.sstable.ChunkCache(io.cassette.storage.sstable.ChunkCache.budgetForHeap() / 2);
   private volatile CommitLogPosition replayPosition;
   private volatile boolean replaying;
   private volatile boolean closed;
@@ -547,6 +555,10 @@ final class StorageEngine implements Engine {
     return chunkCache;
   }
 
+  io.cassette.storage.sstable.ChunkCache indexChunkCache() {
+    return indexChunkCache;
+  }
+
   boolean isClosed() {
     return closed;
   }
@@ -590,7 +602,8 @@ final class StorageEngine implements Engine {
         options.memtableBudgetBytes(), pendingFlushes.get(), commitLog.syncCount(), commitLog.syncMicrosMax(),
         commitLog.syncMicrosTotal(), commitLog.backPressureWaits(), commitLog.backPressureMicros(),
         commitLog.bytesAppended(), commitLog.segments().size(), flushes.sum(), compactions.sum(),
-        compactionBytesWritten.sum(), chunkCache.hits(), chunkCache.misses(), chunkCache.sizeBytes());
+        compactionBytesWritten.sum(), chunkCache.hits() + indexChunkCache.hits(),
+        chunkCache.misses() + indexChunkCache.misses(), chunkCache.sizeBytes() + indexChunkCache.sizeBytes());
   }
 
   private void checkOpen() {

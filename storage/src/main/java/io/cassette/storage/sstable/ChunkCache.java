@@ -30,9 +30,9 @@ public final class ChunkCache {
     this.capacityBytes = capacityBytes;
   }
 
-  /** A cache sized from the running JVM's heap. */
-  public static ChunkCache forHeap() {
-    return new ChunkCache(Math.min(MAX_BYTES, Runtime.getRuntime().maxMemory() / HEAP_FRACTION));
+  /** The bytes all chunk caches together may hold in the running JVM. */
+  public static long budgetForHeap() {
+    return Math.min(MAX_BYTES, Runtime.getRuntime().maxMemory() / HEAP_FRACTION);
   }
 
   /**
@@ -50,8 +50,16 @@ public final class ChunkCache {
     return (long) e.storedLength() << 32 | e.data().length;
   }
 
-  void put(long sstable, long chunkOffset, byte[] chunk, int length, int storedLength) {
+  /**
+   * Offers a chunk just read. Index chunks are always kept (small, reused by every lookup
+   * in their range); a data chunk only when it was missed recently already, so that a
+   * stream of one-off reads does not evict the chunks that are read again.
+   */
+  void put(long sstable, long chunkOffset, byte[] chunk, int length, int storedLength, boolean alwaysAdmit) {
     if (length > capacityBytes / 8) {
+      return;
+    }
+    if (!alwaysAdmit && !seenBefore(sstable, chunkOffset)) {
       return;
     }
     Entry entry = new Entry(java.util.Arrays.copyOf(chunk, length), storedLength);
@@ -65,6 +73,22 @@ public final class ChunkCache {
         it.remove();
       }
     }
+  }
+
+  /** Hashes of recently missed data chunks (one slot per hash bucket; collisions just forget). */
+  private final long[] recentlyMissed = new long[GHOST_SLOTS];
+  /** Data chunks remembered as missed once; 8192 slots cost 64 KB. */
+  static final int GHOST_SLOTS = 8192;
+
+  private synchronized boolean seenBefore(long sstable, long chunkOffset) {
+    long h = (sstable * 0x9E3779B97F4A7C15L) ^ (chunkOffset * 0xC2B2AE3D27D4EB4FL);
+    h |= 1; // never 0, the empty slot
+    int slot = (int) ((h ^ (h >>> 32)) & (GHOST_SLOTS - 1));
+    if (recentlyMissed[slot] == h) {
+      return true;
+    }
+    recentlyMissed[slot] = h;
+    return false;
   }
 
   public synchronized long hits() {

@@ -30,6 +30,8 @@ final class ChunkedFileReader implements DataReader {
   private final ChunkCache cache;
   private final long cacheId;
   private final boolean populateCache;
+  /** Index chunks are always admitted to the cache, data chunks on a second miss. */
+  private final boolean alwaysAdmit;
 
   /** The file mapped in memory, or null to use positional reads. */
   private final ByteBuffer mapped;
@@ -41,6 +43,12 @@ final class ChunkedFileReader implements DataReader {
 
   ChunkedFileReader(Path path, FileChannel channel, ByteBuffer mapped, long fileLength, Compressor compressor,
                     int chunkSize, ChunkCache cache, long cacheId, boolean populateCache) {
+    this(path, channel, mapped, fileLength, compressor, chunkSize, cache, cacheId, populateCache, false);
+  }
+
+  ChunkedFileReader(Path path, FileChannel channel, ByteBuffer mapped, long fileLength, Compressor compressor,
+                    int chunkSize, ChunkCache cache, long cacheId, boolean populateCache, boolean alwaysAdmit) {
+    this.alwaysAdmit = alwaysAdmit;
     this.mapped = mapped;
     this.cache = cache;
     this.cacheId = cacheId;
@@ -126,7 +134,7 @@ final class ChunkedFileReader implements DataReader {
       nextChunkOffset = offset + ChunkedFileWriter.CHUNK_OVERHEAD + length;
       pos = 0;
       if (cache != null && populateCache) {
-        cache.put(cacheId, offset, chunk, uncompressed, length);
+        cache.put(cacheId, offset, chunk, uncompressed, length, alwaysAdmit);
       }
     } catch (IOException e) {
       throw new StorageException("cannot read " + path + " at offset " + offset + ": " + e, e);

@@ -46,10 +46,16 @@ public final class SSTableReader {
   /** This open SSTable's name in the chunk cache (times two, plus one for its index). */
   private final long cacheId = NEXT_CACHE_ID.incrementAndGet();
   private volatile ChunkCache cache;
+  private volatile ChunkCache indexCache;
 
-  /** Point reads of this SSTable keep their chunks in {@code cache} (null: no cache). */
-  public void useCache(ChunkCache cache) {
+  /**
+   * Point reads of this SSTable keep data chunks in {@code cache} and index chunks in
+   * {@code indexCache} (null: not cached). Separate, so that data chunks never evict the
+   * index chunks every lookup needs.
+   */
+  public void useCache(ChunkCache cache, ChunkCache indexCache) {
     this.cache = cache;
+    this.indexCache = indexCache;
   }
 
   private SSTableReader(SSTableDescriptor descriptor, SSTableStats stats, BloomFilter bloom,
@@ -247,7 +253,7 @@ public final class SSTableReader {
     int i = floorSummary(key.token(), key.key(), false);
     ChunkCache chunkCache = cache;
     ChunkedFileReader index = new ChunkedFileReader(descriptor.path(SSTableDescriptor.Component.INDEX), indexChannel,
-        indexMap, stats.indexLength(), compressor, indexChunkLength, chunkCache, cacheId * 2 + 1, true);
+        indexMap, stats.indexLength(), compressor, indexChunkLength, indexCache, cacheId * 2 + 1, true, true);
     long dataPosition = -1;
     RowIndex rowIndex = null;
     try {
@@ -280,7 +286,7 @@ public final class SSTableReader {
       return null;
     }
     ChunkedFileReader data = new ChunkedFileReader(descriptor.path(SSTableDescriptor.Component.DATA), dataChannel,
-        dataMap, stats.dataLength(), compressor, chunkLength, chunkCache, cacheId * 2, true);
+        dataMap, stats.dataLength(), compressor, chunkLength, chunkCache, cacheId * 2, true, false);
     return new SSTablePartition(data, key, dataPosition, rowIndex, true);
   }
 
