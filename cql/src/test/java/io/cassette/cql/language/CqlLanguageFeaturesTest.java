@@ -253,6 +253,16 @@ class CqlLanguageFeaturesTest {
     assertThat(f.engine.table("ks", "o").orElseThrow().spec().compression()).containsEntry("enabled", "false");
   }
 
+  @Test
+  void selectorArithmetic() {
+    f.run("CREATE TABLE ar (k int PRIMARY KEY, b bigint, d double)");
+    f.run("INSERT INTO ar (k, b, d) VALUES (7, 100, 0.5)");
+    Result.Rows r = (Result.Rows) f.run("SELECT k + 1, b * 2 - k, d * k, k % 4 FROM ar");
+    assertThat(LanguageFixture.names(r)).containsExactly("k + 1", "b * 2 - k", "d * k", "k % 4");
+    assertThat(LanguageFixture.render(r)).containsExactly("8, 193, 3.5, 3");
+    assertThat(f.error("SELECT k / 0 FROM ar").code()).isEqualTo(ErrorCode.FUNCTION_FAILURE);
+  }
+
   static byte[] bytes(ByteBuffer b) {
     byte[] out = new byte[b.remaining()];
     b.duplicate().get(out);

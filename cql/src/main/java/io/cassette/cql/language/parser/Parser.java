@@ -770,7 +770,26 @@ public final class Parser {
     throw noViable(t);
   }
 
+  /** Additive selector arithmetic over multiplicative terms, as Cassandra's grammar nests them. */
   private Selector selector() {
+    Selector s = multiplicativeSelector();
+    while (at("+") || at("-")) {
+      char op = next().value().charAt(0);
+      s = new Selector.Operation(op, s, multiplicativeSelector());
+    }
+    return s;
+  }
+
+  private Selector multiplicativeSelector() {
+    Selector s = fieldSelector();
+    while (at("*") || at("/") || at("%")) {
+      char op = next().value().charAt(0);
+      s = new Selector.Operation(op, s, fieldSelector());
+    }
+    return s;
+  }
+
+  private Selector fieldSelector() {
     Selector s = unaliasedSelector();
     while (at(".") && peek(1).kind() != Kind.EOF) {
       next();

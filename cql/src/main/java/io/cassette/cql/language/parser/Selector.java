@@ -19,6 +19,9 @@ public sealed interface Selector {
 
   record Value(Term term) implements Selector {}
 
+  /** {@code left op right} with op one of + - * / % (Cassandra 4.0+ selector arithmetic). */
+  record Operation(char op, Selector left, Selector right) implements Selector {}
+
   /** A selector with its optional alias (AS name). */
   record Aliased(Selector selector, String alias) {}
 }

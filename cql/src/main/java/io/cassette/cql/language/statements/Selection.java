@@ -190,7 +190,80 @@ public final class Selection {
     if (s instanceof Selector.Value v) {
       return literal(v.term(), terms);
     }
+    if (s instanceof Selector.Operation o) {
+      return operation(o, terms);
+    }
     throw invalid("Unsupported selector " + s);
+  }
+
+  private static final List<Native> NUMERIC_RANK = List.of(Native.TINYINT, Native.SMALLINT, Native.INT,
+      Native.BIGINT, Native.COUNTER, Native.VARINT, Native.FLOAT, Native.DOUBLE, Native.DECIMAL);
+
+  private Sel operation(Selector.Operation o, TermCompiler terms) {
+    Sel left = untypedLiteral(o.left(), terms) ? null : compile(o.left(), terms);
+    Sel right = untypedLiteral(o.right(), terms) ? null : compile(o.right(), terms);
+    if (left == null && right == null) {
+      throw invalid("Cannot infer type for term " + o.left() + " in selection clause (try using a cast to force a type)");
+    }
+    if (left == null) {
+      left = typedLiteral(((Selector.Value) o.left()).term(), right.type(), terms);
+    }
+    if (right == null) {
+      right = typedLiteral(((Selector.Value) o.right()).term(), left.type(), terms);
+    }
+    Sel l = left;
+    Sel r = right;
+    if (!(l.type() instanceof NativeType lt) || !numeric(lt.kind()) || !(r.type() instanceof NativeType rt)
+        || !numeric(rt.kind())) {
+      throw invalid("the '" + o.op() + "' operation is not supported between " + l.name() + " and " + r.name());
+    }
+    Native kind = NUMERIC_RANK.indexOf(lt.kind()) >= NUMERIC_RANK.indexOf(rt.kind()) ? lt.kind() : rt.kind();
+    if (kind == Native.COUNTER) {
+      kind = Native.BIGINT;
+    }
+    if ((lt.kind() == Native.VARINT && (rt.kind() == Native.FLOAT || rt.kind() == Native.DOUBLE))
+        || (rt.kind() == Native.VARINT && (lt.kind() == Native.FLOAT || lt.kind() == Native.DOUBLE))) {
+      kind = Native.DECIMAL;
+    }
+    Native result = kind;
+    String name = l.name() + " " + o.op() + " " + r.name();
+    return simple(name, Types.of(result), (row, ctx) -> {
+      byte[] x = l.value(row, ctx);
+      byte[] y = r.value(row, ctx);
+      if (x == null || y == null) {
+        return null;
+      }
+      BigDecimal a = Values.toNumber(lt.kind(), x);
+      BigDecimal b = Values.toNumber(rt.kind(), y);
+      if (a == null || b == null) {
+        return null;
+      }
+      boolean integral = result != Native.FLOAT && result != Native.DOUBLE && result != Native.DECIMAL;
+      BigDecimal v = switch (o.op()) {
+        case '+' -> a.add(b);
+        case '-' -> a.subtract(b);
+        case '*' -> a.multiply(b);
+        case '/' -> {
+          if (b.signum() == 0) {
+            throw new io.cassette.cql.FunctionFailureException("system", "_divide", List.of(Types.toCql(l.type()),
+                Types.toCql(r.type())), "the operation '" + name + "' failed: / by zero");
+          }
+          yield integral ? new BigDecimal(a.toBigInteger().divide(b.toBigInteger()))
+              : a.divide(b, MathContext.DECIMAL128);
+        }
+        default -> integral ? new BigDecimal(a.toBigInteger().remainder(b.toBigInteger())) : a.remainder(b);
+      };
+      return overflowing(result, v);
+    });
+  }
+
+  private static boolean untypedLiteral(Selector s, TermCompiler terms) {
+    return s instanceof Selector.Value v && terms.inferType(v.term()) == null;
+  }
+
+  private Sel typedLiteral(Term t, CqlType type, TermCompiler terms) {
+    Value v = terms.compile(t, new Receiver(table.keyspace, table.name, t.toString(), type));
+    return simple(t.toString(), type, (row, ctx) -> v.get(ctx));
   }
 
   private Sel literal(Term t, TermCompiler terms) {
