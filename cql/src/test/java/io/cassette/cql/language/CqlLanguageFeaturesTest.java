@@ -263,6 +263,17 @@ class CqlLanguageFeaturesTest {
     assertThat(f.error("SELECT k / 0 FROM ar").code()).isEqualTo(ErrorCode.FUNCTION_FAILURE);
   }
 
+  @Test
+  void collectionConditionsAndPerElementWritetimes() {
+    f.run("CREATE TABLE cc (k int PRIMARY KEY, s set<text>, m map<text, int>)");
+    f.run("INSERT INTO cc (k, s, m) VALUES (1, {'a', 'b'}, {'x': 1}) USING TIMESTAMP 1000");
+    assertThat(f.rows("UPDATE cc SET m['y'] = 2 WHERE k = 1 IF s CONTAINS 'a' AND m CONTAINS KEY 'x'"))
+        .containsExactly("true");
+    assertThat(f.rows("UPDATE cc SET m['z'] = 3 WHERE k = 1 IF m CONTAINS 9")).hasSize(1).allMatch(r -> r.startsWith("false"));
+    assertThat(f.rows("SELECT writetime(s) FROM cc")).containsExactly("[1000, 1000]");
+    assertThat(f.rows("SELECT maxwritetime(s) FROM cc")).containsExactly("1000");
+  }
+
   static byte[] bytes(ByteBuffer b) {
     byte[] out = new byte[b.remaining()];
     b.duplicate().get(out);

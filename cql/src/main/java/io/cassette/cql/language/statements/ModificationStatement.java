@@ -346,6 +346,17 @@ public final class ModificationStatement implements Executable {
       Receiver r = rc.named(c.name(), type);
       Value v = null;
       List<Value> in = null;
+      if (cond.op() == Operator.CONTAINS || cond.op() == Operator.CONTAINS_KEY) {
+        boolean key = cond.op() == Operator.CONTAINS_KEY;
+        if (!Types.isCollection(type) || (key && !(type instanceof MapType))) {
+          throw invalid("Cannot use " + cond.op().text + " on non-" + (key ? "map" : "collection") + " column " + c.name());
+        }
+        CqlType elem = type instanceof ListType l ? l.element() : type instanceof SetType s ? s.element()
+            : key ? ((MapType) type).key() : ((MapType) type).value();
+        v = terms.compile(cond.value(), r.named((key ? "key(" : "value(") + c.name() + ")", elem));
+        conditions.add(new Cond(c, current, type, cond.op(), v, null));
+        continue;
+      }
       if (cond.op() == Operator.IN) {
         if (cond.inValues() != null) {
           in = new ArrayList<>();
@@ -718,6 +729,19 @@ public final class ModificationStatement implements Executable {
       return false;
     }
     if (c.op() == Operator.CONTAINS || c.op() == Operator.CONTAINS_KEY) {
+      boolean map = c.type() instanceof MapType;
+      boolean key = c.op() == Operator.CONTAINS_KEY;
+      CqlType elem = c.type() instanceof ListType l ? l.element() : c.type() instanceof SetType s ? s.element()
+          : key ? ((MapType) c.type()).key() : ((MapType) c.type()).value();
+      List<byte[]> es = Collections.unpack(cur, map);
+      for (int i = 0; i < es.size(); i++) {
+        if (map && (i % 2 == 0) != key) {
+          continue;
+        }
+        if (Values.compare(elem, es.get(i), x) == 0) {
+          return true;
+        }
+      }
       return false;
     }
     return Restrictions.matches(c.op(), Values.compare(c.type(), cur, x));

@@ -319,11 +319,26 @@ public final class Selection {
     if (c.isPrimaryKey()) {
       throw invalid("Cannot use selection function " + fn + " on PRIMARY KEY part " + c.name());
     }
-    if (Types.isMultiCell(c.type()) && !fn.equals("maxwritetime")) {
-      throw invalid("Cannot use selection function " + (fn.equals("ttl") ? "ttl" : "writeTime")
-          + " on non-frozen " + (c.type() instanceof UdtType ? "UDT" : "collection") + " " + c.name());
-    }
     boolean ttl = fn.equals("ttl");
+    if (Types.isMultiCell(c.type()) && !fn.equals("maxwritetime")) {
+      // Cassandra 5.0: one timestamp (or TTL) per element of a non-frozen collection or UDT.
+      CqlType elem = ttl ? Types.INT : Types.BIGINT;
+      return simple(display + "(" + c.name() + ")", new io.cassette.cql.CqlType.ListType(elem, false), (row, ctx) -> {
+        List<Cell> es = row.elements(c);
+        if (es.isEmpty()) {
+          return null;
+        }
+        List<byte[]> out = new ArrayList<>();
+        for (Cell e : es) {
+          if (ttl) {
+            out.add(e.isExpiring() ? Values.ofInt((int) Math.max(0, e.localDeletionTime() - ctx.nowInSeconds())) : null);
+          } else {
+            out.add(Values.ofLong(e.timestamp()));
+          }
+        }
+        return Collections.pack(out);
+      });
+    }
     return simple(display + "(" + c.name() + ")", ttl ? Types.INT : Types.BIGINT, (row, ctx) -> {
       if (Types.isMultiCell(c.type())) {
         long max = Long.MIN_VALUE;
