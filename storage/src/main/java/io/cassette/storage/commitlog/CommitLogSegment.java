@@ -24,7 +24,7 @@ public final class CommitLogSegment {
 
   private final long id;
   private final Path path;
-  private FileChannel channel;
+  private volatile FileChannel channel;
   /** Bytes appended (header included), buffered or not; only the commit log's lock changes it. */
   private volatile long length;
   /** Bytes already handed to the file; guarded by the commit log's lock. */
@@ -103,8 +103,25 @@ public final class CommitLogSegment {
     ByteBuffer buf = ByteBuffer.wrap(bytes, offset, count);
     long pos = fileLength;
     try {
-      while (buf.hasRemaining()) {
-        pos += channel.write(buf, pos);
+      try {
+        while (buf.hasRemaining()) {
+          pos += channel.write(buf, pos);
+        }
+      } catch (java.nio.channels.ClosedChannelException e) {
+        // An interrupt of some thread closed the channel (NIO does that): reopen, rewrite.
+        reopen();
+        boolean interrupted = Thread.interrupted();
+        try {
+          buf.position(offset);
+          pos = fileLength;
+          while (buf.hasRemaining()) {
+            pos += channel.write(buf, pos);
+          }
+        } finally {
+          if (interrupted) {
+            Thread.currentThread().interrupt();
+          }
+        }
       }
     } catch (IOException e) {
       // fileLength unchanged: the bytes are written again from there on the next attempt,
@@ -128,9 +145,25 @@ public final class CommitLogSegment {
       java.util.concurrent.locks.LockSupport.parkNanos(stall);
     }
     try {
-      ch.force(false);
+      try {
+        ch.force(false);
+      } catch (java.nio.channels.ClosedChannelException e) {
+        if (channel == null) {
+          return; // closed by us: synced before closing
+        }
+        reopen(); // fsync syncs the file, whichever descriptor asks
+        channel.force(false);
+      }
     } catch (IOException e) {
       throw new StorageException("cannot fsync commit-log segment " + path + ": " + e, e);
+    }
+  }
+
+  /** Replaces a channel that an interrupt closed. */
+  private synchronized void reopen() throws IOException {
+    FileChannel ch = channel;
+    if (ch != null && !ch.isOpen()) {
+      channel = FileChannel.open(path, StandardOpenOption.WRITE);
     }
   }
 

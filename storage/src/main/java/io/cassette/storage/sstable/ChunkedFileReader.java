@@ -6,7 +6,6 @@ import io.cassette.storage.io.Compressor;
 import io.cassette.storage.io.DataReader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 
 /**
@@ -17,7 +16,7 @@ import java.nio.file.Path;
  */
 final class ChunkedFileReader implements DataReader {
   private final Path path;
-  private final FileChannel channel;
+  private final io.cassette.storage.io.ReadChannel channel;
   private final long fileLength;
   private final Compressor compressor;
   private byte[] chunk;
@@ -36,17 +35,17 @@ final class ChunkedFileReader implements DataReader {
   /** The file mapped in memory, or null to use positional reads. */
   private final ByteBuffer mapped;
 
-  ChunkedFileReader(Path path, FileChannel channel, ByteBuffer mapped, long fileLength, Compressor compressor,
+  ChunkedFileReader(Path path, io.cassette.storage.io.ReadChannel channel, ByteBuffer mapped, long fileLength, Compressor compressor,
                     int chunkSize) {
     this(path, channel, mapped, fileLength, compressor, chunkSize, null, 0, false);
   }
 
-  ChunkedFileReader(Path path, FileChannel channel, ByteBuffer mapped, long fileLength, Compressor compressor,
+  ChunkedFileReader(Path path, io.cassette.storage.io.ReadChannel channel, ByteBuffer mapped, long fileLength, Compressor compressor,
                     int chunkSize, ChunkCache cache, long cacheId, boolean populateCache) {
     this(path, channel, mapped, fileLength, compressor, chunkSize, cache, cacheId, populateCache, false);
   }
 
-  ChunkedFileReader(Path path, FileChannel channel, ByteBuffer mapped, long fileLength, Compressor compressor,
+  ChunkedFileReader(Path path, io.cassette.storage.io.ReadChannel channel, ByteBuffer mapped, long fileLength, Compressor compressor,
                     int chunkSize, ChunkCache cache, long cacheId, boolean populateCache, boolean alwaysAdmit) {
     this.alwaysAdmit = alwaysAdmit;
     this.mapped = mapped;

@@ -12,10 +12,8 @@ import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -35,8 +33,8 @@ public final class SSTableReader {
   private final Compressor compressor;
   private final int chunkLength;
   private final int indexChunkLength;
-  private final FileChannel dataChannel;
-  private final FileChannel indexChannel;
+  private final io.cassette.storage.io.ReadChannel dataChannel;
+  private final io.cassette.storage.io.ReadChannel indexChannel;
   private final java.nio.MappedByteBuffer dataMap;
   private final java.nio.MappedByteBuffer indexMap;
   private final AtomicInteger refs = new AtomicInteger(1);
@@ -60,8 +58,8 @@ public final class SSTableReader {
 
   private SSTableReader(SSTableDescriptor descriptor, SSTableStats stats, BloomFilter bloom,
                         long[] summaryTokens, byte[][] summaryKeys, long[] summaryPositions,
-                        Compressor compressor, int chunkLength, int indexChunkLength, FileChannel data,
-                        FileChannel index) {
+                        Compressor compressor, int chunkLength, int indexChunkLength,
+                        io.cassette.storage.io.ReadChannel data, io.cassette.storage.io.ReadChannel index) {
     this.descriptor = descriptor;
     this.stats = stats;
     this.bloom = bloom;
@@ -73,8 +71,8 @@ public final class SSTableReader {
     this.indexChunkLength = indexChunkLength;
     this.dataChannel = data;
     this.indexChannel = index;
-    this.dataMap = MappedFiles.map(data, stats.dataLength());
-    this.indexMap = MappedFiles.map(index, stats.indexLength());
+    this.dataMap = MappedFiles.map(data.channel(), stats.dataLength());
+    this.indexMap = MappedFiles.map(index.channel(), stats.indexLength());
   }
 
   /** Opens a complete SSTable, verifying Meta.db's checksum and the other files' headers and lengths. */
@@ -151,11 +149,11 @@ public final class SSTableReader {
     } catch (IOException e) {
       throw new StorageException("cannot read " + metaPath + ": " + e, e);
     }
-    FileChannel data = null;
-    FileChannel index = null;
+    io.cassette.storage.io.ReadChannel data = null;
+    io.cassette.storage.io.ReadChannel index = null;
     try {
-      data = FileChannel.open(d.path(SSTableDescriptor.Component.DATA), StandardOpenOption.READ);
-      index = FileChannel.open(d.path(SSTableDescriptor.Component.INDEX), StandardOpenOption.READ);
+      data = new io.cassette.storage.io.ReadChannel(d.path(SSTableDescriptor.Component.DATA));
+      index = new io.cassette.storage.io.ReadChannel(d.path(SSTableDescriptor.Component.INDEX));
       int[] dataHeader = checkChunkedFile(d.path(SSTableDescriptor.Component.DATA), data,
           SSTableDescriptor.DATA_MAGIC, stats.dataLength());
       int[] indexHeader = checkChunkedFile(d.path(SSTableDescriptor.Component.INDEX), index,
@@ -176,7 +174,8 @@ public final class SSTableReader {
   }
 
   /** Returns {compressorId, chunkLength} after checking magic, version, header crc and length. */
-  private static int[] checkChunkedFile(Path path, FileChannel ch, int magic, long expectedLength) throws IOException {
+  private static int[] checkChunkedFile(Path path, io.cassette.storage.io.ReadChannel ch, int magic,
+                                        long expectedLength) throws IOException {
     long size = ch.size();
     if (size != expectedLength) {
       throw new StorageException("corrupt SSTable file " + path + ": " + (size < expectedLength ? "truncated" : "extended")
@@ -208,13 +207,9 @@ public final class SSTableReader {
     return new int[] {compressorId, chunkLength};
   }
 
-  private static void closeQuietly(FileChannel ch) {
+  private static void closeQuietly(io.cassette.storage.io.ReadChannel ch) {
     if (ch != null) {
-      try {
-        ch.close();
-      } catch (IOException e) {
-        // nothing to do
-      }
+      ch.close();
     }
   }
 
