@@ -54,15 +54,16 @@ public final class MemtablePartition implements PartitionSource {
       partitionDeletion = Reconcile.deletion(partitionDeletion, update.partitionDeletion());
       minTimestamp[0] = Math.min(minTimestamp[0], update.partitionDeletion().markedForDeleteAt());
       added += 32;
+      if (!rangeTombstones.isEmpty()) {
+        rangeTombstones = withoutShadowed(rangeTombstones, List.of());
+      }
     }
     if (!update.rangeTombstones().isEmpty()) {
-      List<RangeTombstone> copy = new ArrayList<>(rangeTombstones);
       for (RangeTombstone rt : update.rangeTombstones()) {
-        copy.add(rt);
         minTimestamp[0] = Math.min(minTimestamp[0], rt.deletion().markedForDeleteAt());
         added += 64 + rt.slice().start().length + rt.slice().end().length;
       }
-      rangeTombstones = Collections.unmodifiableList(copy);
+      rangeTombstones = withoutShadowed(rangeTombstones, update.rangeTombstones());
     }
     for (Row row : update.rows()) {
       List<Cell> cells = Reconcile.sortCells(row.cells());
@@ -82,6 +83,42 @@ public final class MemtablePartition implements PartitionSource {
       }
     }
     return added;
+  }
+
+  /**
+   * The union of both lists less what can never matter: tombstones shadowed by the
+   * partition deletion, and older tombstones over exactly the same slice as a newer one.
+   * Keeps repeated range deletions of one range from piling up. Requires: monitor held.
+   */
+  private List<RangeTombstone> withoutShadowed(List<RangeTombstone> existing, List<RangeTombstone> added) {
+    long deletedAt = partitionDeletion.markedForDeleteAt();
+    List<RangeTombstone> out = new ArrayList<>(existing.size() + added.size());
+    for (List<RangeTombstone> list : List.of(existing, added)) {
+      for (RangeTombstone rt : list) {
+        if (rt.deletion().markedForDeleteAt() <= deletedAt) {
+          continue;
+        }
+        boolean merged = false;
+        for (int i = 0; i < out.size(); i++) {
+          if (sameSlice(out.get(i).slice(), rt.slice())) {
+            if (rt.deletion().markedForDeleteAt() > out.get(i).deletion().markedForDeleteAt()) {
+              out.set(i, rt);
+            }
+            merged = true;
+            break;
+          }
+        }
+        if (!merged) {
+          out.add(rt);
+        }
+      }
+    }
+    return Collections.unmodifiableList(out);
+  }
+
+  private static boolean sameSlice(io.cassette.storage.Slice a, io.cassette.storage.Slice b) {
+    return a.startInclusive() == b.startInclusive() && a.endInclusive() == b.endInclusive()
+        && Bytes.compare(a.start(), b.start()) == 0 && Bytes.compare(a.end(), b.end()) == 0;
   }
 
   /** Requires: this partition's monitor held. */
