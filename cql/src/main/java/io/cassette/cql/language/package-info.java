@@ -28,7 +28,9 @@
  *
  * <p>Known differences from Cassandra: a collection overwrite reads the old elements to
  * tombstone them (storage has no column-level deletion); decimals equal in value but with
- * different scales are distinct clustering values; secondary indexes are answered by a scan
- * with a filter; user-defined functions, aggregates and materialized views are refused.
+ * different scales are distinct clustering values; secondary indexes live in their own storage
+ * tables, are cleaned lazily (a query re-checks each base row; see {@code SecondaryIndexes}) and
+ * custom ones (SAI, SASI) are answered by a filtered scan; user-defined functions, aggregates and
+ * materialized views are refused.
  */
 package io.cassette.cql.language;

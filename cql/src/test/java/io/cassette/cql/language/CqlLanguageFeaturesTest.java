@@ -274,6 +274,43 @@ class CqlLanguageFeaturesTest {
     assertThat(f.rows("SELECT maxwritetime(s) FROM cc")).containsExactly("1000");
   }
 
+  @Test
+  void indexTablesAnswerQueriesAndToleratStaleEntries() {
+    f.run("CREATE TABLE ix (k int, c int, v text, tags set<text>, PRIMARY KEY (k, c))");
+    for (int k = 0; k < 20; k++) {
+      f.run("INSERT INTO ix (k, c, v, tags) VALUES (" + k + ", 1, '" + (k % 3) + "', {'t" + (k % 2) + "'})");
+    }
+    f.run("CREATE INDEX ix_v ON ix (v)");
+    f.run("CREATE INDEX ix_tags ON ix (tags)");
+    assertThat(f.engine.table("ks", "ix.ix_v")).isPresent();
+    List<String> expected = f.rows("SELECT k FROM ix WHERE v = '1' ALLOW FILTERING");
+    assertThat(expected).hasSize(7);
+    f.run("UPDATE ix SET v = 'moved' WHERE k = 1 AND c = 1");
+    f.run("DELETE FROM ix WHERE k = 4");
+    f.run("INSERT INTO ix (k, c, v) VALUES (100, 2, '1')");
+    List<String> viaIndex = f.rows("SELECT k, c FROM ix WHERE v = '1'");
+    assertThat(viaIndex).hasSize(6).doesNotContain("1, 1", "4, 1").contains("100, 2");
+    assertThat(f.rows("SELECT k FROM ix WHERE tags CONTAINS 't1'")).hasSize(10);
+    List<String> paged = new ArrayList<>();
+    ByteBuffer state = null;
+    do {
+      QueryOptions o = new QueryOptions(Consistency.ONE, List.of(), null, false, 2, state, Consistency.SERIAL,
+          Long.MIN_VALUE, null, Integer.MIN_VALUE, 5);
+      Result.Rows r = (Result.Rows) f.cql.query("SELECT k, c FROM ix WHERE v = '1'", o, f.state);
+      paged.addAll(LanguageFixture.render(r));
+      state = r.pagingState();
+    } while (state != null);
+    assertThat(paged).containsExactlyElementsOf(viaIndex);
+    f.restart();
+    f.run("USE ks");
+    f.run("INSERT INTO ix (k, c, v) VALUES (200, 1, '1')");
+    assertThat(f.rows("SELECT k, c FROM ix WHERE v = '1'")).hasSize(7);
+    f.run("DROP INDEX ix_v");
+    assertThat(f.engine.table("ks", "ix.ix_v")).isEmpty();
+    f.run("DROP TABLE ix");
+    assertThat(f.engine.table("ks", "ix.ix_tags")).isEmpty();
+  }
+
   static byte[] bytes(ByteBuffer b) {
     byte[] out = new byte[b.remaining()];
     b.duplicate().get(out);

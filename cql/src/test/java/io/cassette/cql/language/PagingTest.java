@@ -81,4 +81,19 @@ class PagingTest {
       assertThat(paged(q, pageSize)).as(q + " page " + pageSize).containsExactlyElementsOf(all);
     }
   }
+
+  /** A table without clustering columns: each partition is one row, and no page repeats one. */
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2, 3, 100})
+  void pagesOfSingleRowPartitionsNeitherRepeatNorSkip(int pageSize) {
+    f.run("CREATE TABLE p (k int PRIMARY KEY, v int)");
+    for (int k = 0; k < 7; k++) {
+      f.run("INSERT INTO p (k, v) VALUES (" + k + ", " + k + ")");
+    }
+    for (String q : List.of("SELECT * FROM p", "SELECT k FROM p LIMIT 5", "SELECT v FROM p WHERE v > 2 ALLOW FILTERING")) {
+      List<String> all = f.rows(q);
+      assertThat(paged(q, pageSize)).as(q + " page " + pageSize).containsExactlyElementsOf(all).doesNotHaveDuplicates();
+    }
+    assertThat(f.rows("SELECT * FROM p")).hasSize(7);
+  }
 }

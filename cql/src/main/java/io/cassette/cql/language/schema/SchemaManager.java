@@ -85,6 +85,11 @@ public final class SchemaManager {
           ks.put(k.name(), k);
           for (TableMetadata t : k.tables().values()) {
             engine.createTable(toSpec(t));
+            for (IndexMetadata i : t.indexes.values()) {
+              if (io.cassette.cql.language.statements.SecondaryIndexes.target(t, i) != null) {
+                engine.createTable(io.cassette.cql.language.statements.SecondaryIndexes.spec(t, i));
+              }
+            }
           }
         }
       }
@@ -150,6 +155,11 @@ public final class SchemaManager {
     Map<String, TableMetadata> after = neu == null ? Map.of() : neu.tables();
     for (TableMetadata t : before.values()) {
       TableMetadata n = after.get(t.name);
+      for (IndexMetadata i : t.indexes.values()) {
+        if (n == null || !n.id.equals(t.id) || !n.indexes.containsKey(i.name())) {
+          io.cassette.cql.language.statements.SecondaryIndexes.drop(engine, t, i);
+        }
+      }
       if (n == null || !n.id.equals(t.id)) {
         engine.dropTable(t.keyspace, t.name);
       }
@@ -160,6 +170,11 @@ public final class SchemaManager {
         engine.createTable(toSpec(t));
       } else if (!o.options.equals(t.options)) {
         engine.alterTable(toSpec(t));
+      }
+      for (IndexMetadata i : t.indexes.values()) {
+        if (o == null || !o.id.equals(t.id) || !o.indexes.containsKey(i.name())) {
+          io.cassette.cql.language.statements.SecondaryIndexes.build(engine, t, i);
+        }
       }
     }
   }

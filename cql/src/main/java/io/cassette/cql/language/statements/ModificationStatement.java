@@ -417,9 +417,7 @@ public final class ModificationStatement implements Executable {
         try {
           List<PartitionUpdate> updates = new ArrayList<>();
           collectFor(ctx, ts, key, t, updates);
-          for (PartitionUpdate u : updates) {
-            t.apply(u);
-          }
+          applyAll(ctx, t, updates);
         } finally {
           lock.unlock();
         }
@@ -428,12 +426,17 @@ public final class ModificationStatement implements Executable {
     }
     List<PartitionUpdate> updates = new ArrayList<>();
     collect(ctx, ts, updates);
+    applyAll(ctx, t, updates);
+    return Result.Void.INSTANCE;
+  }
+
+  /** One update goes straight to its table; several (IN, index entries) as one mutation. */
+  private static void applyAll(QueryContext ctx, Table t, List<PartitionUpdate> updates) {
     if (updates.size() == 1) {
       t.apply(updates.get(0));
     } else if (!updates.isEmpty()) {
       ctx.services.engine().apply(new Mutation(updates));
     }
-    return Result.Void.INSTANCE;
   }
 
   long timestamp(QueryContext ctx) {
@@ -544,7 +547,9 @@ public final class ModificationStatement implements Executable {
     if (!staticCells.isEmpty()) {
       b.row(new Row(new byte[0], LivenessInfo.EMPTY, DeletionTime.LIVE, sorted(staticCells)));
     }
-    out.add(b.build());
+    PartitionUpdate built = b.build();
+    out.add(built);
+    SecondaryIndexes.addEntries(table, built, out, now);
   }
 
   private void checkClustering(List<byte[]> ck) {
@@ -625,9 +630,7 @@ public final class ModificationStatement implements Executable {
       long ts = ctx.services.clock().nextMicros();
       List<PartitionUpdate> updates = new ArrayList<>();
       collectFor(ctx, ts, key, t, updates);
-      for (PartitionUpdate u : updates) {
-        t.apply(u);
-      }
+      applyAll(ctx, t, updates);
       List<ByteBuffer> row = new ArrayList<>();
       row.add(ByteBuffer.wrap(Values.ofBoolean(true)));
       return new Result.Rows(List.of(applied()), List.of(row), null);

@@ -264,10 +264,24 @@ public final class Restrictions {
       r.nonPrimaryKeyColumns.add(c.name());
       for (Relation rel : e.getValue()) {
         r.filter(c, rel, terms);
-        if (rel.op() == Operator.EQ && indexed(table, c) && rel.kind() == Relation.Kind.SINGLE) {
+        IndexMetadata index = rel.kind() != Relation.Kind.SINGLE ? null
+            : rel.op() == Operator.EQ ? indexFor(table, c, SecondaryIndexes.Kind.SIMPLE, SecondaryIndexes.Kind.FULL)
+            : rel.op() == Operator.CONTAINS ? indexFor(table, c, SecondaryIndexes.Kind.VALUES)
+            : rel.op() == Operator.CONTAINS_KEY ? indexFor(table, c, SecondaryIndexes.Kind.KEYS) : null;
+        if (index != null) {
           r.usesIndex = true;
-        } else if ((rel.op() == Operator.CONTAINS || rel.op() == Operator.CONTAINS_KEY) && indexed(table, c)) {
-          r.usesIndex = true;
+          if (r.indexQuery == null) {
+            CqlType vt = c.type();
+            if (rel.op() == Operator.CONTAINS) {
+              vt = vt instanceof ListType l ? l.element() : vt instanceof SetType s ? s.element() : ((MapType) vt).value();
+            } else if (rel.op() == Operator.CONTAINS_KEY) {
+              vt = ((MapType) vt).key();
+            }
+            r.indexQuery = new IndexQuery(index, terms.compile(rel.value(), receiver(table, c).named(c.name(), vt)));
+          }
+        } else if (indexed(table, c) && (rel.op() == Operator.EQ || rel.op() == Operator.CONTAINS
+            || rel.op() == Operator.CONTAINS_KEY)) {
+          r.usesIndex = true; // a custom index: answered by a filtered scan
         } else {
           r.needsFiltering = true;
         }
@@ -279,10 +293,24 @@ public final class Restrictions {
     return r;
   }
 
+  /** An index lookup that can answer the query: the index and the value to look up. */
+  record IndexQuery(IndexMetadata index, Value value) {}
+
+  IndexQuery indexQuery;
   boolean partitionComplete;
   boolean sliceOnPartitionKey;
   String sliceColumnName = "";
   ColumnMetadata clusteringFilterReason;
+
+  private static IndexMetadata indexFor(TableMetadata t, ColumnMetadata c, SecondaryIndexes.Kind... kinds) {
+    for (IndexMetadata i : t.indexes.values()) {
+      SecondaryIndexes.Target target = SecondaryIndexes.target(t, i);
+      if (target != null && target.column().equals(c) && java.util.Arrays.asList(kinds).contains(target.kind())) {
+        return i;
+      }
+    }
+    return null;
+  }
 
   private static boolean indexed(TableMetadata t, ColumnMetadata c) {
     for (IndexMetadata i : t.indexes.values()) {

@@ -243,6 +243,10 @@ public final class SelectStatement implements Executable {
             out.add(r);
           }
         }
+      } else if (where.indexQuery != null && !where.hasToken && !table.virtual
+          && ctx.services.engine().table(table.keyspace,
+              SecondaryIndexes.storageName(table, where.indexQuery.index())).isPresent()) {
+        indexScan(t, ctx, out, slices, state, ppl);
       } else {
         scan(t, ctx, out, slices, state, ppl);
       }
@@ -311,6 +315,52 @@ public final class SelectStatement implements Executable {
     }
   }
 
+  /** Answers through the index: its entries in scan order, each base row re-checked. */
+  private void indexScan(Table t, QueryContext ctx, Collector out, List<Slice> slices, PagingState state, int ppl) {
+    byte[] v = where.indexQuery.value().get(ctx);
+    if (v == null || v == QueryContext.UNSET) {
+      throw invalid("Unsupported null value for indexed column "
+          + SecondaryIndexes.target(table, where.indexQuery.index()).column().name());
+    }
+    Table index = ctx.services.engine().table(table.keyspace,
+        SecondaryIndexes.storageName(table, where.indexQuery.index())).orElseThrow();
+    Slice entries = Slice.ALL;
+    if (state != null) {
+      byte[] from = SecondaryIndexes.entryClustering(state.partitionKey(),
+          state.clustering() == null ? new byte[0] : state.clustering());
+      entries = new Slice(from, false, new byte[0], true);
+    }
+    long now = ctx.nowInSeconds();
+    PartitionView hits = index.read(v, new ReadQuery(List.of(entries), false, Integer.MAX_VALUE, now));
+    List<Row> rows = new ArrayList<>(hits.rows());
+    if (hits.staticRow() != null) {
+      rows.add(0, hits.staticRow());
+    }
+    for (Row entry : rows) {
+      if (out.done) {
+        return;
+      }
+      byte[][] kc = SecondaryIndexes.decodeEntry(entry.clustering());
+      byte[] ck = kc[1];
+      List<Slice> one = ck.length == 0 ? slices : List.of(Slice.prefix(ck));
+      if (ck.length > 0 && !inSlices(slices, ck)) {
+        continue;
+      }
+      PartitionView base = t.read(kc[0], new ReadQuery(one, reversed, Integer.MAX_VALUE, now));
+      // An entry of a regular row whose row is gone must not surface the partition's statics.
+      partition(base, ctx, out, ppl, null, ck.length > 0);
+    }
+  }
+
+  private static boolean inSlices(List<Slice> slices, byte[] clustering) {
+    for (Slice s : slices) {
+      if (s.includes(clustering)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static long tokenValue(Value v, QueryContext ctx) {
     byte[] b = v.get(ctx);
     if (b == null || b == QueryContext.UNSET) {
@@ -370,7 +420,10 @@ public final class SelectStatement implements Executable {
       }
       out.add(r);
       if (out.pageFull() && out.remaining > 0) {
-        out.paging = new PagingState(key, taken >= ppl ? null : row.clustering(), out.remaining, ppl - taken);
+        // The empty clustering is a partition's only row (no clustering columns): after it the
+        // partition is finished. Resuming "after" it would read an unbounded slice again.
+        boolean partitionDone = taken >= ppl || row.clustering().length == 0;
+        out.paging = new PagingState(key, partitionDone ? null : row.clustering(), out.remaining, ppl - taken);
       }
     }
   }

@@ -65,6 +65,9 @@ public final class StatementCompiler {
       return new Executable() {
         public Result execute(QueryContext ctx) {
           services.engine().table(t.keyspace, t.name).ifPresent(Table::truncate);
+          for (io.cassette.cql.language.schema.IndexMetadata i : t.indexes.values()) {
+            services.engine().table(t.keyspace, SecondaryIndexes.storageName(t, i)).ifPresent(Table::truncate);
+          }
           return Result.Void.INSTANCE;
         }
 
