@@ -444,13 +444,59 @@ final class LocalTable implements Table {
   List<SSTableReader> nextBackgroundCompaction() {
     long now = System.currentTimeMillis() / 1000;
     synchronized (compacting) {
-      List<SSTableReader> task = strategy.nextBackgroundTask(compactionCandidates(), now);
+      List<SSTableReader> candidates = compactionCandidates();
+      List<SSTableReader> task = strategy.nextBackgroundTask(candidates, now);
+      if (task.isEmpty()) {
+        SSTableReader expired = tombstoneCompactionCandidate(candidates, now);
+        if (expired != null) {
+          task = List.of(expired);
+        }
+      }
       if (!task.isEmpty() && markCompacting(task)) {
         return task;
       }
       return List.of();
     }
   }
+
+  /** Cassandra's option: seconds an SSTable must exist before it is rewritten alone for its tombstones. */
+  static final String TOMBSTONE_COMPACTION_INTERVAL = "tombstone_compaction_interval";
+  static final long DEFAULT_TOMBSTONE_COMPACTION_INTERVAL_SECONDS = 86_400;
+
+  /**
+   * An SSTable worth rewriting alone to drop what has expired or been deleted (TTL-heavy
+   * data that size tiering may never pick): every deletion and expiry in it is past
+   * gc_grace and it is older than tombstone_compaction_interval. The usual purge rules keep
+   * what older data elsewhere still needs. Null if none.
+   */
+  private SSTableReader tombstoneCompactionCandidate(List<SSTableReader> candidates, long now) {
+    TableSpec s = spec;
+    long gcBefore = now - s.gcGraceSeconds();
+    long interval;
+    try {
+      interval = Long.parseLong(s.compaction().getOrDefault(TOMBSTONE_COMPACTION_INTERVAL,
+          "" + DEFAULT_TOMBSTONE_COMPACTION_INTERVAL_SECONDS));
+    } catch (NumberFormatException e) {
+      interval = DEFAULT_TOMBSTONE_COMPACTION_INTERVAL_SECONDS;
+    }
+    for (SSTableReader c : candidates) {
+      var st = c.stats();
+      boolean hasDeletions = st.tombstoneCount() > 0 || st.minLocalDeletionTime() != Long.MAX_VALUE;
+      if (!hasDeletions || st.maxLocalDeletionTime() >= gcBefore || c.ageSeconds() < interval) {
+        continue;
+      }
+      if (!rewrittenAlone.contains(c.descriptor().generation())) {
+        return c;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Generations written by compacting one SSTable alone: not picked again in this process,
+   * since what they still hold past gc_grace could not be purged (older data elsewhere).
+   */
+  private final Set<Long> rewrittenAlone = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   /**
    * Merges {@code inputs} (marked compacting, referenced by the view) into one SSTable and
@@ -521,6 +567,9 @@ final class LocalTable implements Table {
         }
       }
       if (output != null) {
+        if (inputs.size() == 1) {
+          rewrittenAlone.add(output.descriptor().generation());
+        }
         bytesWritten.add(output.bytesOnDisk());
         engine.compactionBytesWritten.add(output.bytesOnDisk());
       }

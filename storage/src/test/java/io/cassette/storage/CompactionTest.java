@@ -192,4 +192,27 @@ class CompactionTest {
       assertThat(newest(t).stats().tombstoneCount()).isEqualTo(2);
     }
   }
+
+  @Test
+  void anSSTableWhoseDataHasAllExpiredIsRewrittenAlone() throws Exception {
+    long now = now();
+    try (Engine e = Engine.open(EngineOptions.defaults(dir))) {
+      LocalTable t = (LocalTable) e.createTable(spec(Map.of("class", "SizeTieredCompactionStrategy",
+          "tombstone_compaction_interval", "0"), 0));
+      t.apply(put("live", 50));
+      t.flush(); // an SSTable with only live data: never picked
+      for (int i = 0; i < 100; i++) {
+        t.apply(PartitionUpdate.builder("ks", "t", b("ttl" + i))
+            .row(Row.of(Bytes.EMPTY, List.of(Cell.expiring("v", b("x"), 100 + i, 10, now - 100)))).build());
+      }
+      t.flush(); // expired data, newer than everything else: rewritten alone, to nothing
+      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      while (t.metrics().sstableCount() != 1 && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      assertThat(t.metrics().sstableCount()).isEqualTo(1);
+      assertThat(newest(t).stats().partitionCount()).isEqualTo(1);
+      assertThat(t.read(b("live"), ReadQuery.all(now)).staticRow()).isNotNull();
+    }
+  }
 }

@@ -297,7 +297,10 @@ class ModelBasedTest {
     Map<String, String> compression = gcGrace == 0 ? Map.of("class", "SnappyCompressor", "chunk_length_in_kb", "4")
         : Map.of("class", "LZ4Compressor", "chunk_length_in_kb", "4");
     TableSpec spec = new TableSpec("ks", "t", UUID.randomUUID(), compression,
-        Map.of("class", "SizeTieredCompactionStrategy", "min_threshold", "2"), gcGrace, 0.01, 0);
+        gcGrace == 0
+            // purging on: also rewrite single SSTables for their tombstones as soon as possible
+            ? Map.of("class", "SizeTieredCompactionStrategy", "min_threshold", "2", "tombstone_compaction_interval", "0")
+            : Map.of("class", "SizeTieredCompactionStrategy", "min_threshold", "2"), gcGrace, 0.01, 0);
     Engine engine = Engine.open(options(batch));
     Table table = engine.createTable(spec);
     try {

@@ -373,6 +373,16 @@ public final class SSTableReader {
     return stats.dataLength() + stats.indexLength() + meta;
   }
 
+  /** Seconds since this SSTable was written (its Meta.db's modification time). */
+  public long ageSeconds() {
+    try {
+      long written = Files.getLastModifiedTime(descriptor.path(SSTableDescriptor.Component.META)).toMillis();
+      return Math.max(0, (System.currentTimeMillis() - written) / 1000);
+    } catch (IOException e) {
+      return 0;
+    }
+  }
+
   public long bloomFalsePositives() {
     return bloomFalsePositives.get();
   }
