@@ -49,8 +49,12 @@ final class LocalTable implements Table {
   private final AtomicLong nextGeneration = new AtomicLong(1);
   /** Every write at or before this commit-log position is in an SSTable (or truncated). */
   volatile CommitLogPosition flushedPosition = CommitLogPosition.NONE;
-  /** Set when a flush failed: the commit log must then keep everything from that point on. */
+  /** Set while a flush has failed and not yet succeeded on retry: the commit log keeps everything. */
   volatile boolean flushFailed;
+  /** A switched-out memtable whose flush failed, with its commit-log upper bound. */
+  record PendingFlush(Memtable memtable, CommitLogPosition upper) {}
+  /** Failed flushes in order, retried before the next flush; touched only by the flush thread. */
+  final java.util.ArrayDeque<PendingFlush> failedFlushes = new java.util.ArrayDeque<>();
   /** SSTables in a running compaction; guarded by itself. */
   private final Set<SSTableReader> compacting = new HashSet<>();
   volatile boolean dropped;

@@ -448,53 +448,90 @@ final class StorageEngine implements Engine {
         activeBytes.addAndGet(-bytes);
         flushingBytes.addAndGet(bytes);
         pendingFlushes.incrementAndGet();
+        countedAsFlushing.add(old);
       }
     } finally {
       switchLock.writeLock().unlock();
     }
     if (old == null) {
-      return CompletableFuture.runAsync(() -> { }, flushExecutor); // after earlier flushes
+      // nothing new: wait for earlier flushes, and retry failed ones if any
+      return CompletableFuture.runAsync(() -> {
+        if (!t.failedFlushes.isEmpty() && !t.dropped) {
+          writeFlush(t, null, null);
+        }
+      }, flushExecutor);
     }
     Memtable memtable = old;
     CommitLogPosition upper = position;
     return CompletableFuture.runAsync(() -> writeFlush(t, memtable, upper), flushExecutor);
   }
 
+  /**
+   * Runs on the flush thread. Memtables whose flush failed earlier (disk full...) are retried
+   * first, in order; the table's flushed position only advances once none is pending, so
+   * their commit-log segments are kept exactly as long as needed.
+   */
   private void writeFlush(LocalTable t, Memtable memtable, CommitLogPosition upper) {
     try {
-      SSTableReader r = null;
-      boolean truncated = upper.compareTo(truncatedAt.getOrDefault(t.spec().id(), CommitLogPosition.NONE)) <= 0;
-      if (!t.dropped && !truncated) {
-        r = t.writeMemtable(memtable, upper);
+      CommitLogPosition flushed = CommitLogPosition.NONE;
+      while (!t.failedFlushes.isEmpty()) {
+        LocalTable.PendingFlush retry = t.failedFlushes.peek();
+        writeMemtable(t, retry.memtable(), retry.upper());
+        t.failedFlushes.poll();
+        flushed = retry.upper();
+        flushes.increment();
+        LOG.info("flush of {} that had failed succeeded now", t);
       }
-      SSTableReader written = r;
-      t.view.updateAndGet(v -> v.flushed(memtable, written));
-      if (r != null && (t.dropped || upper.compareTo(truncatedAt.getOrDefault(t.spec().id(), CommitLogPosition.NONE)) <= 0)) {
-        t.view.updateAndGet(v -> {
-          TableView without = v.compacted(List.of(written), null);
-          return without == null ? v : without;
-        });
-        r.markObsolete();
-        r.release();
+      if (memtable != null) {
+        writeMemtable(t, memtable, upper);
+        flushed = upper;
+        flushes.increment();
       }
-      if (!t.flushFailed) {
-        t.flushedPosition = CommitLogPosition.max(t.flushedPosition, upper);
-      }
-      flushes.increment();
+      t.flushFailed = false;
+      t.flushedPosition = CommitLogPosition.max(t.flushedPosition, flushed);
     } catch (RuntimeException e) {
-      // The memtable stays readable in the view and its commit-log segments are kept.
-      LOG.error("flush of {} failed; its commit-log segments are kept until restart", t, e);
+      // The memtable stays readable in the view; its commit-log segments are kept and it is
+      // retried before the table's next flush.
+      if (memtable != null && t.failedFlushes.stream().noneMatch(f -> f.memtable() == memtable)) {
+        t.failedFlushes.add(new LocalTable.PendingFlush(memtable, upper));
+      }
       t.flushFailed = true;
+      LOG.error("flush of {} failed; it is retried with the next flush, its commit log is kept", t, e);
       throw e;
     } finally {
-      flushingBytes.addAndGet(-memtable.liveBytes());
-      pendingFlushes.decrementAndGet();
+      // A failed memtable stays readable but stops counting against the budget: writers
+      // then fail at the commit log (disk full) with a clear error rather than wait forever.
+      if (memtable != null && countedAsFlushing.remove(memtable)) {
+        flushingBytes.addAndGet(-memtable.liveBytes());
+        pendingFlushes.decrementAndGet();
+      }
       synchronized (memoryLock) {
         memoryLock.notifyAll();
       }
     }
     discardCommitLogSegments();
     maybeCompact(t);
+  }
+
+  /** Memtables switched out whose bytes still count in flushingBytes (each is released once). */
+  private final java.util.Set<Memtable> countedAsFlushing = ConcurrentHashMap.newKeySet();
+
+  private void writeMemtable(LocalTable t, Memtable memtable, CommitLogPosition upper) {
+    SSTableReader r = null;
+    boolean truncated = upper.compareTo(truncatedAt.getOrDefault(t.spec().id(), CommitLogPosition.NONE)) <= 0;
+    if (!t.dropped && !truncated) {
+      r = t.writeMemtable(memtable, upper);
+    }
+    SSTableReader written = r;
+    t.view.updateAndGet(v -> v.flushed(memtable, written));
+    if (r != null && (t.dropped || upper.compareTo(truncatedAt.getOrDefault(t.spec().id(), CommitLogPosition.NONE)) <= 0)) {
+      t.view.updateAndGet(v -> {
+        TableView without = v.compacted(List.of(written), null);
+        return without == null ? v : without;
+      });
+      r.markObsolete();
+      r.release();
+    }
   }
 
   private void discardCommitLogSegments() {

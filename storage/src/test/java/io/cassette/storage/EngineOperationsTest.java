@@ -178,4 +178,31 @@ class EngineOperationsTest {
       assertThat(e.metrics().commitLogSyncs()).isPositive();
     }
   }
+
+  @Test
+  void aFailedFlushKeepsDataReadableAndIsRetried() throws Exception {
+    try {
+      Engine e = Engine.open(EngineOptions.defaults(dir));
+      Table t = e.createTable(TableSpec.withDefaults("ks", "t", UUID.randomUUID()));
+      t.apply(put("k1", 10));
+      io.cassette.storage.sstable.SSTableWriter.simulateWriteFailure = true;
+      org.assertj.core.api.Assertions.assertThatThrownBy(t::flush).hasRootCauseInstanceOf(StorageException.class)
+          .hasStackTraceContaining("No space left on device");
+      assertThat(t.read(b("k1"), ReadQuery.all(0)).staticRow()).isNotNull();
+      t.apply(put("k2", 10));
+      io.cassette.storage.sstable.SSTableWriter.simulateWriteFailure = false; // space is back
+      t.flush();
+      assertThat(t.metrics().sstableCount()).isEqualTo(2);
+      ((StorageEngine) e).simulateCrash();
+    } finally {
+      io.cassette.storage.sstable.SSTableWriter.simulateWriteFailure = false;
+    }
+    try (Engine e = Engine.open(EngineOptions.defaults(dir))) {
+      Table t = e.table("ks", "t").orElseThrow();
+      assertThat(t.read(b("k1"), ReadQuery.all(0)).staticRow()).isNotNull();
+      assertThat(t.read(b("k2"), ReadQuery.all(0)).staticRow()).isNotNull();
+      // everything is in SSTables: nothing was replayed into the memtable
+      assertThat(t.metrics().memtableBytes()).isZero();
+    }
+  }
 }

@@ -362,18 +362,20 @@ public final class CommitLog implements AutoCloseable {
   }
 
   /**
-   * Deletes sealed, synced segments for which {@code clean} holds (every table with records
-   * in them has flushed past their end). Returns how many were deleted.
+   * Deletes sealed segments for which {@code clean} holds (every table with records in them
+   * has flushed past their end, into fsynced SSTables), synced or not: nothing in them is
+   * needed any more. Returns how many were deleted.
    */
   public int discardSegments(Predicate<CommitLogSegment> clean) {
     List<CommitLogSegment> victims = new ArrayList<>();
     synchronized (lock) {
       for (CommitLogSegment s : segments) {
-        if (s != current && s.isSealed() && !sealedUnsynced.contains(s) && clean.test(s)) {
+        if (s != current && s.isSealed() && clean.test(s)) {
           victims.add(s);
         }
       }
       segments.removeAll(victims);
+      sealedUnsynced.removeAll(victims);
     }
     for (CommitLogSegment s : victims) {
       s.delete();

@@ -213,7 +213,15 @@ public final class SSTableWriter implements AutoCloseable {
    * Completes the SSTable: fsyncs its files, renames them (Meta.db last) and fsyncs the
    * directory. Returns null (and leaves nothing) if no partition was written.
    */
+  /** Tests only: makes finish() fail as a full disk would. */
+  public static volatile boolean simulateWriteFailure;
+
   public SSTableDescriptor finish(CommitLogPosition commitLogUpperBound) {
+    if (simulateWriteFailure) {
+      abort();
+      throw new StorageException("cannot write " + descriptor.tmpPath(SSTableDescriptor.Component.DATA)
+          + ": No space left on device (simulated)");
+    }
     done = true;
     if (partitionCount == 0) {
       abort();
