@@ -7,6 +7,7 @@ import io.cassette.cql.language.NodeInfo;
 import io.cassette.cql.transport.AllowAllAuthenticator;
 import io.cassette.cql.transport.CqlServer;
 import io.cassette.cql.transport.CqlServerOptions;
+import io.cassette.metrics.NodeMetrics;
 import io.cassette.resp.RespServer;
 import io.cassette.resp.RespServerOptions;
 import io.cassette.server.http.AdminHttpServer;
@@ -53,6 +54,7 @@ public final class CassetteNode implements AutoCloseable {
   public void start() throws InterruptedException, java.net.UnknownHostException {
     engine = Engine.open(engineOptions());
     started.add(engine);
+    engine.listen(new MetricsStorageListener(NodeMetrics.global()));
     String host = config.string(ConfigKeys.LISTEN_ADDRESS);
 
     int cqlPort = config.integer(ConfigKeys.NATIVE_TRANSPORT_PORT);

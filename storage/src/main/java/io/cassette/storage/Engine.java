@@ -46,6 +46,15 @@ public interface Engine extends AutoCloseable {
   void flush();
 
   /**
+   * Registers the one listener told of fsyncs, flushes and compactions as they finish
+   * (replacing any earlier one).
+   */
+  void listen(StorageListener listener);
+
+  /** Changes the compaction I/O cap at once; 0 = unthrottled (nodetool setcompactionthroughput). */
+  void setCompactionThroughput(long bytesPerSecond);
+
+  /**
    * Engine-wide counters: memtable memory and write stalls, commit-log fsyncs and
    * back-pressure, flushes and compactions.
    */

@@ -508,6 +508,7 @@ final class LocalTable implements Table {
    */
   void compact(List<SSTableReader> inputs, io.cassette.storage.io.Throttle throttle) {
     TableSpec s = spec;
+    long startNanos = System.nanoTime();
     long now = System.currentTimeMillis() / 1000;
     CompactionMerger merger = new CompactionMerger(now, s.gcGraceSeconds());
     long expected = 0;
@@ -593,6 +594,12 @@ final class LocalTable implements Table {
         }
       }
       engine.compactions.increment();
+      long bytesRead = 0;
+      for (SSTableReader r : inputs) {
+        bytesRead += r.bytesOnDisk();
+      }
+      engine.listener().compacted(s.keyspace() + "." + s.name(), (System.nanoTime() - startNanos) / 1000,
+          bytesRead, out == null ? 0 : out.bytesOnDisk());
     } finally {
       scanners.forEach(SSTableScanner::close);
       for (SSTableReader r : inputs) {

@@ -81,6 +81,7 @@ final class StorageEngine implements Engine {
   private volatile CommitLogPosition replayPosition;
   private volatile boolean replaying;
   private volatile boolean closed;
+  private volatile StorageListener listener = StorageListener.NONE;
 
   private final AtomicLong activeBytes = new AtomicLong();
   private final AtomicLong flushingBytes = new AtomicLong();
@@ -145,6 +146,7 @@ final class StorageEngine implements Engine {
     commitLog = CommitLog.open(options.commitLogDirectory(), options.commitLogSync(),
         options.commitLogSyncPeriod().toNanos(), options.commitLogSegmentBytes(),
         options.commitLogBacklogBytes(), minNextSegment == Long.MIN_VALUE ? 0 : minNextSegment + 1);
+    commitLog.onSync((micros, segment) -> listener.commitLogSynced(micros, segment));
     replay();
     discardCommitLogSegments();
     for (LocalTable t : byId.values()) {
@@ -483,9 +485,12 @@ final class StorageEngine implements Engine {
         LOG.info("flush of {} that had failed succeeded now", t);
       }
       if (memtable != null) {
-        writeMemtable(t, memtable, upper);
+        long t0 = System.nanoTime();
+        long bytes = writeMemtable(t, memtable, upper);
         flushed = upper;
         flushes.increment();
+        listener.memtableFlushed(t.spec().keyspace() + "." + t.spec().name(),
+            (System.nanoTime() - t0) / 1000, bytes);
       }
       t.flushFailed = false;
       t.flushedPosition = CommitLogPosition.max(t.flushedPosition, flushed);
@@ -516,7 +521,8 @@ final class StorageEngine implements Engine {
   /** Memtables switched out whose bytes still count in flushingBytes (each is released once). */
   private final java.util.Set<Memtable> countedAsFlushing = ConcurrentHashMap.newKeySet();
 
-  private void writeMemtable(LocalTable t, Memtable memtable, CommitLogPosition upper) {
+  /** Returns the bytes of the SSTable written, 0 when none was (dropped, truncated, empty). */
+  private long writeMemtable(LocalTable t, Memtable memtable, CommitLogPosition upper) {
     SSTableReader r = null;
     boolean truncated = upper.compareTo(truncatedAt.getOrDefault(t.spec().id(), CommitLogPosition.NONE)) <= 0;
     if (!t.dropped && !truncated) {
@@ -531,7 +537,9 @@ final class StorageEngine implements Engine {
       });
       r.markObsolete();
       r.release();
+      return 0;
     }
+    return r == null ? 0 : r.bytesOnDisk();
   }
 
   private void discardCommitLogSegments() {
@@ -631,6 +639,20 @@ final class StorageEngine implements Engine {
       all.add(flush(t));
     }
     CompletableFuture.allOf(all.toArray(new CompletableFuture[0])).join();
+  }
+
+  @Override
+  public void listen(StorageListener l) {
+    listener = l == null ? StorageListener.NONE : l;
+  }
+
+  StorageListener listener() {
+    return listener;
+  }
+
+  @Override
+  public void setCompactionThroughput(long bytesPerSecond) {
+    compactionThrottle.setRate(bytesPerSecond);
   }
 
   @Override

@@ -68,6 +68,14 @@ public final class CommitLog implements AutoCloseable {
   private final AtomicLong syncCount = new AtomicLong();
   private final AtomicLong syncMicrosTotal = new AtomicLong();
   private final AtomicLong syncMicrosMax = new AtomicLong();
+  /** Told of each completed fsync; see {@link #onSync}. */
+  private volatile SyncObserver syncObserver = (micros, segment) -> { };
+
+  /** Receives each completed fsync's duration and the last segment it covered. */
+  @FunctionalInterface
+  public interface SyncObserver {
+    void synced(long micros, String segment);
+  }
   private final AtomicLong backPressureWaits = new AtomicLong();
   private final AtomicLong backPressureMicros = new AtomicLong();
   private final AtomicLong bytesAppended = new AtomicLong();
@@ -318,6 +326,7 @@ public final class CommitLog implements AutoCloseable {
       syncCount.incrementAndGet();
       syncMicrosTotal.addAndGet(micros);
       syncMicrosMax.accumulateAndGet(micros, Math::max);
+      syncObserver.synced(micros, toSync.get(toSync.size() - 1).path().getFileName().toString());
       synchronized (lock) {
         syncedBytes = Math.max(syncedBytes, target);
         lastSyncNanos = System.nanoTime();
@@ -394,6 +403,11 @@ public final class CommitLog implements AutoCloseable {
 
   public long syncCount() {
     return syncCount.get();
+  }
+
+  /** Replaces the observer told of each fsync; it runs on the sync thread and must be quick. */
+  public void onSync(SyncObserver observer) {
+    this.syncObserver = observer;
   }
 
   public long syncMicrosTotal() {
