@@ -57,9 +57,13 @@ public final class AdminEndpoints {
   private final UUID hostId;
   private final List<Long> tokens;
   private final long startMillis = System.currentTimeMillis();
+  /** The compaction cap in force: compaction_throughput until nodetool changes it. */
+  private final java.util.concurrent.atomic.AtomicLong compactionThroughput;
   private volatile boolean drained;
 
   private AdminEndpoints(Engine engine, Config config, ResourceSizing sizing) {
+    this.compactionThroughput = new java.util.concurrent.atomic.AtomicLong(
+        config.bytes(ConfigKeys.COMPACTION_THROUGHPUT));
     this.engine = engine;
     this.config = config;
     this.sizing = sizing;
@@ -232,15 +236,18 @@ public final class AdminEndpoints {
   }
 
   private Response compactionThroughput(Request req) {
-    if (req.method().equals("GET") || req.method().equals("HEAD")) {
-      return Response.json(new JsonWriter().beginObject()
-          .field("throughputBytesPerSecond", config.bytes(ConfigKeys.COMPACTION_THROUGHPUT))
-          .endObject().toString());
+    if (!req.method().equals("GET") && !req.method().equals("HEAD")) {
+      String mib = param(req, "mib");
+      if (mib == null || !mib.matches("\\d{1,9}")) {
+        return error(400, "mib must be a whole number of MiB/s (0 = unthrottled), not '" + mib + "'");
+      }
+      long bytesPerSecond = Long.parseLong(mib) << 20;
+      engine.setCompactionThroughput(bytesPerSecond);
+      compactionThroughput.set(bytesPerSecond);
     }
-    // The engine fixes its compaction rate limiter when it opens (EngineOptions).
-    return error(501, "Changing compaction throughput on a running node is not supported yet: set "
-        + "compaction_throughput in cassette.yaml (now "
-        + (config.bytes(ConfigKeys.COMPACTION_THROUGHPUT) >> 20) + " MiB/s) and restart");
+    // Until the next restart: cassette.yaml keeps what the node starts with, as in Cassandra.
+    return Response.json(new JsonWriter().beginObject()
+        .field("throughputBytesPerSecond", compactionThroughput.get()).endObject().toString());
   }
 
   // ---- operations ----

@@ -242,11 +242,12 @@ class NodetoolMainTest {
   }
 
   @Test
-  void setCompactionThroughputSaysWhyItCannot() {
+  void setCompactionThroughputChangesTheCapOfTheRunningNode() {
     Run r = nodetool("setcompactionthroughput", "16");
-    assertThat(r.exit()).isEqualTo(1);
-    assertThat(r.err()).startsWith("nodetool: Changing compaction throughput on a running node is not"
-        + " supported yet").hasLineCount(1);
+    assertThat(r.exit()).isZero();
+    assertThat(nodetool("getcompactionthroughput").out()).isEqualTo("Current compaction throughput: 16 MiB/s\n");
+    assertThat(nodetool("setcompactionthroughput", "0").exit()).isZero();
+    assertThat(nodetool("getcompactionthroughput").out()).isEqualTo("Current compaction throughput: unthrottled\n");
     assertThat(nodetool("setcompactionthroughput", "fast").exit()).isEqualTo(2);
   }
 }
