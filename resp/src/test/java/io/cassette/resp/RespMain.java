@@ -1,6 +1,5 @@
 package io.cassette.resp;
 
-import io.cassette.resp.testing.InMemoryEngine;
 import io.cassette.storage.Engine;
 import io.cassette.storage.EngineOptions;
 import java.nio.file.Files;
@@ -8,8 +7,8 @@ import java.nio.file.Path;
 
 /**
  * Runs the Redis front door alone for manual tests and redis-benchmark:
- * {@code RespMain [port] [dataDir] [--memory]}. Uses the real engine in dataDir (a temp
- * directory when omitted) unless --memory or the engine is not available.
+ * {@code RespMain [port] [dataDir]}. Uses the real engine in dataDir (a temp
+ * directory when omitted).
  */
 public final class RespMain {
   private RespMain() {}
@@ -18,23 +17,12 @@ public final class RespMain {
     int port = args.length > 0 ? Integer.parseInt(args[0]) : 6379;
     Path dir = args.length > 1 && !args[1].startsWith("--") ? Path.of(args[1])
         : Files.createTempDirectory("cassette-resp");
-    boolean memory = java.util.Arrays.asList(args).contains("--memory");
-    Engine engine;
-    if (memory) {
-      engine = new InMemoryEngine();
-    } else {
-      try {
-        EngineOptions d = EngineOptions.defaults(dir);
-        // appendfsync everysec: fsync the commit log every second, acknowledge at once
-        engine = Engine.open(new EngineOptions(d.dataDirectory(), d.commitLogDirectory(),
-            io.cassette.storage.CommitLogSync.PERIODIC, java.time.Duration.ofSeconds(1),
-            d.commitLogSegmentBytes(), d.commitLogBacklogBytes(), d.memtableBudgetBytes(),
-            d.compactionThroughputBytesPerSecond(), d.compactionThreads()));
-      } catch (UnsupportedOperationException e) {
-        System.err.println("storage engine not available; using memory");
-        engine = new InMemoryEngine();
-      }
-    }
+    EngineOptions d = EngineOptions.defaults(dir);
+    // appendfsync everysec: fsync the commit log every second, acknowledge at once
+    Engine engine = Engine.open(new EngineOptions(d.dataDirectory(), d.commitLogDirectory(),
+        io.cassette.storage.CommitLogSync.PERIODIC, java.time.Duration.ofSeconds(1),
+        d.commitLogSegmentBytes(), d.commitLogBacklogBytes(), d.memtableBudgetBytes(),
+        d.compactionThroughputBytesPerSecond(), d.compactionThreads()));
     RespServer server = new RespServer(RespServerOptions.defaults().withPort(port), engine);
     Engine e = engine;
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -10,7 +10,9 @@ import io.cassette.resp.command.ServerContext;
 import io.cassette.resp.keyspace.Keyspace;
 import io.cassette.resp.protocol.RespDecoder;
 import io.cassette.resp.protocol.RespLimits;
-import io.cassette.resp.testing.InMemoryEngine;
+import io.cassette.storage.Engine;
+import io.cassette.storage.EngineOptions;
+import java.nio.file.Path;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.net.InetSocketAddress;
@@ -19,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Protected mode: with no password, a client from beyond loopback gets Redis's DENIED error
@@ -41,12 +44,15 @@ class ProtectedModeTest {
     }
   }
 
-  private static String connect(String address, String requirePass) throws Exception {
+  @TempDir Path dir;
+  private int servers;
+
+  private String connect(String address, String requirePass) throws Exception {
     ScheduledThreadPoolExecutor thread = new ScheduledThreadPoolExecutor(1);
-    try {
+    try (Engine engine = Engine.open(EngineOptions.defaults(dir.resolve("server" + servers++)))) {
       RedisConfig config = new RedisConfig();
       config.init("requirepass", requirePass);
-      ServerContext server = new ServerContext(new Keyspace(new InMemoryEngine()),
+      ServerContext server = new ServerContext(new Keyspace(engine),
           CommandTable.standard(), config, thread, 1 << 20,
           new NodeMetrics(new LatencyMonitor()));
       CommandDispatcher dispatcher = new CommandDispatcher(server, thread);
