@@ -154,6 +154,9 @@ class LauncherIT {
     }
     assertThat(inline(resp, "SET greeting hello")).isEqualTo("+OK");
     assertThat(inline(resp, "GET greeting")).isEqualTo("$5");
+    assertThat(inline(resp, "CONFIG SET appendfsync always")).isEqualTo("+OK");
+    assertThat(run.await("Commit log now follows appendfsync always", 10)).isNotNull();
+    assertThat(inline(resp, "SET durable yes")).isEqualTo("+OK");
 
     HttpResponse<String> health = HttpClient.newHttpClient().send(
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http + "/health")).build(),

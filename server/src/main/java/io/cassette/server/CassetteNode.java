@@ -21,6 +21,7 @@ import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -73,6 +74,7 @@ public final class CassetteNode implements AutoCloseable {
       RespServer resp = new RespServer(respOptions(host, respPort), engine);
       // Redis clients read durability as appendfsync: periodic is everysec, batch is always.
       resp.initialAppendfsync(config.string(ConfigKeys.COMMITLOG_SYNC).equals("periodic") ? "everysec" : "always");
+      resp.onAppendfsyncChange(this::appendfsync);
       listening.add("RESP " + format(bind("RESP", ConfigKeys.RESP_PORT, resp::start)));
       started.add(resp);
     }
@@ -106,6 +108,21 @@ public final class CassetteNode implements AutoCloseable {
         CqlServerOptions.DEFAULT_MAX_CONCURRENT_REQUESTS_PER_CONNECTION, sizing.ioThreads(),
         sizing.requestThreads(), AllowAllAuthenticator.INSTANCE,
         CqlServerOptions.DEFAULT_IDLE_TIMEOUT_SECONDS);
+  }
+
+  /**
+   * Redis's CONFIG SET appendfsync, applied to the one commit log both front doors share:
+   * always is batch; everysec is periodic every second; no is periodic every 30 s (about
+   * when Linux writes dirty pages back on its own).
+   */
+  private void appendfsync(String mode) {
+    switch (mode) {
+      case "always" -> engine.setCommitLogSync(CommitLogSync.BATCH, config.duration(ConfigKeys.COMMITLOG_SYNC_PERIOD));
+      case "everysec" -> engine.setCommitLogSync(CommitLogSync.PERIODIC, Duration.ofSeconds(1));
+      case "no" -> engine.setCommitLogSync(CommitLogSync.PERIODIC, Duration.ofSeconds(30));
+      default -> log.warn("Ignoring unknown appendfsync '{}'", mode);
+    }
+    log.info("Commit log now follows appendfsync {} (set through the Redis port)", mode);
   }
 
   private RespServerOptions respOptions(String host, int port) {

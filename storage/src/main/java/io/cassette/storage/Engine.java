@@ -51,6 +51,12 @@ public interface Engine extends AutoCloseable {
    */
   void listen(StorageListener listener);
 
+  /**
+   * Changes when writes are acknowledged, at once: {@code period} is the fsync interval in
+   * periodic mode (Redis's CONFIG SET appendfsync maps onto this).
+   */
+  void setCommitLogSync(CommitLogSync mode, java.time.Duration period);
+
   /** Changes the compaction I/O cap at once; 0 = unthrottled (nodetool setcompactionthroughput). */
   void setCompactionThroughput(long bytesPerSecond);
 

@@ -651,6 +651,11 @@ final class StorageEngine implements Engine {
   }
 
   @Override
+  public void setCommitLogSync(CommitLogSync mode, java.time.Duration period) {
+    commitLog.setSync(mode, period.toNanos());
+  }
+
+  @Override
   public void setCompactionThroughput(long bytesPerSecond) {
     compactionThrottle.setRate(bytesPerSecond);
   }

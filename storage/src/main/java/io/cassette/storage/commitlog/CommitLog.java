@@ -38,8 +38,9 @@ public final class CommitLog implements AutoCloseable {
   static final long WRITE_BEHIND_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
   private final Path directory;
-  private final CommitLogSync mode;
-  private final long syncPeriodNanos;
+  /** Changed live by {@link #setSync}; read under {@code lock} except by the loop's wait. */
+  private volatile CommitLogSync mode;
+  private volatile long syncPeriodNanos;
   private final long segmentBytes;
   private final long backlogBytes;
 
@@ -250,6 +251,21 @@ public final class CommitLog implements AutoCloseable {
   public CommitLogPosition currentPosition() {
     synchronized (lock) {
       return current.end();
+    }
+  }
+
+  /**
+   * Switches between periodic and batch mode, and changes the period, at once (Redis's
+   * CONFIG SET appendfsync). A sync follows right away, so writers that were waiting for a
+   * batch fsync are released whatever the new mode, and periodic writers start from a
+   * clean backlog.
+   */
+  public void setSync(CommitLogSync newMode, long newSyncPeriodNanos) {
+    synchronized (lock) {
+      mode = newMode;
+      syncPeriodNanos = Math.max(1, newSyncPeriodNanos);
+      forceRequested = true;
+      lock.notifyAll();
     }
   }
 
