@@ -88,7 +88,7 @@ class DifferentialCorpusTest {
 
   static List<String> corpus() throws Exception {
     List<String> out = new ArrayList<>();
-    for (String file : List.of("differential/corpus.cql", "differential/corpus2.cql", "differential/corpus3.cql", "differential/corpus4.cql")) {
+    for (String file : List.of("differential/corpus.cql", "differential/corpus2.cql", "differential/corpus3.cql", "differential/corpus4.cql", "differential/corpus5.cql")) {
       out.addAll(corpus(file));
     }
     return out;

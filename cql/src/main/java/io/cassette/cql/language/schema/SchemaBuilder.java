@@ -283,7 +283,8 @@ public final class SchemaBuilder {
       case "entries" -> "entries(" + col + ")";
       case "full" -> "full(" + col + ")";
       case "values" -> "values(" + col + ")";
-      default -> col;
+      default -> t.column(ci.column()) != null && Types.isMultiCell(t.column(ci.column()).type())
+          && Types.isCollection(t.column(ci.column()).type()) ? "values(" + col + ")" : col;
     };
     Map<String, String> options = new LinkedHashMap<>();
     if (ci.customClass() != null) {

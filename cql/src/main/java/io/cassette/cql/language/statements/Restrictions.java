@@ -279,7 +279,7 @@ public final class Restrictions {
             }
             r.indexQuery = new IndexQuery(index, terms.compile(rel.value(), receiver(table, c).named(c.name(), vt)));
           }
-        } else if (indexed(table, c) && (rel.op() == Operator.EQ || rel.op() == Operator.CONTAINS
+        } else if (customIndexed(table, c) && (rel.op() == Operator.EQ || rel.op() == Operator.CONTAINS
             || rel.op() == Operator.CONTAINS_KEY)) {
           r.usesIndex = true; // a custom index: answered by a filtered scan
         } else {
@@ -310,6 +310,16 @@ public final class Restrictions {
       }
     }
     return null;
+  }
+
+  /** A custom index (SAI, SASI...) on {@code c}: Cassette answers it with a filtered scan. */
+  private static boolean customIndexed(TableMetadata t, ColumnMetadata c) {
+    for (IndexMetadata i : t.indexes.values()) {
+      if (i.options().containsKey("class_name") && indexed(t, c)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean indexed(TableMetadata t, ColumnMetadata c) {

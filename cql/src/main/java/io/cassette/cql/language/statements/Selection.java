@@ -205,11 +205,17 @@ public final class Selection {
     if (left == null && right == null) {
       throw invalid("Cannot infer type for term " + o.left() + " in selection clause (try using a cast to force a type)");
     }
-    if (left == null) {
-      left = typedLiteral(((Selector.Value) o.left()).term(), right.type(), terms);
-    }
-    if (right == null) {
-      right = typedLiteral(((Selector.Value) o.right()).term(), left.type(), terms);
+    try {
+      if (left == null) {
+        left = typedLiteral(((Selector.Value) o.left()).term(), right.type(), terms);
+      }
+      if (right == null) {
+        right = typedLiteral(((Selector.Value) o.right()).term(), left.type(), terms);
+      }
+    } catch (io.cassette.cql.CqlException e) {
+      throw invalid("the '" + o.op() + "' operation is not supported between "
+          + (left == null ? ((Selector.Value) o.left()).term() : left.name()) + " and "
+          + (right == null ? ((Selector.Value) o.right()).term() : right.name()));
     }
     Sel l = left;
     Sel r = right;
@@ -233,8 +239,8 @@ public final class Selection {
       if (x == null || y == null) {
         return null;
       }
-      BigDecimal a = Values.toNumber(lt.kind(), x);
-      BigDecimal b = Values.toNumber(rt.kind(), y);
+      BigDecimal a = operand(lt.kind(), x, result);
+      BigDecimal b = operand(rt.kind(), y, result);
       if (a == null || b == null) {
         return null;
       }
@@ -246,7 +252,8 @@ public final class Selection {
         case '/' -> {
           if (b.signum() == 0) {
             throw new io.cassette.cql.FunctionFailureException("system", "_divide", List.of(Types.toCql(l.type()),
-                Types.toCql(r.type())), "the operation '" + name + "' failed: / by zero");
+                Types.toCql(r.type())), "the operation '" + Types.toCql(l.type()) + " / "
+                + Types.toCql(r.type()) + "' failed: / by zero");
           }
           yield integral ? new BigDecimal(a.toBigInteger().divide(b.toBigInteger()))
               : a.divide(b, MathContext.DECIMAL128);
@@ -255,6 +262,15 @@ public final class Selection {
       };
       return overflowing(result, v);
     });
+  }
+
+  /** A decimal operation sees other operands as Cassandra does: through their double value. */
+  private static BigDecimal operand(Native kind, byte[] v, Native result) {
+    if (result == Native.DECIMAL && kind != Native.DECIMAL && kind != Native.VARINT) {
+      BigDecimal n = Values.toNumber(kind, v);
+      return n == null ? null : BigDecimal.valueOf(n.doubleValue());
+    }
+    return Values.toNumber(kind, v);
   }
 
   private static boolean untypedLiteral(Selector s, TermCompiler terms) {

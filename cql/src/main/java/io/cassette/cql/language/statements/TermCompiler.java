@@ -327,7 +327,7 @@ public final class TermCompiler {
           if (q.signum() == 0) {
             throw new io.cassette.cql.FunctionFailureException("system", "_divide",
                 List.of(Types.toCql(r.type()), Types.toCql(r.type())),
-                "the operation '" + a.left() + " / " + a.right() + "' failed: / by zero");
+                "the operation '" + Types.toCql(r.type()) + " / " + Types.toCql(r.type()) + "' failed: / by zero");
           }
           yield kind == Native.DECIMAL || kind == Native.FLOAT || kind == Native.DOUBLE
               ? p.divide(q, MathContext.DECIMAL128) : new BigDecimal(p.toBigInteger().divide(q.toBigInteger()));

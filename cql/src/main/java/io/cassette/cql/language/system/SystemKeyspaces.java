@@ -52,10 +52,11 @@ public final class SystemKeyspaces {
           + " additional_write_policy text, allow_auto_snapshot boolean, bloom_filter_fp_chance double,"
           + " caching frozen<map<text, text>>, cdc boolean, comment text,"
           + " compaction frozen<map<text, text>>, compression frozen<map<text, text>>,"
-          + " crc_check_chance double, default_time_to_live int, extensions frozen<map<text, blob>>,"
+          + " crc_check_chance double, dclocal_read_repair_chance double, default_time_to_live int,"
+          + " extensions frozen<map<text, blob>>,"
           + " flags frozen<set<text>>, gc_grace_seconds int, id uuid, incremental_backups boolean,"
           + " max_index_interval int, memtable text, memtable_flush_period_in_ms int,"
-          + " min_index_interval int, read_repair text, speculative_retry text,"
+          + " min_index_interval int, read_repair text, read_repair_chance double, speculative_retry text,"
           + " PRIMARY KEY ((keyspace_name), table_name))",
       "CREATE TABLE system_schema.columns (keyspace_name text, table_name text, column_name text,"
           + " clustering_order text, column_name_bytes blob, kind text, position int, type text,"

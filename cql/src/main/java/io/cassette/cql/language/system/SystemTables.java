@@ -134,6 +134,8 @@ public final class SystemTables {
         r.put("compaction", textMap(o.compaction()));
         r.put("compression", textMap(o.compression()));
         r.put("crc_check_chance", Values.ofDouble(o.crcCheckChance()));
+        r.put("dclocal_read_repair_chance", Values.ofDouble(0.0)); // legacy columns Cassandra 5.0 still fills
+        r.put("read_repair_chance", Values.ofDouble(0.0));
         r.put("default_time_to_live", Values.ofInt(o.defaultTimeToLive()));
         r.put("extensions", Collections.packMap(List.of(), List.of()));
         r.put("flags", t.isCounter ? Collections.pack(List.of(text("compound"), text("counter")))
