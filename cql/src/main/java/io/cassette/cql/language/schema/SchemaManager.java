@@ -46,6 +46,8 @@ public final class SchemaManager {
   private final Table store;
   private final List<Consumer<Result.SchemaChange>> listeners = new CopyOnWriteArrayList<>();
   private volatile Schema current;
+  /** Index builds of the change in progress (guarded by this). */
+  private final List<Runnable> pendingBuilds = new ArrayList<>();
 
   public SchemaManager(Engine engine) {
     this.engine = engine;
@@ -104,6 +106,7 @@ public final class SchemaManager {
    */
   public synchronized Result change(UnaryOperator<Map<String, KeyspaceMetadata>> change,
                                     Result.SchemaChange event) {
+    pendingBuilds.clear();
     Schema before = current;
     Map<String, KeyspaceMetadata> after = change.apply(new LinkedHashMap<>(before.keyspaces()));
     if (after == null) {
@@ -138,6 +141,11 @@ public final class SchemaManager {
       store.apply(u.build());
     }
     current = new Schema(before.epoch() + 1, versionOf(after), after);
+    // Index builds scan after the new schema is visible, so writes from now on add entries too.
+    for (Runnable build : pendingBuilds) {
+      build.run();
+    }
+    pendingBuilds.clear();
     if (event != null) {
       for (Consumer<Result.SchemaChange> l : listeners) {
         l.accept(event);
@@ -173,7 +181,7 @@ public final class SchemaManager {
       }
       for (IndexMetadata i : t.indexes.values()) {
         if (o == null || !o.id.equals(t.id) || !o.indexes.containsKey(i.name())) {
-          io.cassette.cql.language.statements.SecondaryIndexes.build(engine, t, i);
+          pendingBuilds.add(() -> io.cassette.cql.language.statements.SecondaryIndexes.build(engine, t, i));
         }
       }
     }
