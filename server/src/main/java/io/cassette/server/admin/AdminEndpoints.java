@@ -1,5 +1,6 @@
 package io.cassette.server.admin;
 
+import io.cassette.server.http.JsonWriter;
 import io.cassette.server.NodeIdentity;
 import io.cassette.server.ResourceSizing;
 import io.cassette.server.Version;

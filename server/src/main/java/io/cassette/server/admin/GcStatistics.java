@@ -1,5 +1,6 @@
 package io.cassette.server.admin;
 
+import io.cassette.server.http.JsonWriter;
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;

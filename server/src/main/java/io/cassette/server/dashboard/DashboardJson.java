@@ -1,5 +1,6 @@
 package io.cassette.server.dashboard;
 
+import io.cassette.server.http.JsonWriter;
 import io.cassette.metrics.Counter;
 import io.cassette.metrics.FlashWear;
 import io.cassette.metrics.JvmMetrics;
@@ -55,7 +56,7 @@ final class DashboardJson {
   }
 
   String dashboard() {
-    JsonBuilder j = new JsonBuilder().beginObject();
+    JsonWriter j = new JsonWriter().beginObject();
     node(j);
     doors(j);
     List<Table> tables = new ArrayList<>(engine.tables());
@@ -75,13 +76,13 @@ final class DashboardJson {
 
   /** For {@code nodetool latency}: the events, their history, the text table and the doctor's report. */
   String latency() {
-    JsonBuilder j = new JsonBuilder().beginObject();
+    JsonWriter j = new JsonWriter().beginObject();
     latency(j);
     j.field("table", LatencyTable.latest(metrics.latencyMonitor()));
     return j.endObject().toString();
   }
 
-  private void node(JsonBuilder j) {
+  private void node(JsonWriter j) {
     MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
     j.name("node").beginObject()
         .field("version", Version.get())
@@ -99,7 +100,7 @@ final class DashboardJson {
     j.endObject();
   }
 
-  private void doors(JsonBuilder j) {
+  private void doors(JsonWriter j) {
     j.name("doors").beginArray();
     for (String door : DOORS) {
       RequestMetrics r = metrics.requests(door);
@@ -132,7 +133,7 @@ final class DashboardJson {
    * Counts come from the engine's own counters; percentiles from the metrics module's histograms
    * once storage feeds them (until then their count is 0 and the page shows the engine's max).
    */
-  private void storage(JsonBuilder j, StorageMetrics engineMetrics, List<TableMetrics> tables) {
+  private void storage(JsonWriter j, StorageMetrics engineMetrics, List<TableMetrics> tables) {
     LatencySnapshot fsync = metrics.storage().fsyncLatency().snapshot();
     long pending = 0;
     for (TableMetrics m : tables) {
@@ -163,7 +164,7 @@ final class DashboardJson {
    * engine's: user bytes = commit-log bytes (each mutation is logged once), device bytes = commit
    * log + SSTables written by flushes and compactions.
    */
-  private void disk(JsonBuilder j, StorageMetrics engineMetrics, List<TableMetrics> tables) {
+  private void disk(JsonWriter j, StorageMetrics engineMetrics, List<TableMetrics> tables) {
     long onDisk = 0;
     long sstablesWritten = 0;
     for (TableMetrics m : tables) {
@@ -194,7 +195,7 @@ final class DashboardJson {
         .endObject();
   }
 
-  private static void tables(JsonBuilder j, List<Table> tables, List<TableMetrics> metrics) {
+  private static void tables(JsonWriter j, List<Table> tables, List<TableMetrics> metrics) {
     j.name("tables").beginArray();
     for (int i = 0; i < tables.size(); i++) {
       TableMetrics m = metrics.get(i);
@@ -208,7 +209,7 @@ final class DashboardJson {
     j.endArray();
   }
 
-  private void latency(JsonBuilder j) {
+  private void latency(JsonWriter j) {
     LatencyMonitor monitor = metrics.latencyMonitor();
     j.name("latency").beginObject().field("thresholdMillis", monitor.thresholdMillis());
     j.name("events").beginArray();
@@ -227,7 +228,7 @@ final class DashboardJson {
     j.endObject();
   }
 
-  private void slowLog(JsonBuilder j) {
+  private void slowLog(JsonWriter j) {
     j.name("slowlog").beginArray();
     for (String door : DOORS) {
       SlowLog log = door.equals("cql") ? metrics.cqlSlowLog() : metrics.respSlowLog();
@@ -240,7 +241,7 @@ final class DashboardJson {
     j.endArray();
   }
 
-  private static void percentiles(JsonBuilder j, String name, Percentiles p) {
+  private static void percentiles(JsonWriter j, String name, Percentiles p) {
     j.name(name).beginObject().field("count", p.count()).field("p50", p.p50() / 1000.0)
         .field("p95", p.p95() / 1000.0).field("p99", p.p99() / 1000.0).field("p999", p.p999() / 1000.0)
         .field("max", p.max() / 1000.0).endObject();

@@ -1,46 +1,46 @@
-package io.cassette.server.admin;
+package io.cassette.server.http;
 
 /**
- * Builds one small JSON document for the admin API. The server module carries no JSON library,
+ * Builds one small JSON document for the admin API and the dashboard. The server module carries no JSON library,
  * and the admin answers are flat records, so a writer that only appends is enough.
  *
  * <p>Usage: {@code new JsonWriter().beginObject().field("a", 1).name("b").beginArray()...
  * .endArray().endObject().toString()}. The caller keeps the nesting balanced; commas are added
  * here. Not thread-safe.
  */
-final class JsonWriter {
+public final class JsonWriter {
   private final StringBuilder out = new StringBuilder(256);
   /** True when the next value at the current level needs a comma before it. */
   private boolean needComma;
 
-  JsonWriter beginObject() {
+  public JsonWriter beginObject() {
     comma();
     out.append('{');
     needComma = false;
     return this;
   }
 
-  JsonWriter endObject() {
+  public JsonWriter endObject() {
     out.append('}');
     needComma = true;
     return this;
   }
 
-  JsonWriter beginArray() {
+  public JsonWriter beginArray() {
     comma();
     out.append('[');
     needComma = false;
     return this;
   }
 
-  JsonWriter endArray() {
+  public JsonWriter endArray() {
     out.append(']');
     needComma = true;
     return this;
   }
 
   /** Writes a member name; the next call writes its value. */
-  JsonWriter name(String name) {
+  public JsonWriter name(String name) {
     comma();
     string(name);
     out.append(':');
@@ -48,7 +48,7 @@ final class JsonWriter {
     return this;
   }
 
-  JsonWriter value(String s) {
+  public JsonWriter value(String s) {
     comma();
     if (s == null) {
       out.append("null");
@@ -59,7 +59,7 @@ final class JsonWriter {
     return this;
   }
 
-  JsonWriter value(long n) {
+  public JsonWriter value(long n) {
     comma();
     out.append(n);
     needComma = true;
@@ -67,7 +67,7 @@ final class JsonWriter {
   }
 
   /** NaN and infinities have no JSON form; they are written as null. */
-  JsonWriter value(double d) {
+  public JsonWriter value(double d) {
     comma();
     if (Double.isNaN(d) || Double.isInfinite(d)) {
       out.append("null");
@@ -78,26 +78,26 @@ final class JsonWriter {
     return this;
   }
 
-  JsonWriter value(boolean b) {
+  public JsonWriter value(boolean b) {
     comma();
     out.append(b);
     needComma = true;
     return this;
   }
 
-  JsonWriter field(String name, String value) {
+  public JsonWriter field(String name, String value) {
     return name(name).value(value);
   }
 
-  JsonWriter field(String name, long value) {
+  public JsonWriter field(String name, long value) {
     return name(name).value(value);
   }
 
-  JsonWriter field(String name, double value) {
+  public JsonWriter field(String name, double value) {
     return name(name).value(value);
   }
 
-  JsonWriter field(String name, boolean value) {
+  public JsonWriter field(String name, boolean value) {
     return name(name).value(value);
   }
 
@@ -122,6 +122,8 @@ final class JsonWriter {
         case '\n' -> out.append("\\n");
         case '\r' -> out.append("\\r");
         case '\t' -> out.append("\\t");
+        // Keeps "</script>" and friends inert if the JSON is ever inlined into a page.
+        case '<' -> out.append("\\u003c");
         default -> {
           if (c < 0x20) {
             out.append(String.format("\\u%04x", (int) c));
@@ -135,7 +137,7 @@ final class JsonWriter {
   }
 
   /** A one-member error document: {@code {"error":"..."}}. */
-  static String error(String message) {
+  public static String error(String message) {
     return new JsonWriter().beginObject().field("error", message).endObject().toString();
   }
 }
