@@ -37,16 +37,7 @@ class CommitLogSyncSwitchTest {
       assertThat(engine.metrics().commitLogSyncs()).isGreaterThanOrEqualTo(before + 5);
 
       engine.setCommitLogSync(CommitLogSync.PERIODIC, Duration.ofHours(1));
-      long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-      long settled = engine.metrics().commitLogSyncs();
-      while (System.nanoTime() < deadline) { // the switch itself forces one sync: let it finish
-        Thread.sleep(20);
-        long now = engine.metrics().commitLogSyncs();
-        if (now == settled && now > before + 5) {
-          break;
-        }
-        settled = now;
-      }
+      Thread.sleep(200); // a sync the switch forces (only if anything is unsynced) finishes
       long afterSwitch = engine.metrics().commitLogSyncs();
       for (int k = 6; k <= 20; k++) {
         write(t, k);
