@@ -43,7 +43,7 @@ def samples(recording):
 
 def thread_group(name):
     """Thread names without their trailing numbers, so pools count as one."""
-    return re.sub(r"[-#]?\d+$", "", name or "?")
+    return re.sub(r"(?:[-#]\d+)+$", "", name or "?")
 
 
 def main(recording, top):
