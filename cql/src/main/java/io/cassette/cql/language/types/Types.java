@@ -10,7 +10,6 @@ import io.cassette.cql.CqlType.TupleType;
 import io.cassette.cql.CqlType.UdtType;
 import io.cassette.cql.CqlType.VectorType;
 import java.util.EnumMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -175,64 +174,5 @@ public final class Types {
       return true;
     }
     return false;
-  }
-
-  /** The driver-visible marshal class name, used for vectors as custom types. */
-  public static String marshalClass(CqlType t) {
-    if (t instanceof NativeType n) {
-      String base = switch (n.kind()) {
-        case ASCII -> "AsciiType";
-        case BIGINT -> "LongType";
-        case BLOB -> "BytesType";
-        case BOOLEAN -> "BooleanType";
-        case COUNTER -> "CounterColumnType";
-        case DECIMAL -> "DecimalType";
-        case DOUBLE -> "DoubleType";
-        case FLOAT -> "FloatType";
-        case INT -> "Int32Type";
-        case TIMESTAMP -> "TimestampType";
-        case UUID -> "UUIDType";
-        case TEXT -> "UTF8Type";
-        case VARINT -> "IntegerType";
-        case TIMEUUID -> "TimeUUIDType";
-        case INET -> "InetAddressType";
-        case DATE -> "SimpleDateType";
-        case TIME -> "TimeType";
-        case SMALLINT -> "ShortType";
-        case TINYINT -> "ByteType";
-        case DURATION -> "DurationType";
-      };
-      return "org.apache.cassandra.db.marshal." + base;
-    }
-    if (t instanceof VectorType v) {
-      return "org.apache.cassandra.db.marshal.VectorType(" + marshalClass(v.element()) + ", "
-          + v.dimension() + ")";
-    }
-    if (t instanceof ListType l) {
-      return frozenClass("org.apache.cassandra.db.marshal.ListType(" + marshalClass(l.element()) + ")", l.frozen());
-    }
-    if (t instanceof SetType s) {
-      return frozenClass("org.apache.cassandra.db.marshal.SetType(" + marshalClass(s.element()) + ")", s.frozen());
-    }
-    if (t instanceof MapType m) {
-      return frozenClass("org.apache.cassandra.db.marshal.MapType(" + marshalClass(m.key()) + ","
-          + marshalClass(m.value()) + ")", m.frozen());
-    }
-    if (t instanceof TupleType tu) {
-      StringBuilder sb = new StringBuilder("org.apache.cassandra.db.marshal.TupleType(");
-      List<CqlType> es = tu.elements();
-      for (int i = 0; i < es.size(); i++) {
-        sb.append(i == 0 ? "" : ",").append(marshalClass(es.get(i)));
-      }
-      return sb.append(")").toString();
-    }
-    if (t instanceof CqlType.CustomType c) {
-      return c.className();
-    }
-    return "org.apache.cassandra.db.marshal.BytesType";
-  }
-
-  private static String frozenClass(String s, boolean frozen) {
-    return frozen ? "org.apache.cassandra.db.marshal.FrozenType(" + s + ")" : s;
   }
 }
