@@ -39,8 +39,8 @@ final class FrameDecoder extends ByteToMessageDecoder {
     }
     while (in.readableBytes() >= FrameFormat.HEADER_BYTES) {
       int start = in.readerIndex();
-      int header = in.getMediumLE(start);
-      int headerCrc = in.getMediumLE(start + 3);
+      int header = in.getUnsignedMediumLE(start);
+      int headerCrc = in.getUnsignedMediumLE(start + 3);
       int expectedCrc = Crc24.of(header, 3);
       if (headerCrc != expectedCrc) {
         throw corrupt(String.format("frame header CRC24 mismatch at stream offset ~%d: read %06x, computed %06x",
