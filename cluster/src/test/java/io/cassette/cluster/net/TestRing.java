@@ -104,7 +104,7 @@ public final class TestRing implements AutoCloseable {
     return ms;
   }
 
-  static void sleep(long millis) {
+  public static void sleep(long millis) {
     try {
       Thread.sleep(millis);
     } catch (InterruptedException e) {
