@@ -1,6 +1,7 @@
 package io.cassette.cluster.net;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import java.net.InetSocketAddress;
@@ -89,7 +90,8 @@ final class FrameDecoder extends ByteToMessageDecoder {
         throw corrupt("message size: " + largeSize + " (expected: " + MessageSerializer.HEADER_BYTES
             + ".." + maxMessageSize + ", internode_max_message_size)");
       }
-      large = ctx.alloc().heapBuffer(largeSize, largeSize);
+      // Unpooled heap: becomes the payload byte[] anyway; pooled heap arenas would pin 4 MiB chunks.
+      large = Unpooled.buffer(largeSize, largeSize);
     }
     if (payload.readableBytes() > large.writableBytes()) {
       throw corrupt("split message overruns its size " + largeSize);

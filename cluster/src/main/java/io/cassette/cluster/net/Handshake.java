@@ -2,6 +2,7 @@ package io.cassette.cluster.net;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -78,7 +79,7 @@ final class Handshake {
   private Handshake() {}
 
   static ByteBuf encode(ByteBufAllocator alloc, Object message) {
-    ByteBuf body = alloc.heapBuffer(128);
+    ByteBuf body = Unpooled.buffer(128); // rare and small: not worth a pooled heap arena
     try {
       if (message instanceof Hello h) {
         body.writeByte(KIND_HELLO).writeInt(h.version).writeInt(h.minVersion).writeByte(h.type.code)
