@@ -192,12 +192,12 @@ public final class MessagingService {
     int expiry = expiryMillis(message);
     Message out = message.stamped(id, Message.FLAG_EXPECTS_RESPONSE, config.epoch().getAsLong(),
         System.currentTimeMillis(), expiry);
-    Callback cb = new Callback(peer, message.verb(), future, expiry);
+    Callback cb = new Callback(peer, message.verb(), future);
     callbacks.put(id, cb);
     cb.timer = group.schedule(() -> {
       if (callbacks.remove(id, cb)) {
         metrics.timeout();
-        handlerExecutor.execute(() -> future.completeExceptionally(new RequestTimeoutException(peer, cb.verb, expiry)));
+        completeOnHandlerThread(() -> future.completeExceptionally(new RequestTimeoutException(peer, cb.verb, expiry)));
       }
     }, expiry, TimeUnit.MILLISECONDS);
     try {
@@ -362,10 +362,15 @@ public final class MessagingService {
     Callback cb = callbacks.remove(id);
     if (cb == null) return;
     if (cb.timer != null) cb.timer.cancel(false);
-    if (handlerExecutor.isShutdown()) {
-      cb.future.completeExceptionally(e);
-    } else {
-      handlerExecutor.execute(() -> cb.future.completeExceptionally(e));
+    completeOnHandlerThread(() -> cb.future.completeExceptionally(e));
+  }
+
+  /** Futures complete on handler threads, never on an event loop; in the caller's thread once stopped. */
+  private void completeOnHandlerThread(Runnable completion) {
+    try {
+      handlerExecutor.execute(completion);
+    } catch (java.util.concurrent.RejectedExecutionException stopped) {
+      completion.run();
     }
   }
 
@@ -441,14 +446,12 @@ public final class MessagingService {
     final InetSocketAddress peer;
     final Verb verb;
     final CompletableFuture<Message> future;
-    final int expiryMillis;
     volatile ScheduledFuture<?> timer;
 
-    Callback(InetSocketAddress peer, Verb verb, CompletableFuture<Message> future, int expiryMillis) {
+    Callback(InetSocketAddress peer, Verb verb, CompletableFuture<Message> future) {
       this.peer = peer;
       this.verb = verb;
       this.future = future;
-      this.expiryMillis = expiryMillis;
     }
   }
 

@@ -154,6 +154,18 @@ class MessagingServiceTest {
   }
 
   @Test
+  void outgoingConnectionsComeFromTheListenAddress() throws Exception {
+    try (java.net.ServerSocket listener = new java.net.ServerSocket()) {
+      listener.bind(new InetSocketAddress(TestRing.address(6), 0));
+      listener.setSoTimeout(5000);
+      ring.node(1).send(new InetSocketAddress(TestRing.address(6), listener.getLocalPort()), Message.out(Verb.MUTATION_REQ, "x"));
+      try (java.net.Socket s = listener.accept()) {
+        assertThat(s.getInetAddress()).isEqualTo(TestRing.address(1)); // 127.0.0.2, not 127.0.0.1
+      }
+    }
+  }
+
+  @Test
   void messagesToAnUnreachablePeerTimeOut() {
     InetSocketAddress nobody = new InetSocketAddress(TestRing.address(9), ring.port());
     Throwable t = catchCause(ring.node(0).sendWithCallback(nobody, Message.out(Verb.MUTATION_REQ, "w")));
