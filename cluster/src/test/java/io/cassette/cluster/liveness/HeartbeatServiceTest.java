@@ -44,7 +44,7 @@ class HeartbeatServiceTest {
       try {
         awaitTrue(() -> upAt.size() == 6, 10_000);
         // Let the windows fill with real intervals.
-        TestRing.sleep(1_500);
+        TestRing.sleep(1_000);
         assertThat(downAt).isEmpty();
 
         long stoppedAt = System.nanoTime();

@@ -26,7 +26,7 @@ class BackPressureTest {
       OverloadedException refused = null;
       for (int i = 0; i < 1000 && refused == null; i++) {
         try {
-          ms.send(gone, Message.out(Verb.MUTATION_REQ, kib).withTimeoutMillis(300));
+          ms.send(gone, Message.out(Verb.MUTATION_REQ, kib).withTimeoutMillis(1_500));
           accepted++;
         } catch (OverloadedException e) {
           refused = e;
@@ -43,7 +43,7 @@ class BackPressureTest {
       int second = 0;
       try {
         for (int i = 0; i < 1000; i++) {
-          ms.send(alsoGone, Message.out(Verb.MUTATION_REQ, kib).withTimeoutMillis(300));
+          ms.send(alsoGone, Message.out(Verb.MUTATION_REQ, kib).withTimeoutMillis(1_500));
           second++;
         }
       } catch (OverloadedException e) {
@@ -52,11 +52,11 @@ class BackPressureTest {
       assertThat(second).isEqualTo((100 * KiB - accepted * perMessage) / perMessage);
       assertThat(ms.stats().overloaded()).isGreaterThanOrEqualTo(3);
 
-      // Queued messages expire (300 ms) and are pruned at the next reconnect attempt: budget returns.
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+      // Queued messages expire (1.5 s) and are pruned at the next reconnect attempt: budget returns.
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(8);
       while (ms.queuedMessages(gone) > 0 && System.nanoTime() < deadline) TestRing.sleep(50);
       assertThat(ms.queuedMessages(gone)).isZero();
-      ms.send(gone, Message.out(Verb.MUTATION_REQ, kib).withTimeoutMillis(300));
+      ms.send(gone, Message.out(Verb.MUTATION_REQ, kib).withTimeoutMillis(1_500));
     }
   }
 
