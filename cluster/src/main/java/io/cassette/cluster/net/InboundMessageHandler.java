@@ -41,7 +41,7 @@ final class InboundMessageHandler extends ChannelInboundHandlerAdapter {
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     Message m = (Message) msg;
     service.metrics().received();
-    long bytes = MessageSerializer.OVERHEAD_BYTES + m.payload().length;
+    long bytes = OutboundConnection.QUEUED_MESSAGE_OVERHEAD_BYTES + m.payload().length;
     inFlight += bytes;
     if (inFlight > capacity && ctx.channel().config().isAutoRead()) {
       log.debug("Pausing reads from {} ({}): {} bytes being handled", peer, type, inFlight);

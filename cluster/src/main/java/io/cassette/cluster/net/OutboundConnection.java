@@ -44,6 +44,12 @@ final class OutboundConnection {
   /** Netty's outbound buffer per connection: writing pauses above HIGH, resumes below LOW. */
   static final int WATER_MARK_LOW = 32 * 1024;
   static final int WATER_MARK_HIGH = 64 * 1024;
+  /**
+   * What a queued message costs beyond its payload, charged to the byte budgets so they bound
+   * heap rather than wire bytes: Message (~64 B), payload array header (16), queue entry (~40),
+   * queue node (~24), rounded up. On the wire the same message costs 35 bytes plus payload.
+   */
+  static final int QUEUED_MESSAGE_OVERHEAD_BYTES = 160;
 
   private enum State { IDLE, CONNECTING, CONNECTED, BACKOFF, CLOSED }
 
@@ -92,7 +98,7 @@ final class OutboundConnection {
     if (r != null && System.nanoTime() - refusedUntilNanos < 0) {
       throw new HandshakeRefusedException(peer, r.refusal(), r.getMessage());
     }
-    int bytes = MessageSerializer.OVERHEAD_BYTES + m.payload().length;
+    int bytes = QUEUED_MESSAGE_OVERHEAD_BYTES + m.payload().length;
     MessagingConfig c = service.config();
     if (queued.incrementAndGet() > c.maxQueuedMessages()) {
       queued.decrementAndGet();

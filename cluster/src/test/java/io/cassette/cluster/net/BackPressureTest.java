@@ -32,7 +32,7 @@ class BackPressureTest {
           refused = e;
         }
       }
-      int perMessage = KiB + MessageSerializer.OVERHEAD_BYTES;
+      int perMessage = KiB + OutboundConnection.QUEUED_MESSAGE_OVERHEAD_BYTES;
       assertThat(accepted).isEqualTo(64 * KiB / perMessage);
       assertThat(refused).hasMessageContaining("internode_application_send_queue_reserve_endpoint_capacity");
       assertThat(ms.queuedMessages(gone)).isEqualTo(accepted);

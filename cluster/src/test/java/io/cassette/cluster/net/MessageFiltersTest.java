@@ -46,7 +46,13 @@ class MessageFiltersTest {
   }
 
   static Object read(int from, int to) throws Exception {
-    CompletableFuture<Message> f = ring.node(from).sendWithCallback(ring.peer(to), Message.out(Verb.READ_REQ, "r"));
+    return read(from, to, 1_500);
+  }
+
+  /** The answer, or the exception the request failed with. */
+  static Object read(int from, int to, int timeoutMillis) throws Exception {
+    CompletableFuture<Message> f = ring.node(from).sendWithCallback(ring.peer(to),
+        Message.out(Verb.READ_REQ, "r").withTimeoutMillis(timeoutMillis));
     try {
       return f.get(5, TimeUnit.SECONDS);
     } catch (ExecutionException e) {
@@ -57,7 +63,7 @@ class MessageFiltersTest {
   @Test
   void dropCutsOneDirectionOfOnePairOnly() throws Exception {
     MessageFilters.Rule cut = ring.filters().verbs(Verb.READ_REQ).from(TestRing.address(0)).to(TestRing.address(1)).drop();
-    assertThat(read(0, 1)).isInstanceOf(RequestTimeoutException.class);
+    assertThat(read(0, 1, 400)).isInstanceOf(RequestTimeoutException.class);
     assertThat(read(0, 2)).isInstanceOf(Message.class);
     assertThat(read(1, 0)).isInstanceOf(Message.class);
     assertThat(cut.matched()).isEqualTo(1);
@@ -69,7 +75,7 @@ class MessageFiltersTest {
   void droppingTheResponseAlsoTimesTheRequestOut() throws Exception {
     ring.filters().verbs(Verb.READ_RSP).from(TestRing.address(2)).drop();
     int before = reads.get();
-    assertThat(read(0, 2)).isInstanceOf(RequestTimeoutException.class);
+    assertThat(read(0, 2, 400)).isInstanceOf(RequestTimeoutException.class);
     assertThat(reads.get()).isEqualTo(before + 1); // the request did arrive
   }
 
