@@ -1,6 +1,7 @@
 package io.cassette.cluster.net;
 
 import io.cassette.metrics.MetricsRegistry;
+import io.netty.channel.EventLoopGroup;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -35,6 +36,9 @@ import java.util.function.LongSupplier;
  * @param socketThreads Netty event-loop threads (all connections and timers)
  * @param handlerThreads threads running verb handlers; they exit when idle
  * @param metrics where to register internode metrics; null for a private registry
+ * @param eventLoopGroup the node's existing Netty event loops to share (saves a thread and a
+ *     pooled-buffer arena); null to create {@code socketThreads} of our own. A shared group is
+ *     not shut down by {@link MessagingService#stop()}
  */
 public record MessagingConfig(
     InetAddress listenAddress,
@@ -55,7 +59,8 @@ public record MessagingConfig(
     Duration connectTimeout,
     int socketThreads,
     int handlerThreads,
-    MetricsRegistry metrics) {
+    MetricsRegistry metrics,
+    EventLoopGroup eventLoopGroup) {
 
   public static final int DEFAULT_STORAGE_PORT = 7000;
   public static final String DEFAULT_CLUSTER_NAME = "Test Cluster";
@@ -103,6 +108,7 @@ public record MessagingConfig(
     b.socketThreads = socketThreads;
     b.handlerThreads = handlerThreads;
     b.metrics = metrics;
+    b.eventLoopGroup = eventLoopGroup;
     return b;
   }
 
@@ -130,6 +136,7 @@ public record MessagingConfig(
     private int socketThreads = 1;
     private int handlerThreads = 2;
     private MetricsRegistry metrics;
+    private EventLoopGroup eventLoopGroup;
 
     private Builder(InetAddress listenAddress) {
       this.listenAddress = listenAddress;
@@ -163,12 +170,14 @@ public record MessagingConfig(
     public Builder socketThreads(int n) { this.socketThreads = n; return this; }
     public Builder handlerThreads(int n) { this.handlerThreads = n; return this; }
     public Builder metrics(MetricsRegistry registry) { this.metrics = registry; return this; }
+    /** Share the node's NIO event loops (the CQL/RESP servers') instead of starting our own. */
+    public Builder eventLoopGroup(EventLoopGroup shared) { this.eventLoopGroup = shared; return this; }
 
     public MessagingConfig build() {
       return new MessagingConfig(listenAddress, storagePort, clusterName, hostId, epoch, timeouts,
           sendQueueEndpointCapacity, sendQueueGlobalCapacity, receiveQueueEndpointCapacity,
           maxMessageSize, maxQueuedMessages, largeMessageThreshold, maxFramePayload,
-          reconnectInitialDelay, reconnectMaxDelay, connectTimeout, socketThreads, handlerThreads, metrics);
+          reconnectInitialDelay, reconnectMaxDelay, connectTimeout, socketThreads, handlerThreads, metrics, eventLoopGroup);
     }
   }
 }

@@ -58,11 +58,14 @@ public final class MessagingService {
   private final int minVersion;
   private final InternodeMetrics metrics;
   private final EventLoopGroup group;
+  private final boolean ownsGroup;
   private final ThreadPoolExecutor handlerExecutor;
   private final ByteReserve globalReserve;
   private final Map<InetSocketAddress, Peer> peers = new ConcurrentHashMap<>();
   private final Map<Long, Callback> callbacks = new ConcurrentHashMap<>();
   private final Map<Verb, VerbHandler> handlers = new ConcurrentHashMap<>();
+  /** Accepted connections, closed at stop (a shared event loop group would keep them open). */
+  private final java.util.Set<Channel> inbound = ConcurrentHashMap.newKeySet();
   private final AtomicLong nextId = new AtomicLong();
   private volatile MessageFilters filters = new MessageFilters();
   private volatile InetSocketAddress address;
@@ -80,8 +83,10 @@ public final class MessagingService {
     this.minVersion = minVersion;
     this.metrics = new InternodeMetrics(config.metrics());
     this.address = config.address();
-    this.group = new NioEventLoopGroup(config.socketThreads(),
-        new DefaultThreadFactory("cassette-internode-" + config.listenAddress().getHostAddress(), true));
+    this.ownsGroup = config.eventLoopGroup() == null;
+    this.group = ownsGroup ? new NioEventLoopGroup(config.socketThreads(),
+        new DefaultThreadFactory("cassette-internode-" + config.listenAddress().getHostAddress(), true))
+        : config.eventLoopGroup();
     this.handlerExecutor = new ThreadPoolExecutor(config.handlerThreads(), config.handlerThreads(),
         30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
         new DefaultThreadFactory("cassette-internode-handler-" + config.listenAddress().getHostAddress(), true));
@@ -105,6 +110,9 @@ public final class MessagingService {
         .childHandler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel ch) {
+            inbound.add(ch);
+            ch.closeFuture().addListener(f -> inbound.remove(ch));
+            if (stopped) ch.close();
             ch.pipeline().addLast("handshake", new InboundHandshakeHandler(MessagingService.this));
           }
         });
@@ -126,6 +134,7 @@ public final class MessagingService {
     if (stopped) return;
     stopped = true;
     if (serverChannel != null) serverChannel.close().awaitUninterruptibly();
+    for (Channel ch : inbound) ch.close();
     for (Peer p : peers.values()) p.close();
     for (Long id : callbacks.keySet()) failCallback(id, new MessagingStoppedException(address));
     stopQuietly();
@@ -133,7 +142,7 @@ public final class MessagingService {
   }
 
   private void stopQuietly() {
-    group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(3, TimeUnit.SECONDS);
+    if (ownsGroup) group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(3, TimeUnit.SECONDS);
     handlerExecutor.shutdown();
   }
 
@@ -290,6 +299,7 @@ public final class MessagingService {
   }
 
   private void enqueue(InetSocketAddress peer, Message m, long callbackId) {
+    if (stopped) throw new MessagingStoppedException(peer); // e.g. a filter's delayed message
     ConnectionType type = MessageSerializer.OVERHEAD_BYTES + m.payload().length >= config.largeMessageThreshold()
         ? ConnectionType.LARGE : m.verb().connectionType();
     try {
