@@ -87,7 +87,7 @@ class MessagingServiceTest {
     assertThatThrownBy(() -> write.get(5, TimeUnit.SECONDS)).cause().isInstanceOf(RequestTimeoutException.class)
         .hasMessageContaining("write_request_timeout").hasMessageContaining("200 ms");
     long writeMillis = (System.nanoTime() - t0) / 1_000_000;
-    assertThat(writeMillis).isBetween(190L, 1_000L);
+    assertThat(writeMillis).isBetween(190L, 2_000L); // generous top: a loaded 2-core machine
     assertThatThrownBy(() -> own.get(5, TimeUnit.SECONDS)).cause().isInstanceOf(RequestTimeoutException.class)
         .hasMessageContaining("300 ms");
     // range_request_timeout is still Cassandra's default 10 s: not expired yet.
