@@ -81,6 +81,8 @@ final class StorageEngine implements Engine {
   private volatile CommitLogPosition replayPosition;
   private volatile boolean replaying;
   private volatile boolean closed;
+  /** Set by {@link #drain}; writes check it under the read side of switchLock. */
+  private volatile boolean drained;
   private volatile StorageListener listener = StorageListener.NONE;
 
   private final AtomicLong activeBytes = new AtomicLong();
@@ -328,6 +330,7 @@ final class StorageEngine implements Engine {
   @Override
   public void apply(Mutation mutation) {
     checkOpen();
+    checkNotDrained();
     List<PartitionUpdate> updates = mutation.updates();
     int n = updates.size();
     if (n == 0) {
@@ -350,6 +353,7 @@ final class StorageEngine implements Engine {
     long t0 = System.nanoTime();
     switchLock.readLock().lock();
     try {
+      checkNotDrained();
       commitLog.append(buf.buffer(), length, ids);
       for (int i = 0; i < n; i++) {
         activeBytes.addAndGet(tables[i].applyToMemtable(keys[i], updates.get(i)));
@@ -610,6 +614,7 @@ final class StorageEngine implements Engine {
 
   void truncate(LocalTable t) {
     checkOpen();
+    checkNotDrained();
     TableView old;
     synchronized (catalogLock) {
       switchLock.writeLock().lock();
@@ -668,6 +673,35 @@ final class StorageEngine implements Engine {
         commitLog.bytesAppended(), commitLog.segments().size(), flushes.sum(), compactions.sum(),
         compactionBytesWritten.sum(), chunkCache.hits() + indexChunkCache.hits(),
         chunkCache.misses() + indexChunkCache.misses(), chunkCache.sizeBytes() + indexChunkCache.sizeBytes());
+  }
+
+  /** The message a client sees after nodetool drain (no file names: it reaches clients). */
+  static final String DRAINED_MESSAGE = "write refused: the node is drained (nodetool drain); "
+      + "restart it to accept writes";
+
+  private void checkNotDrained() {
+    if (drained) {
+      throw new StorageException(DRAINED_MESSAGE);
+    }
+  }
+
+  @Override
+  public void drain() {
+    checkOpen();
+    switchLock.writeLock().lock(); // waits for writes in flight: each is in a memtable after this
+    try {
+      drained = true;
+    } finally {
+      switchLock.writeLock().unlock();
+    }
+    flush();
+    commitLog.syncNow();
+    LOG.info("drained: writes are refused until restart");
+  }
+
+  @Override
+  public boolean isDrained() {
+    return drained;
   }
 
   private void checkOpen() {
