@@ -35,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class FullDiskTest {
   /** Small enough to fill in seconds, big enough for a node's files and a commit-log segment. */
-  static final int IMAGE_MIB = 24;
+  static final int IMAGE_MIB = 16;
   /** Files of this size are deleted to give space back. */
   static final int BALLAST_MIB = 2;
   static final int VALUE_BYTES = 1500;
@@ -238,7 +238,10 @@ class FullDiskTest {
       ballast(mount.resolve("ballast-1"));
       ballast(mount.resolve("ballast-2"));
       int port = freePort();
+      long t0 = System.nanoTime();
+      StringBuilder phases = new StringBuilder();
       node = startNode(data, port, mode, "node-1");
+      phases.append(" start ").append((System.nanoTime() - t0) / 1_000_000).append(" ms;");
       AtomicInteger[] seqs = new AtomicInteger[WRITERS];
       for (int w = 0; w < WRITERS; w++) {
         seqs[w] = new AtomicInteger();
@@ -248,6 +251,7 @@ class FullDiskTest {
       // 1. Fill the disk: writes are refused with a clear error, reads are served.
       Round fill = writeUntilRefused(port, seqs, 1000, 60_000);
       acked.addAll(fill.acked());
+      phases.append(" fill ").append((System.nanoTime() - t0) / 1_000_000).append(" ms;");
       assertThat(fill.acked()).as("writes before the disk filled").isNotEmpty();
       assertThat(fill.errors()).as("writes refused once full").isNotEmpty();
       for (String e : fill.errors()) {
@@ -278,6 +282,7 @@ class FullDiskTest {
         }
       }
       assertThat(resumed).as("writes resume within 20 s of space returning").isTrue();
+      phases.append(" resumed ").append((System.nanoTime() - t0) / 1_000_000).append(" ms;");
 
       // 3. Fill it again and kill the node while full.
       Round again = writeUntilRefused(port, seqs, 500, 60_000);
@@ -285,10 +290,12 @@ class FullDiskTest {
       assertThat(again.errors()).isNotEmpty();
       node.destroyForcibly(); // SIGKILL
       assertThat(node.waitFor(20, TimeUnit.SECONDS)).isTrue();
+      phases.append(" killed ").append((System.nanoTime() - t0) / 1_000_000).append(" ms;");
 
       // 4. Free space, restart: every acknowledged write is there.
       Files.delete(mount.resolve("ballast-2"));
       node = startNode(data, port, mode, "node-2");
+      phases.append(" restarted ").append((System.nanoTime() - t0) / 1_000_000).append(" ms;");
       List<String> lost = new ArrayList<>();
       try (Redis r = new Redis(port)) {
         for (String k : acked) {
@@ -304,7 +311,7 @@ class FullDiskTest {
         assertThat(r.call("SET", "after-restart", "x")).isEqualTo("+OK");
       }
       System.out.println("FullDiskTest " + mode + ": " + acked.size() + " acknowledged, "
-          + (fill.errors().size() + again.errors().size()) + " refused, " + lost.size() + " lost");
+          + (fill.errors().size() + again.errors().size()) + " refused, " + lost.size() + " lost;" + phases);
       assertThat(lost).as(mode + " mode: acknowledged writes lost after a full disk and SIGKILL").isEmpty();
     } finally {
       if (node != null) {
