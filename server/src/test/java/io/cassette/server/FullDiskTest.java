@@ -70,9 +70,10 @@ class FullDiskTest {
         "--set", "commitlog_sync_period=50ms", "--set", "commitlog_segment_size=4MiB")
         .redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve(name + ".log").toFile())).start();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    // Generous: on a loaded 2-core machine a JVM start plus a commit-log replay takes long.
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_SECONDS);
     while (System.nanoTime() < deadline) {
-      assertThat(p.isAlive()).as("node started; its output is in " + dir.resolve(name + ".log")).isTrue();
+      assertThat(p.isAlive()).as("node alive; its output:\n" + tail(dir.resolve(name + ".log"))).isTrue();
       try (Socket s = new Socket("127.0.0.1", respPort)) {
         return p;
       } catch (IOException notYet) {
@@ -80,7 +81,18 @@ class FullDiskTest {
       }
     }
     p.destroyForcibly();
-    throw new AssertionError("node did not open its Redis port within 30 s");
+    throw new AssertionError("node did not open its Redis port within " + START_SECONDS + " s; its output:\n"
+        + tail(dir.resolve(name + ".log")));
+  }
+
+  static final int START_SECONDS = 120;
+
+  private static String tail(Path log) throws IOException {
+    if (!Files.exists(log)) {
+      return "(none)";
+    }
+    List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+    return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
   }
 
   /** One Redis connection speaking RESP by hand: requests and single-line or bulk replies. */
