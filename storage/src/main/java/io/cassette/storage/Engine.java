@@ -46,6 +46,17 @@ public interface Engine extends AutoCloseable {
   void flush();
 
   /**
+   * Stops writes for good, as Cassandra's {@code nodetool drain}: waits for writes in flight,
+   * flushes every table and syncs the commit log. Afterwards {@link #apply} and truncation
+   * throw {@link StorageException} ("drained"); reads, flushes and compactions go on. Only a
+   * restart (a new {@code open}) accepts writes again.
+   */
+  void drain();
+
+  /** True once {@link #drain} has begun. */
+  boolean isDrained();
+
+  /**
    * Registers the one listener told of fsyncs, flushes and compactions as they finish
    * (replacing any earlier one).
    */

@@ -576,7 +576,7 @@ final class LocalTable implements Table {
           rewrittenAlone.add(output.descriptor().generation());
         }
         bytesWritten.add(output.bytesOnDisk());
-        engine.compactionBytesWritten.add(output.bytesOnDisk());
+        engine.compaction.bytesWritten.add(output.bytesOnDisk());
       }
       final SSTableReader out = output;
       TableView replaced = view.updateAndGet(v -> {
@@ -593,7 +593,7 @@ final class LocalTable implements Table {
           r.release(); // the view's reference
         }
       }
-      engine.compactions.increment();
+      engine.compaction.completed.increment();
       long bytesRead = 0;
       for (SSTableReader r : inputs) {
         bytesRead += r.bytesOnDisk();

@@ -2,12 +2,9 @@ package io.cassette.storage;
 
 import io.cassette.storage.commitlog.CommitLog;
 import io.cassette.storage.commitlog.CommitLogPosition;
-import io.cassette.storage.commitlog.CommitLogReader;
 import io.cassette.storage.commitlog.CommitLogSegment;
 import io.cassette.storage.commitlog.MutationSerializer;
-import io.cassette.storage.io.ByteArrayReader;
 import io.cassette.storage.io.ByteArrayWriter;
-import io.cassette.storage.io.Throttle;
 import io.cassette.storage.memtable.Memtable;
 import io.cassette.storage.sstable.SSTableReader;
 import java.io.IOException;
@@ -36,8 +33,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The engine: catalog, commit log, tables, the memtable memory budget, the flush thread and
- * the compaction pool.
+ * The engine: catalog, commit log, tables, the write path and the flush thread. Beside it:
+ * {@link CommitLogReplay} (recovery at open), {@link MemtableBudget} (the memory all
+ * memtables share) and {@link CompactionScheduler} (when compactions run).
  *
  * <p>Write path: serialize the mutation, append it to the commit log, apply it to each
  * table's active memtable. Both steps run under the read side of {@link #switchLock}; a
@@ -67,8 +65,8 @@ final class StorageEngine implements Engine {
   private final FileLock directoryLock;
   private CommitLog commitLog;
   private final ExecutorService flushExecutor;
-  private final ExecutorService compactionExecutor;
-  private final Throttle compactionThrottle;
+  /** The compaction pool, its throttle and counters; what a compaction does is LocalTable's. */
+  final CompactionScheduler compaction;
   /**
    * Data and index chunks each get half of the chunk-cache budget: a 4 KB index chunk serves
    * as many keys as a 16 KB data chunk, so per byte it is worth more on uniform reads, while
@@ -81,20 +79,14 @@ final class StorageEngine implements Engine {
   private volatile CommitLogPosition replayPosition;
   private volatile boolean replaying;
   private volatile boolean closed;
+  /** Set by {@link #drain}; writes check it under the read side of switchLock. */
+  private volatile boolean drained;
   private volatile StorageListener listener = StorageListener.NONE;
 
-  private final AtomicLong activeBytes = new AtomicLong();
-  private final AtomicLong flushingBytes = new AtomicLong();
-  private final Object memoryLock = new Object();
+  private final MemtableBudget memory;
   private final AtomicBoolean memoryFlushRunning = new AtomicBoolean();
   private final AtomicLong segmentFlushRequestedFor = new AtomicLong(Long.MIN_VALUE);
-  private final LongAdder writeStalls = new LongAdder();
-  private final LongAdder writeStallMicros = new LongAdder();
-  private final AtomicInteger pendingFlushes = new AtomicInteger();
   private final LongAdder flushes = new LongAdder();
-  final LongAdder compactions = new LongAdder();
-  final LongAdder compactionBytesWritten = new LongAdder();
-  private final ConcurrentHashMap<UUID, AtomicBoolean> compactionScheduled = new ConcurrentHashMap<>();
 
   private StorageEngine(EngineOptions options) {
     this.options = options;
@@ -110,8 +102,9 @@ final class StorageEngine implements Engine {
       throw new StorageException("data directory " + options.dataDirectory() + " is in use by another process");
     }
     this.flushExecutor = Executors.newSingleThreadExecutor(daemon("memtable-flush"));
-    this.compactionExecutor = Executors.newFixedThreadPool(Math.max(1, options.compactionThreads()), daemon("compaction"));
-    this.compactionThrottle = new Throttle(options.compactionThroughputBytesPerSecond());
+    this.memory = new MemtableBudget(options.memtableBudgetBytes());
+    this.compaction = new CompactionScheduler(options.compactionThreads(),
+        options.compactionThroughputBytesPerSecond(), () -> closed);
   }
 
   private static java.util.concurrent.ThreadFactory daemon(String name) {
@@ -164,32 +157,25 @@ final class StorageEngine implements Engine {
   }
 
   private void replaySegments() {
-    long started = System.nanoTime();
-    int records = 0;
-    for (CommitLogSegment segment : commitLog.replayableSegments()) {
-      CommitLogReader.Result r = CommitLogReader.read(segment, (end, payload) -> {
-        List<MutationSerializer.TableUpdate> updates = MutationSerializer.read(new ByteArrayReader(payload), id -> {
-          LocalTable t = byId.get(id);
-          return t == null ? null : new MutationSerializer.TableRef(t.spec().keyspace(), t.spec().name());
-        });
+    CommitLogReplay.replay(commitLog.replayableSegments(), new CommitLogReplay.Target() {
+      @Override
+      public LocalTable table(UUID id) {
+        return byId.get(id);
+      }
+
+      @Override
+      public void replaying(CommitLogPosition end) {
         replayPosition = end;
-        for (MutationSerializer.TableUpdate u : updates) {
-          LocalTable t = byId.get(u.tableId());
-          if (t == null || end.compareTo(t.flushedPosition) <= 0) {
-            continue;
-          }
-          awaitMemory();
-          activeBytes.addAndGet(t.applyToMemtable(DecoratedKey.of(u.update().key()), u.update()));
-          segment.markDirty(t.spec().id());
-          maybeFlush();
-        }
-      });
-      records += r.records();
-    }
+      }
+
+      @Override
+      public void apply(LocalTable t, PartitionUpdate update) {
+        awaitMemory();
+        memory.addActive(t.applyToMemtable(DecoratedKey.of(update.key()), update));
+        maybeFlush();
+      }
+    });
     replayPosition = null;
-    if (records > 0) {
-      LOG.info("replayed {} commit-log records in {} ms", records, (System.nanoTime() - started) / 1_000_000);
-    }
   }
 
   private void register(LocalTable t) {
@@ -293,7 +279,7 @@ final class StorageEngine implements Engine {
     switchLock.writeLock().lock();
     try {
       old = t.view.getAndSet(TableView.empty());
-      activeBytes.addAndGet(-old.active().liveBytes());
+      memory.addActive(-old.active().liveBytes());
     } finally {
       switchLock.writeLock().unlock();
     }
@@ -328,6 +314,7 @@ final class StorageEngine implements Engine {
   @Override
   public void apply(Mutation mutation) {
     checkOpen();
+    checkNotDrained();
     List<PartitionUpdate> updates = mutation.updates();
     int n = updates.size();
     if (n == 0) {
@@ -350,9 +337,10 @@ final class StorageEngine implements Engine {
     long t0 = System.nanoTime();
     switchLock.readLock().lock();
     try {
+      checkNotDrained();
       commitLog.append(buf.buffer(), length, ids);
       for (int i = 0; i < n; i++) {
-        activeBytes.addAndGet(tables[i].applyToMemtable(keys[i], updates.get(i)));
+        memory.addActive(tables[i].applyToMemtable(keys[i], updates.get(i)));
       }
     } finally {
       switchLock.readLock().unlock();
@@ -369,35 +357,12 @@ final class StorageEngine implements Engine {
 
   /** Waits while memtables hold the whole budget (a visible stall: writeStalls). */
   private void awaitMemory() {
-    long budget = options.memtableBudgetBytes();
-    if (activeBytes.get() + flushingBytes.get() < budget) {
-      return;
-    }
-    long t0 = System.nanoTime();
-    writeStalls.increment();
-    try {
-      synchronized (memoryLock) {
-        while (activeBytes.get() + flushingBytes.get() >= budget && !closed) {
-          if (flushingBytes.get() == 0) {
-            maybeFlush();
-            if (flushingBytes.get() == 0 && !memoryFlushRunning.get()) {
-              break; // nothing left to flush: do not deadlock, let the write through
-            }
-          }
-          memoryLock.wait(50);
-        }
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new StorageException("interrupted while waiting for memtable memory");
-    } finally {
-      writeStallMicros.add((System.nanoTime() - t0) / 1000);
-    }
+    memory.awaitRoom(() -> closed, this::maybeFlush, memoryFlushRunning::get);
   }
 
   /** Starts a flush of the largest memtable when active memtables hold half the budget. */
   private void maybeFlush() {
-    if (activeBytes.get() > options.memtableBudgetBytes() / 2 && memoryFlushRunning.compareAndSet(false, true)) {
+    if (memory.activeOverHalf() && memoryFlushRunning.compareAndSet(false, true)) {
       LocalTable largest = null;
       long size = 0;
       for (LocalTable t : byId.values()) {
@@ -446,11 +411,7 @@ final class StorageEngine implements Engine {
         old = active;
         position = replayPosition != null ? replayPosition : commitLog.currentPosition();
         t.view.updateAndGet(v -> v.switchMemtable(new Memtable()));
-        long bytes = old.liveBytes();
-        activeBytes.addAndGet(-bytes);
-        flushingBytes.addAndGet(bytes);
-        pendingFlushes.incrementAndGet();
-        countedAsFlushing.add(old);
+        memory.switchedOut(old);
       }
     } finally {
       switchLock.writeLock().unlock();
@@ -506,20 +467,12 @@ final class StorageEngine implements Engine {
     } finally {
       // A failed memtable stays readable but stops counting against the budget: writers
       // then fail at the commit log (disk full) with a clear error rather than wait forever.
-      if (memtable != null && countedAsFlushing.remove(memtable)) {
-        flushingBytes.addAndGet(-memtable.liveBytes());
-        pendingFlushes.decrementAndGet();
-      }
-      synchronized (memoryLock) {
-        memoryLock.notifyAll();
-      }
+      memory.flushEnded(memtable);
     }
     discardCommitLogSegments();
     maybeCompact(t);
   }
 
-  /** Memtables switched out whose bytes still count in flushingBytes (each is released once). */
-  private final java.util.Set<Memtable> countedAsFlushing = ConcurrentHashMap.newKeySet();
 
   /** Returns the bytes of the SSTable written, 0 when none was (dropped, truncated, empty). */
   private long writeMemtable(LocalTable t, Memtable memtable, CommitLogPosition upper) {
@@ -561,39 +514,12 @@ final class StorageEngine implements Engine {
 
   /** Schedules background compactions for the table unless some are already scheduled. */
   void maybeCompact(LocalTable t) {
-    if (closed || t.dropped) {
-      return;
-    }
-    AtomicBoolean scheduled = compactionScheduled.computeIfAbsent(t.spec().id(), id -> new AtomicBoolean());
-    if (!scheduled.compareAndSet(false, true)) {
-      return;
-    }
-    try {
-      compactionExecutor.execute(() -> {
-        try {
-          while (!closed && !t.dropped) {
-            List<SSTableReader> inputs = t.nextBackgroundCompaction();
-            if (inputs.isEmpty()) {
-              break;
-            }
-            t.compact(inputs, compactionThrottle);
-          }
-        } catch (RuntimeException e) {
-          if (!closed) {
-            LOG.error("background compaction of {} failed", t, e);
-          }
-        } finally {
-          scheduled.set(false);
-        }
-      });
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      scheduled.set(false);
-    }
+    compaction.maybeCompact(t);
   }
 
   /** Runs a compaction of marked inputs on the compaction pool. */
   CompletableFuture<Void> runCompaction(LocalTable t, List<SSTableReader> inputs) {
-    return CompletableFuture.runAsync(() -> t.compact(inputs, compactionThrottle), compactionExecutor);
+    return compaction.run(t, inputs);
   }
 
   io.cassette.storage.sstable.ChunkCache chunkCache() {
@@ -610,13 +536,14 @@ final class StorageEngine implements Engine {
 
   void truncate(LocalTable t) {
     checkOpen();
+    checkNotDrained();
     TableView old;
     synchronized (catalogLock) {
       switchLock.writeLock().lock();
       try {
         CommitLogPosition position = commitLog.currentPosition();
         old = t.view.getAndUpdate(v -> new TableView(new Memtable(), v.flushing(), List.of()));
-        activeBytes.addAndGet(-old.active().liveBytes());
+        memory.addActive(-old.active().liveBytes());
         truncatedAt.put(t.spec().id(), position);
         saveCatalog();
         t.flushedPosition = CommitLogPosition.max(t.flushedPosition, position);
@@ -657,17 +584,46 @@ final class StorageEngine implements Engine {
 
   @Override
   public void setCompactionThroughput(long bytesPerSecond) {
-    compactionThrottle.setRate(bytesPerSecond);
+    compaction.setRate(bytesPerSecond);
   }
 
   @Override
   public StorageMetrics metrics() {
-    return new StorageMetrics(writeStalls.sum(), writeStallMicros.sum(), activeBytes.get() + flushingBytes.get(),
-        options.memtableBudgetBytes(), pendingFlushes.get(), commitLog.syncCount(), commitLog.syncMicrosMax(),
+    return new StorageMetrics(memory.writeStalls.sum(), memory.writeStallMicros.sum(), memory.usedBytes(),
+        memory.budgetBytes(), memory.pendingFlushes(), commitLog.syncCount(), commitLog.syncMicrosMax(),
         commitLog.syncMicrosTotal(), commitLog.backPressureWaits(), commitLog.backPressureMicros(),
-        commitLog.bytesAppended(), commitLog.segments().size(), flushes.sum(), compactions.sum(),
-        compactionBytesWritten.sum(), chunkCache.hits() + indexChunkCache.hits(),
+        commitLog.bytesAppended(), commitLog.segments().size(), flushes.sum(), compaction.completed.sum(),
+        compaction.bytesWritten.sum(), chunkCache.hits() + indexChunkCache.hits(),
         chunkCache.misses() + indexChunkCache.misses(), chunkCache.sizeBytes() + indexChunkCache.sizeBytes());
+  }
+
+  /** The message a client sees after nodetool drain (no file names: it reaches clients). */
+  static final String DRAINED_MESSAGE = "write refused: the node is drained (nodetool drain); "
+      + "restart it to accept writes";
+
+  private void checkNotDrained() {
+    if (drained) {
+      throw new StorageException(DRAINED_MESSAGE);
+    }
+  }
+
+  @Override
+  public void drain() {
+    checkOpen();
+    switchLock.writeLock().lock(); // waits for writes in flight: each is in a memtable after this
+    try {
+      drained = true;
+    } finally {
+      switchLock.writeLock().unlock();
+    }
+    flush();
+    commitLog.syncNow();
+    LOG.info("drained: writes are refused until restart");
+  }
+
+  @Override
+  public boolean isDrained() {
+    return drained;
   }
 
   private void checkOpen() {
@@ -687,12 +643,9 @@ final class StorageEngine implements Engine {
       LOG.error("flush at close failed; the commit log keeps the data", e);
     }
     closed = true;
-    compactionExecutor.shutdown();
     flushExecutor.shutdown();
     try {
-      if (!compactionExecutor.awaitTermination(30, TimeUnit.SECONDS)) {
-        compactionExecutor.shutdownNow();
-      }
+      compaction.shutdown();
       flushExecutor.awaitTermination(30, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -720,10 +673,9 @@ final class StorageEngine implements Engine {
   /** Gives up after a failed open: stops threads and releases the directory lock. */
   private void abandon() {
     closed = true;
-    compactionExecutor.shutdownNow();
     flushExecutor.shutdownNow();
     try {
-      compactionExecutor.awaitTermination(30, TimeUnit.SECONDS);
+      compaction.shutdownNow();
       flushExecutor.awaitTermination(30, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -60,7 +60,6 @@ public final class AdminEndpoints {
   private final long startMillis = System.currentTimeMillis();
   /** The compaction cap in force: compaction_throughput until nodetool changes it. */
   private final java.util.concurrent.atomic.AtomicLong compactionThroughput;
-  private volatile boolean drained;
 
   private AdminEndpoints(Engine engine, Config config, ResourceSizing sizing) {
     this.compactionThroughput = new java.util.concurrent.atomic.AtomicLong(
@@ -146,7 +145,7 @@ public final class AdminEndpoints {
         .field("memtableBytes", sum(Metric.MEMTABLE))
         .field("datacenter", DATACENTER)
         .field("rack", RACK)
-        .field("mode", drained ? "DRAINED" : "NORMAL")
+        .field("mode", engine.isDrained() ? "DRAINED" : "NORMAL")
         .field("dataDirectory", config.dataFileDirectory().toAbsolutePath().toString())
         .field("commitLogDirectory", config.commitLogDirectory().toAbsolutePath().toString())
         .name("tokens").beginArray();
@@ -271,12 +270,13 @@ public final class AdminEndpoints {
   }
 
   /**
-   * Flushes every table so the commit log need not be replayed on the next start. Client
-   * connections stay open: stop the node after draining, as with Cassandra.
+   * Stops writes and flushes every table so the commit log need not be replayed on the next
+   * start, as Cassandra's drain: afterwards CQL and Redis writes fail with "the node is
+   * drained", reads are still served. Client connections stay open: stop the node after
+   * draining; the restarted node accepts writes again.
    */
   private String drain(Request req) {
-    engine.flush();
-    drained = true;
+    engine.drain();
     return done(engine.tables().size());
   }
 

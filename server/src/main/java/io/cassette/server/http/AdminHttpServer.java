@@ -31,7 +31,8 @@ import java.util.function.Function;
 /**
  * The node's admin HTTP port: small JSON or text endpoints registered by path (health and
  * version now; metrics, the dashboard and nodetool's endpoints register here later).
- * Handlers run on the event loop and must be quick.
+ * Handlers run on the event loop and must be quick. State changes from web pages are refused
+ * before any handler runs ({@link CrossOriginGuard}).
  */
 public final class AdminHttpServer implements AutoCloseable {
   /** A request body larger than this is refused: the admin API takes small JSON only. */
@@ -58,6 +59,7 @@ public final class AdminHttpServer implements AutoCloseable {
   private final Map<String, Function<Request, Response>> endpoints = new ConcurrentHashMap<>();
   /** Endpoints registered with {@link #registerBlocking}, by path. */
   private final Map<String, Executor> blockingExecutors = new ConcurrentHashMap<>();
+  private final CrossOriginGuard crossOrigin;
   private Channel channel;
 
   /** @param group the event loops shared with the other front doors; not closed here */
@@ -65,6 +67,7 @@ public final class AdminHttpServer implements AutoCloseable {
     this.host = host;
     this.port = port;
     this.group = group;
+    this.crossOrigin = new CrossOriginGuard(host);
   }
 
   public void register(String path, Function<Request, Response> endpoint) {
@@ -110,6 +113,11 @@ public final class AdminHttpServer implements AutoCloseable {
       Function<Request, Response> endpoint = endpoints.get(uri.path());
       boolean keepAlive = HttpUtil.isKeepAlive(req);
       boolean head = req.method() == HttpMethod.HEAD;
+      String refused = crossOrigin.refusal(req, ((InetSocketAddress) ctx.channel().localAddress()).getPort());
+      if (refused != null) {
+        write(ctx, new Response(403, "application/json", JsonWriter.error(refused)), keepAlive, head);
+        return;
+      }
       if (endpoint == null) {
         write(ctx, new Response(404, "application/json",
             "{\"error\":\"no such endpoint: " + uri.path().replace("\"", "") + "\"}"), keepAlive, head);

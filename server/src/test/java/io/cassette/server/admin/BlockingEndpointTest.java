@@ -39,7 +39,7 @@ class BlockingEndpointTest {
       HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
       CompletableFuture<HttpResponse<String>> compact = client.sendAsync(
           HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/compact"))
-              .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+              .header("X-Requested-By", "test").POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
 
       HttpResponse<String> health = client.send(HttpRequest.newBuilder(
               URI.create("http://127.0.0.1:" + port + "/health")).timeout(Duration.ofSeconds(5)).build(),

@@ -36,6 +36,8 @@ public final class CommitLog implements AutoCloseable {
    * most this much, far inside the sync period the contract allows.
    */
   static final long WRITE_BEHIND_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+  /** While the log cannot write, how often the sync thread tries again (and tests for space). */
+  static final long RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
   private final Path directory;
   /** Changed live by {@link #setSync}; read under {@code lock} except by the loop's wait. */
@@ -63,7 +65,14 @@ public final class CommitLog implements AutoCloseable {
         return t;
       });
   private boolean closed; // guarded by lock
-  private volatile StorageException syncFailure;
+  /** Why writes are refused; null while the log writes. Guarded by lock. */
+  private StorageException writeFailure;
+  /** Batch-mode writers waiting for their fsync, oldest first; guarded by lock. */
+  private final java.util.ArrayDeque<BatchWaiter> batchWaiters = new java.util.ArrayDeque<>();
+  /** Counts batch rollbacks, so that an fsync that raced with one is not taken as success. Guarded by lock. */
+  private long rollbacks;
+  private final AtomicLong failures = new AtomicLong();
+  private final CommitLogReserve reserve;
   private final Thread syncThread;
 
   private final AtomicLong syncCount = new AtomicLong();
@@ -92,6 +101,14 @@ public final class CommitLog implements AutoCloseable {
     this.nextSegmentId = firstNewId;
     this.current = CommitLogSegment.create(directory, nextSegmentId++);
     segments.add(current);
+    this.reserve = new CommitLogReserve(directory);
+    if (!reserve.ensure()) {
+      // Without it a disk that fills could take acknowledged records with it: refuse until there is room.
+      writeFailure = new StorageException("no room for the commit log's reserve",
+          new IOException("No space left on device"));
+      LOG.error("commit log: no room for its {} KiB reserve in {}; writes are refused until there is",
+          CommitLogReserve.BYTES / 1024, directory);
+    }
     io.cassette.storage.io.FileSync.syncDirectory(directory);
     this.syncThread = new Thread(this::syncLoop, "commitlog-sync");
     syncThread.setDaemon(true);
@@ -150,20 +167,35 @@ public final class CommitLog implements AutoCloseable {
   /**
    * Appends one record and returns the position just past it. Requires: {@code record[0, length)}
    * framed by {@link #frame}. In batch mode returns only once it is fsynced.
+   *
+   * <p>Throws {@link StorageException} without the record having been appended (or, in batch
+   * mode, with it cut from the file again) while the log cannot write: a record is either in
+   * the buffer that the next successful write and fsync cover, or refused.
    */
   public CommitLogPosition append(byte[] record, int length, Collection<UUID> tables) {
     CommitLogPosition end;
-    long target;
     synchronized (lock) {
       checkOpen();
+      checkWritable();
       if (mode == CommitLogSync.PERIODIC && writtenBytes - syncedBytes > backlogBytes) {
         waitForBacklog();
+        checkWritable();
       }
-      if (current.length() + length > segmentBytes && current.length() > CommitLogDescriptor.HEADER_SIZE) {
-        roll();
+      boolean wasEmpty;
+      try {
+        if (current.isSealed()
+            || (current.length() + length > segmentBytes && current.length() > CommitLogDescriptor.HEADER_SIZE)) {
+          roll();
+        }
+        wasEmpty = !current.hasBuffered();
+        current.append(record, length);
+      } catch (StorageException e) {
+        failed(e);
+        throw refusal();
       }
-      boolean wasEmpty = !current.hasBuffered();
-      current.append(record, length);
+      if (mode == CommitLogSync.PERIODIC) {
+        current.acknowledged();
+      }
       if (mode == CommitLogSync.PERIODIC && current.hasBuffered()) {
         long now = System.nanoTime();
         if (wasEmpty) {
@@ -184,16 +216,27 @@ public final class CommitLog implements AutoCloseable {
       }
       writtenBytes += length;
       bytesAppended.addAndGet(length);
-      target = writtenBytes;
       end = current.end();
       if (mode == CommitLogSync.BATCH || writtenBytes - syncedBytes > backlogBytes / 2) {
         lock.notifyAll();
       }
       if (mode == CommitLogSync.BATCH) {
-        awaitSynced(target);
+        BatchWaiter waiter = new BatchWaiter(writtenBytes);
+        batchWaiters.add(waiter);
+        awaitBatch(waiter);
       }
     }
     return end;
+  }
+
+  /** A batch-mode writer waiting for the fsync that covers its record, or for its failure. */
+  private static final class BatchWaiter {
+    final long target;
+    StorageException failure; // guarded by lock
+
+    BatchWaiter(long target) {
+      this.target = target;
+    }
   }
 
   private void waitForBacklog() {
@@ -202,7 +245,7 @@ public final class CommitLog implements AutoCloseable {
     writeOutQuietly(); // what was acknowledged reaches the OS even while fsync is stuck
     lock.notifyAll();
     try {
-      while (writtenBytes - syncedBytes > backlogBytes && !closed) {
+      while (writtenBytes - syncedBytes > backlogBytes && !closed && writeFailure == null) {
         lock.wait(100);
       }
     } catch (InterruptedException e) {
@@ -214,12 +257,34 @@ public final class CommitLog implements AutoCloseable {
     checkOpen();
   }
 
+  /** Requires: lock held. */
+  private void awaitBatch(BatchWaiter waiter) {
+    try {
+      while (true) {
+        if (waiter.failure != null) {
+          throw new StorageException(waiter.failure.getMessage(), waiter.failure);
+        }
+        if (syncedBytes >= waiter.target) {
+          return;
+        }
+        if (closed && !syncThread.isAlive()) {
+          throw new StorageException("commit log closed before the write was synced");
+        }
+        lock.wait(100);
+      }
+    } catch (InterruptedException e) {
+      // The record may still be synced: the write's outcome is unknown, as after a timeout.
+      Thread.currentThread().interrupt();
+      throw new StorageException("interrupted while waiting for commit-log fsync");
+    }
+  }
+
+  /** Requires: lock held. Waits until everything up to {@code target} is fsynced (periodic callers). */
   private void awaitSynced(long target) {
     try {
       while (syncedBytes < target) {
-        StorageException failure = syncFailure;
-        if (failure != null) {
-          throw new StorageException("commit log not synced: " + failure.getMessage(), failure);
+        if (writeFailure != null) {
+          throw refusal();
         }
         if (closed && !syncThread.isAlive()) {
           throw new StorageException("commit log closed before the write was synced");
@@ -238,12 +303,99 @@ public final class CommitLog implements AutoCloseable {
     }
   }
 
-  /** Requires: lock held. Seals the current segment and starts the next one. */
+  /** Requires: lock held. Refuses a write while the log cannot write. */
+  private void checkWritable() {
+    if (writeFailure != null) {
+      throw refusal();
+    }
+  }
+
+  /** Requires: lock held, writeFailure set. What a refused writer is told (no paths: it goes to clients). */
+  private StorageException refusal() {
+    return new StorageException("write refused: the commit log cannot write (" + reason(writeFailure)
+        + "); writes resume when it can", writeFailure);
+  }
+
+  /** The operating system's words for a failure (e.g. "No space left on device"), without file names. */
+  static String reason(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof IOException && t.getMessage() != null) {
+        String m = t.getMessage();
+        int colon = m.lastIndexOf(": ");
+        return t instanceof java.nio.file.FileSystemException && colon >= 0 ? m.substring(colon + 2) : m;
+      }
+    }
+    return failure == null || failure.getMessage() == null ? "I/O error" : failure.getMessage();
+  }
+
+  /**
+   * Requires: lock held. A write or fsync failed: from now on writes are refused until a
+   * sync succeeds and the reserve is back. Periodic mode keeps the buffered (acknowledged)
+   * records and writes them into the reserve's space; batch mode cuts every record not yet
+   * fsynced from the files and then tells its writers they failed, so none is ever replayed.
+   */
+  private void failed(StorageException e) {
+    if (writeFailure == null) {
+      LOG.error("commit log cannot write; refusing writes until it can", e);
+    }
+    writeFailure = e;
+    failures.incrementAndGet();
+    lastSyncNanos = System.nanoTime();
+    if (mode == CommitLogSync.BATCH) {
+      rollBack(e);
+    } else if (current.hasBuffered() && reserve.release()) {
+      try {
+        current.writeOut();
+      } catch (StorageException again) {
+        LOG.error("commit log: acknowledged records could not be written even into the reserve's space; "
+            + "they are written when space returns (a crash before then loses them)", again);
+      }
+    }
+    lock.notifyAll();
+  }
+
+  /** Requires: lock held, batch mode. See {@link #failed}. */
+  private void rollBack(StorageException cause) {
+    rollbacks++;
+    StorageException answer = new StorageException("commit log not synced (" + reason(cause)
+        + "); the write was not applied", cause);
+    List<CommitLogSegment> pending = new ArrayList<>(sealedUnsynced);
+    pending.add(current);
+    try {
+      for (CommitLogSegment s : pending) {
+        s.rollBackToSynced();
+        s.close();
+      }
+    } catch (StorageException cut) {
+      LOG.error("commit log: records not synced could not be cut from the file", cut);
+      answer = new StorageException("commit log failed (" + reason(cause)
+          + "); the write may or may not have been applied", cut);
+    }
+    sealedUnsynced.clear();
+    for (BatchWaiter w : batchWaiters) {
+      w.failure = answer;
+    }
+    batchWaiters.clear();
+  }
+
+  /**
+   * Requires: lock held. Starts the next segment and seals the current one (unless a
+   * rollback sealed it already). Throws leaving the current segment as it was.
+   */
   private void roll() {
+    CommitLogSegment next = CommitLogSegment.create(directory, nextSegmentId++);
     CommitLogSegment old = current;
-    old.seal();
-    sealedUnsynced.add(old);
-    current = CommitLogSegment.create(directory, nextSegmentId++);
+    if (!old.isSealed()) {
+      try {
+        old.seal();
+      } catch (StorageException e) {
+        next.delete();
+        throw e;
+      }
+      old.sealedAtTarget = writtenBytes;
+      sealedUnsynced.add(old);
+    }
+    current = next;
     segments.add(current);
   }
 
@@ -284,11 +436,13 @@ public final class CommitLog implements AutoCloseable {
   private void syncLoop() {
     while (true) {
       long target;
+      long epoch;
       List<CommitLogSegment> toSync;
+      long[] lengths;
       synchronized (lock) {
         try {
           while (!closed && !syncDue()) {
-            long waitNanos = mode == CommitLogSync.BATCH ? TimeUnit.MILLISECONDS.toNanos(100)
+            long waitNanos = mode == CommitLogSync.BATCH || writeFailure != null ? RETRY_NANOS
                 : Math.max(1_000_000, syncPeriodNanos - (System.nanoTime() - lastSyncNanos));
             TimeUnit.NANOSECONDS.timedWait(lock, waitNanos);
           }
@@ -300,41 +454,55 @@ public final class CommitLog implements AutoCloseable {
             return;
           }
           try {
-            lock.wait(100); // e.g. disk full: retry without spinning
+            lock.wait(TimeUnit.NANOSECONDS.toMillis(RETRY_NANOS)); // e.g. disk full: retry without spinning
           } catch (InterruptedException e) {
             return;
           }
           continue;
         }
         target = writtenBytes;
+        epoch = rollbacks;
         toSync = new ArrayList<>(sealedUnsynced);
-        sealedUnsynced.clear();
         toSync.add(current);
+        lengths = new long[toSync.size()];
+        for (int i = 0; i < lengths.length; i++) {
+          lengths[i] = toSync.get(i).fileLength();
+        }
         forceRequested = false;
         if (closed && target == syncedBytes && toSync.size() == 1) {
           return;
         }
       }
       long t0 = System.nanoTime();
-      try {
-        for (CommitLogSegment s : toSync) {
+      StorageException failure = null;
+      for (int i = 0; i < toSync.size() && failure == null; i++) {
+        CommitLogSegment s = toSync.get(i);
+        try {
           s.sync();
-          if (s.isSealed()) {
-            s.close();
+        } catch (StorageException e) {
+          failure = e;
+          break;
+        }
+        synchronized (lock) {
+          if (epoch == rollbacks) {
+            s.synced(lengths[i]);
+            if (s.isSealed() && sealedUnsynced.remove(s)) {
+              s.close();
+              syncedBytes = Math.max(syncedBytes, s.sealedAtTarget);
+            }
           }
         }
-        syncFailure = null;
-      } catch (StorageException e) {
-        LOG.error("commit-log fsync failed; will retry", e);
-        syncFailure = e;
+      }
+      if (failure != null) {
         synchronized (lock) {
-          for (CommitLogSegment s : toSync) {
-            if (s.isSealed()) {
-              sealedUnsynced.add(s);
-            }
+          if (epoch == rollbacks) {
+            failed(failure);
           }
           lastSyncNanos = System.nanoTime();
           lock.notifyAll();
+          if (closed) {
+            return;
+          }
         }
         continue;
       }
@@ -344,11 +512,39 @@ public final class CommitLog implements AutoCloseable {
       syncMicrosMax.accumulateAndGet(micros, Math::max);
       syncObserver.synced(micros, toSync.get(toSync.size() - 1).path().getFileName().toString());
       synchronized (lock) {
-        syncedBytes = Math.max(syncedBytes, target);
+        if (epoch == rollbacks) {
+          syncedBytes = Math.max(syncedBytes, target);
+          while (!batchWaiters.isEmpty() && batchWaiters.peek().target <= syncedBytes) {
+            batchWaiters.poll();
+          }
+          if (writeFailure != null) {
+            tryToResume();
+          }
+        }
         lastSyncNanos = System.nanoTime();
         lock.notifyAll();
       }
     }
+  }
+
+  /**
+   * Requires: lock held, everything appended is written and fsynced. Writes resume once the
+   * reserve is back (periodic mode's proof that space returned) and, after a batch rollback,
+   * a new segment could be started.
+   */
+  private void tryToResume() {
+    if (!reserve.ensure()) {
+      return;
+    }
+    if (current.isSealed()) {
+      try {
+        roll();
+      } catch (StorageException e) {
+        return;
+      }
+    }
+    LOG.info("commit log writes again after {} failed attempts", failures.get());
+    writeFailure = null;
   }
 
   private void writeBehind() {
@@ -360,22 +556,25 @@ public final class CommitLog implements AutoCloseable {
     }
   }
 
-  /** Requires: lock held. Writes the current segment's buffer out; false (logged) if that failed. */
+  /**
+   * Requires: lock held. Writes the current segment's buffer out; on failure see
+   * {@link #failed}. False if records are still waiting in the buffer.
+   */
   private boolean writeOutQuietly() {
     try {
       current.writeOut();
       return true;
     } catch (StorageException e) {
-      LOG.error("commit-log write failed; will retry", e);
-      syncFailure = e;
-      lastSyncNanos = System.nanoTime();
-      lock.notifyAll();
-      return false;
+      failed(e);
+      return !current.hasBuffered();
     }
   }
 
   /** Requires: lock held. */
   private boolean syncDue() {
+    if (writeFailure != null) {
+      return System.nanoTime() - lastSyncNanos >= RETRY_NANOS;
+    }
     long unsynced = writtenBytes - syncedBytes;
     if (unsynced == 0 && sealedUnsynced.isEmpty()) {
       return false;
@@ -446,6 +645,18 @@ public final class CommitLog implements AutoCloseable {
     return bytesAppended.get();
   }
 
+  /** True while writes are refused because the log cannot write (disk full, I/O error). */
+  public boolean isFailing() {
+    synchronized (lock) {
+      return writeFailure != null;
+    }
+  }
+
+  /** Write or fsync failures since open. */
+  public long failures() {
+    return failures.get();
+  }
+
   public long unsyncedBytes() {
     synchronized (lock) {
       return writtenBytes - syncedBytes;
@@ -470,8 +681,12 @@ public final class CommitLog implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     synchronized (lock) {
-      current.seal();
-      current.sync();
+      try {
+        current.seal();
+        current.sync();
+      } catch (StorageException e) {
+        LOG.error("commit log: the last records could not be written at close", e);
+      }
       current.close();
     }
   }

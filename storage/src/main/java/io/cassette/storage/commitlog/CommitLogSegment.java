@@ -29,6 +29,12 @@ public final class CommitLogSegment {
   private volatile long length;
   /** Bytes already handed to the file; guarded by the commit log's lock. */
   private long fileLength;
+  /** Bytes of the file covered by a successful fsync; guarded by the commit log's lock. */
+  private long syncedLength;
+  /** The commit log's byte count at the end of this segment's last record, set when sealed. */
+  long sealedAtTarget = -1;
+  /** End of the last record acknowledged before its fsync (periodic mode); never rolled back. */
+  private long acknowledgedLength;
   /** Appended records not yet written to the file; null once sealed. */
   private byte[] buffer;
   private int buffered;
@@ -42,6 +48,7 @@ public final class CommitLogSegment {
     this.channel = channel;
     this.length = length;
     this.fileLength = length;
+    this.syncedLength = length;
     this.sealed = sealed;
     this.buffer = sealed ? null : new byte[WRITE_BUFFER_BYTES];
   }
@@ -49,8 +56,12 @@ public final class CommitLogSegment {
   /** Creates a new segment file with its header, fsynced. */
   static CommitLogSegment create(Path dir, long id) {
     Path path = dir.resolve(CommitLogDescriptor.fileName(id));
+    FileChannel ch = null;
     try {
-      FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+      if (simulateWriteFailure) {
+        throw new IOException("No space left on device (simulated)");
+      }
+      ch = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
       ByteBuffer header = ByteBuffer.allocate(CommitLogDescriptor.HEADER_SIZE);
       header.putInt(CommitLogDescriptor.MAGIC).putShort((short) CommitLogDescriptor.VERSION).putLong(id);
       header.putInt(io.cassette.storage.io.Checksums.crc32c(header.array(), 0, 14));
@@ -60,6 +71,15 @@ public final class CommitLogSegment {
       }
       return new CommitLogSegment(id, path, ch, CommitLogDescriptor.HEADER_SIZE, false);
     } catch (IOException e) {
+      // No half-made segment is left behind (a disk full is the likely cause).
+      try {
+        if (ch != null) {
+          ch.close();
+          Files.deleteIfExists(path);
+        }
+      } catch (IOException ignored) {
+        // nothing more to give back
+      }
       throw new StorageException("cannot create commit-log segment " + path + ": " + e, e);
     }
   }
@@ -103,6 +123,9 @@ public final class CommitLogSegment {
     ByteBuffer buf = ByteBuffer.wrap(bytes, offset, count);
     long pos = fileLength;
     try {
+      if (simulateWriteFailure) {
+        throw new IOException("No space left on device (simulated)");
+      }
       try {
         while (buf.hasRemaining()) {
           pos += channel.write(buf, pos);
@@ -134,6 +157,10 @@ public final class CommitLogSegment {
 
   /** Tests only: extra time each fsync takes, to imitate an SD card stalling. */
   public static volatile long simulatedSyncStallNanos;
+  /** Tests only: every write to a segment (and every new segment) fails as on a full disk. */
+  public static volatile boolean simulateWriteFailure;
+  /** Tests only: every fsync fails as after an I/O error. */
+  public static volatile boolean simulateSyncFailure;
 
   void sync() {
     FileChannel ch = channel;
@@ -145,6 +172,9 @@ public final class CommitLogSegment {
       java.util.concurrent.locks.LockSupport.parkNanos(stall);
     }
     try {
+      if (simulateSyncFailure) {
+        throw new IOException("Input/output error (simulated)");
+      }
       try {
         ch.force(false);
       } catch (java.nio.channels.ClosedChannelException e) {
@@ -156,6 +186,62 @@ public final class CommitLogSegment {
       }
     } catch (IOException e) {
       throw new StorageException("cannot fsync commit-log segment " + path + ": " + e, e);
+    }
+  }
+
+  /** Bytes handed to the file so far. Requires: the commit log's lock held. */
+  long fileLength() {
+    return fileLength;
+  }
+
+  /** Records that an fsync covered the file up to {@code length}. Requires: the commit log's lock held. */
+  void synced(long length) {
+    syncedLength = Math.max(syncedLength, length);
+  }
+
+  /**
+   * Batch mode, after a failed write or fsync: forgets the buffered records and cuts the file
+   * back to what the last successful fsync covered, durably, so that records whose writers
+   * are told "failed" are never replayed. Seals the segment: positions already handed out
+   * are never reused, the next record goes to a new segment. Requires: the commit log's lock
+   * held. Throws if the file cannot be cut (the records' fate is then unknown).
+   */
+  void rollBackToSynced() {
+    long keep = Math.max(syncedLength, acknowledgedLength);
+    if (keep > fileLength && buffered > 0) {
+      // Records acknowledged in periodic mode just before a switch to batch: keep them.
+      write(buffer, 0, (int) Math.min(buffered, keep - fileLength));
+    }
+    buffered = 0;
+    if (fileLength > keep || (channel != null && fileSize() > keep)) {
+      try {
+        FileChannel ch = channel != null && channel.isOpen() ? channel
+            : FileChannel.open(path, StandardOpenOption.WRITE);
+        ch.truncate(keep);
+        ch.force(true);
+        if (ch != channel) {
+          ch.close();
+        }
+      } catch (IOException e) {
+        throw new StorageException("cannot cut commit-log segment " + path + " back to " + keep
+            + " bytes: " + e, e);
+      }
+      fileLength = keep;
+    }
+    sealed = true;
+    buffer = null;
+  }
+
+  /** Marks every record appended so far as acknowledged (periodic mode). Requires: the commit log's lock held. */
+  void acknowledged() {
+    acknowledgedLength = length;
+  }
+
+  private long fileSize() {
+    try {
+      return channel.size();
+    } catch (IOException e) {
+      return Long.MAX_VALUE; // unknown: cut it
     }
   }
 

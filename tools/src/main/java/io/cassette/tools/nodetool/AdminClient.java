@@ -26,6 +26,9 @@ final class AdminClient {
   /** Flush and compact wait for the engine; a large compaction on an SD card takes a while. */
   static final Duration OPERATION_TIMEOUT = Duration.ofHours(6);
 
+  /** Sent on every call; the node refuses POSTs without it (or a JSON body) as possibly from a web page. */
+  static final String REQUESTED_BY = "X-Requested-By";
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final String host;
@@ -49,7 +52,10 @@ final class AdminClient {
 
   private JsonNode call(String method, String path, Map<String, List<String>> parameters) {
     URI uri = URI.create("http://" + hostForUri() + ":" + port + path + query(parameters));
+    // The header shows the node this is not a web page (the admin port refuses state changes
+    // from pages: server's CrossOriginGuard).
     HttpRequest request = HttpRequest.newBuilder(uri).timeout(OPERATION_TIMEOUT)
+        .header(REQUESTED_BY, "cassette-nodetool")
         .method(method, HttpRequest.BodyPublishers.noBody()).build();
     HttpResponse<String> response;
     try {

@@ -80,4 +80,56 @@ class NodetoolAgainstNodeTest {
       assertThat(unknown.err()).isEqualTo("nodetool: Unknown table 'invoices' in keyspace 'shop'\n");
     }
   }
+
+  /** Sends one RESP command on a fresh connection and returns the first reply line. */
+  private static String redis(int port, String... args) throws Exception {
+    try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+      s.setSoTimeout(10_000);
+      StringBuilder cmd = new StringBuilder("*" + args.length + "\r\n");
+      for (String a : args) {
+        cmd.append('$').append(a.getBytes(StandardCharsets.UTF_8).length).append("\r\n").append(a).append("\r\n");
+      }
+      s.getOutputStream().write(cmd.toString().getBytes(StandardCharsets.UTF_8));
+      java.io.BufferedReader in = new java.io.BufferedReader(
+          new java.io.InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
+      String line = in.readLine();
+      return line.startsWith("$") && !line.equals("$-1") ? in.readLine() : line;
+    }
+  }
+
+  /** Cassandra's drain stops writes: after it both doors refuse writes clearly and still serve reads. */
+  @Test
+  void afterDrainCqlAndRedisWritesFailAndReadsAreServed() throws Exception {
+    int cql = freePort();
+    int http = freePort();
+    int resp = freePort();
+    Config config = ConfigLoader.load(null, Map.of(), Map.of(
+        "data_directory", new FlagValue(dir.toString(), "test"),
+        "native_transport_port", new FlagValue(Integer.toString(cql), "test"),
+        "http_port", new FlagValue(Integer.toString(http), "test"),
+        "resp_port", new FlagValue(Integer.toString(resp), "test")));
+    try (CassetteNode node = new CassetteNode(config, ResourceSizing.forThisJvm(null, null))) {
+      node.start();
+      try (CqlSession s = CqlSession.builder().addContactPoint(new InetSocketAddress("127.0.0.1", cql))
+          .withConfigLoader(DriverConfigLoader.programmaticBuilder()
+              .withBoolean(DefaultDriverOption.TIMESTAMP_GENERATOR_FORCE_JAVA_CLOCK, true).build())
+          .withLocalDatacenter("datacenter1").build()) {
+        s.execute("CREATE KEYSPACE shop WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+        s.execute("CREATE TABLE shop.orders (id int PRIMARY KEY, item text)");
+        s.execute("INSERT INTO shop.orders (id, item) VALUES (1, 'one')");
+        assertThat(redis(resp, "SET", "k", "v")).isEqualTo("+OK");
+
+        assertThat(nodetool(http, "drain").exit()).isZero();
+        assertThat(nodetool(http, "info").out()).contains("Mode                   : DRAINED");
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                () -> s.execute("INSERT INTO shop.orders (id, item) VALUES (2, 'two')"))
+            .hasMessageContaining("drained");
+        assertThat(redis(resp, "SET", "k", "w")).startsWith("-").contains("drained");
+        assertThat(s.execute("SELECT item FROM shop.orders WHERE id = 1").one().getString(0)).isEqualTo("one");
+        assertThat(s.execute("SELECT item FROM shop.orders WHERE id = 2").one()).isNull();
+        assertThat(redis(resp, "GET", "k")).isEqualTo("v");
+      }
+    }
+  }
 }

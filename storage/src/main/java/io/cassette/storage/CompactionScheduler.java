@@ -1,0 +1,106 @@
+package io.cassette.storage;
+
+import io.cassette.storage.io.Throttle;
+import io.cassette.storage.sstable.SSTableReader;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * When compactions run: the compaction pool ({@code compaction-N} threads), one background
+ * loop per table at most (it asks the table's strategy for work until there is none), the
+ * shared I/O throttle, and the engine-wide counters. What a compaction does is the table's
+ * ({@link LocalTable#compact}). Thread-safe.
+ */
+final class CompactionScheduler {
+  private static final Logger LOG = LoggerFactory.getLogger(CompactionScheduler.class);
+
+  private final ExecutorService executor;
+  private final Throttle throttle;
+  /** True while the engine is closing or closed: no new background work. */
+  private final BooleanSupplier closed;
+  /** Tables with a background loop scheduled or running, by id. */
+  private final ConcurrentHashMap<UUID, AtomicBoolean> scheduled = new ConcurrentHashMap<>();
+  /** Compactions finished, engine-wide. */
+  final LongAdder completed = new LongAdder();
+  /** Bytes of SSTables written by compactions, engine-wide. */
+  final LongAdder bytesWritten = new LongAdder();
+
+  CompactionScheduler(int threads, long bytesPerSecond, BooleanSupplier closed) {
+    AtomicInteger n = new AtomicInteger();
+    this.executor = Executors.newFixedThreadPool(Math.max(1, threads), r -> {
+      Thread t = new Thread(r, "compaction-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+    this.throttle = new Throttle(bytesPerSecond);
+    this.closed = closed;
+  }
+
+  /** Schedules background compactions for the table unless some are already scheduled. */
+  void maybeCompact(LocalTable t) {
+    if (closed.getAsBoolean() || t.dropped) {
+      return;
+    }
+    AtomicBoolean flag = scheduled.computeIfAbsent(t.spec().id(), id -> new AtomicBoolean());
+    if (!flag.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      executor.execute(() -> {
+        try {
+          while (!closed.getAsBoolean() && !t.dropped) {
+            List<SSTableReader> inputs = t.nextBackgroundCompaction();
+            if (inputs.isEmpty()) {
+              break;
+            }
+            t.compact(inputs, throttle);
+          }
+        } catch (RuntimeException e) {
+          if (!closed.getAsBoolean()) {
+            LOG.error("background compaction of {} failed", t, e);
+          }
+        } finally {
+          flag.set(false);
+        }
+      });
+    } catch (RejectedExecutionException e) {
+      flag.set(false);
+    }
+  }
+
+  /** Runs a compaction of marked inputs on the compaction pool. */
+  CompletableFuture<Void> run(LocalTable t, List<SSTableReader> inputs) {
+    return CompletableFuture.runAsync(() -> t.compact(inputs, throttle), executor);
+  }
+
+  /** Changes the I/O cap at once; 0 = unthrottled. */
+  void setRate(long bytesPerSecond) {
+    throttle.setRate(bytesPerSecond);
+  }
+
+  /** Lets running compactions finish (up to 30 s, then interrupts them); no new ones start. */
+  void shutdown() throws InterruptedException {
+    executor.shutdown();
+    if (!executor.awaitTermination(30, TimeUnit.SECONDS)) {
+      executor.shutdownNow();
+    }
+  }
+
+  /** Interrupts running compactions and waits (up to 30 s) for them to stop. */
+  void shutdownNow() throws InterruptedException {
+    executor.shutdownNow();
+    executor.awaitTermination(30, TimeUnit.SECONDS);
+  }
+}
