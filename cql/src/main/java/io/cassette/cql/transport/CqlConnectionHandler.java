@@ -142,6 +142,12 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
       handedOff = read(ctx, envelope);
     } catch (CqlException e) {
       writeError(ctx, envelope, e);
+    } catch (RuntimeException e) {
+      // A body the decoders did not foresee: answered on its stream; the frame boundaries hold.
+      LOG.warn("Cannot decode {} on stream {} from {}", Opcode.name(envelope.opcode()), envelope.streamId(),
+          ctx.channel().remoteAddress(), e);
+      writeError(ctx, envelope, new CqlException(ErrorCode.PROTOCOL_ERROR, "Malformed " + Opcode.name(envelope.opcode())
+          + " message"));
     } finally {
       if (!handedOff) {
         envelope.body().release();
@@ -362,11 +368,18 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
     } catch (CqlException e) {
       opcode = Opcode.ERROR;
       body = ErrorEncoder.encode(ctx.alloc(), e, envelope.version());
+    } catch (StackOverflowError t) {
+      // Client input nested deeper than some bound covers: the client's error, never the node's.
+      LOG.warn("Request on stream {} too deeply nested for the thread stack", envelope.streamId(), t);
+      opcode = Opcode.ERROR;
+      body = ErrorEncoder.encode(ctx.alloc(), new CqlException(ErrorCode.INVALID,
+          "Statement too deeply nested to be processed"), envelope.version());
     } catch (Throwable t) {
+      // The details (class names, file paths) go to the node's log, not to the client.
       LOG.error("Unexpected error executing {} on stream {}", Opcode.name(envelope.opcode()), envelope.streamId(), t);
       opcode = Opcode.ERROR;
-      body = ErrorEncoder.encode(ctx.alloc(), new CqlException(ErrorCode.SERVER_ERROR, t.toString()),
-          envelope.version());
+      body = ErrorEncoder.encode(ctx.alloc(), new CqlException(ErrorCode.SERVER_ERROR,
+          "Unexpected error while executing the request; the node's log has the details"), envelope.version());
     } finally {
       envelope.body().release();
       warnings = ClientWarnings.finish();
