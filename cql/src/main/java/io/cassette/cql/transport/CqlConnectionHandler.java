@@ -66,8 +66,8 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
 
   private final QueryHandler handler;
   private final RequestMetrics metrics;
-  /** Node-wide bytes of executing requests. */
-  private final RequestBytesBudget budget;
+  /** Where the decoder reserved each request's bytes; released here once answered. */
+  private final io.cassette.cql.transport.frame.Admission budget;
   private final SlowLog slowLog;
   /** DRIVER_NAME from STARTUP, for the slow log. */
   private volatile String driverName;
@@ -77,6 +77,8 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
   private final FrameDecoder decoder;
   private final FrameEncoder encoder;
   private final int maxInFlight;
+  /** max_value_size: longer bound values are refused. */
+  private final int maxValueBytes;
   /** Reading resumes when the in-flight count falls to this after having reached {@link #maxInFlight}. */
   private final int resumeAt;
   /** A flush task is queued on the event loop behind the pending worker writes (event loop only). */
@@ -85,7 +87,7 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
   /** Requests executing or being answered. */
   private int inFlight;
   /** Requests decoded while {@link #inFlight} was at the limit, in arrival order. */
-  private final ArrayDeque<Envelope> waiting = new ArrayDeque<>();
+  private final ArrayDeque<Pending> waiting = new ArrayDeque<>();
 
   /** Version of the first frame; all later frames must use it. 0 until then. */
   private int version;
@@ -97,7 +99,9 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
 
   CqlConnectionHandler(QueryHandler handler, Executor executor, Authenticator authenticator,
                        EventBroadcaster events, FrameDecoder decoder, FrameEncoder encoder, int maxInFlight,
-                       RequestMetrics metrics, SlowLog slowLog, RequestBytesBudget budget) {
+                       RequestMetrics metrics, SlowLog slowLog, io.cassette.cql.transport.frame.Admission budget,
+                       int maxValueBytes) {
+    this.maxValueBytes = maxValueBytes;
     this.handler = handler;
     this.budget = budget;
     this.metrics = metrics;
@@ -125,7 +129,7 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     if (msg instanceof FrameError error) {
-      ByteBuf body = ErrorEncoder.encode(ctx.alloc(), new CqlException(ErrorCode.PROTOCOL_ERROR, error.message()),
+      ByteBuf body = ErrorEncoder.encode(ctx.alloc(), new CqlException(error.code(), error.message()),
           error.version());
       var future = ctx.writeAndFlush(new Envelope(error.version(), 0, error.streamId(), Opcode.ERROR, body));
       if (error.fatal()) {
@@ -138,8 +142,9 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
       return;
     }
     boolean handedOff = false;
+    long reserved = decoder.takeReservation();
     try {
-      handedOff = read(ctx, envelope);
+      handedOff = read(ctx, envelope, reserved);
     } catch (CqlException e) {
       writeError(ctx, envelope, e);
     } catch (RuntimeException e) {
@@ -151,12 +156,13 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
     } finally {
       if (!handedOff) {
         envelope.body().release();
+        budget.release(reserved);
       }
     }
   }
 
   /** Returns true when the envelope (and its body) was handed to a worker. */
-  private boolean read(ChannelHandlerContext ctx, Envelope envelope) {
+  private boolean read(ChannelHandlerContext ctx, Envelope envelope, long reserved) {
     if (version == 0) {
       version = envelope.version();
       ctx.channel().attr(EventBroadcaster.VERSION).set(version);
@@ -204,11 +210,11 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
           throw new CqlException(ErrorCode.PROTOCOL_ERROR, "Unexpected message AUTH_RESPONSE, "
               + (startedUp ? "the connection is already authenticated" : "expecting STARTUP or OPTIONS"));
         }
-        return dispatch(ctx, envelope);
+        return dispatch(ctx, envelope, reserved);
       }
       default -> {
         requireReady(name);
-        return dispatch(ctx, envelope);
+        return dispatch(ctx, envelope, reserved);
       }
     }
   }
@@ -283,46 +289,41 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
    * Queues {@code envelope} and starts what the limits allow. Parking is bounded by one socket
    * read: reading stops while anything is parked or {@link #maxInFlight} requests run.
    */
-  private boolean dispatch(ChannelHandlerContext ctx, Envelope envelope) {
-    waiting.add(envelope);
+  private boolean dispatch(ChannelHandlerContext ctx, Envelope envelope, long reserved) {
+    waiting.add(new Pending(envelope, reserved));
     pump(ctx);
     return true;
   }
 
+  /** A decoded request waiting for an execution slot, with the bytes the decoder reserved for it. */
+  private record Pending(Envelope envelope, long reserved) {}
+
   /**
    * On the event loop: starts parked requests while this connection is under
-   * {@link #maxInFlight} and the node-wide byte budget admits them, then sets autoRead.
+   * {@link #maxInFlight}, then sets autoRead (leaving it off while the decoder waits for
+   * request bytes to be admitted).
    */
   private void pump(ChannelHandlerContext ctx) {
     if (!ctx.channel().isActive()) {
       return;
     }
     while (!waiting.isEmpty() && inFlight < maxInFlight) {
-      Envelope next = waiting.peek();
-      if (!budget.tryAcquireOrWait(sizeOf(next), () -> ctx.executor().execute(() -> pump(ctx)))) {
-        break;
-      }
-      waiting.poll();
-      start(ctx, next);
+      Pending next = waiting.poll();
+      start(ctx, next.envelope(), next.reserved());
     }
     var config = ctx.channel().config();
     if (!waiting.isEmpty() || inFlight >= maxInFlight) {
       if (config.isAutoRead()) {
         config.setAutoRead(false);
       }
-    } else if (inFlight <= resumeAt && !config.isAutoRead()) {
+    } else if (inFlight <= resumeAt && !config.isAutoRead() && !decoder.isAwaitingAdmission()) {
       config.setAutoRead(true);
     }
   }
 
-  private static long sizeOf(Envelope envelope) {
-    return Envelope.HEADER_LENGTH + envelope.body().readableBytes();
-  }
-
-  /** Requires: the request's bytes are acquired from the budget. */
-  private void start(ChannelHandlerContext ctx, Envelope envelope) {
+  /** {@code bytes}: what the decoder reserved for the request; released once it is answered. */
+  private void start(ChannelHandlerContext ctx, Envelope envelope, long bytes) {
     inFlight++;
-    long bytes = sizeOf(envelope);
     try {
       long decodedAt = System.nanoTime();
       executor.execute(() -> process(ctx, envelope, decodedAt, bytes));
@@ -345,9 +346,10 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
     // Requests still executing release their bytes when their (failed) write completes.
     metrics.connectionClosed();
-    Envelope parked;
+    Pending parked;
     while ((parked = waiting.poll()) != null) {
-      parked.body().release();
+      parked.envelope().body().release();
+      budget.release(parked.reserved());
     }
     super.channelInactive(ctx);
   }
@@ -358,9 +360,14 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
     ByteBuf body;
     List<String> warnings;
     Request request = null;
+    boolean bodyReleased = false;
     ClientWarnings.begin();
     try {
-      request = RequestDecoder.decode(envelope.opcode(), envelope.body(), envelope.version());
+      request = RequestDecoder.decode(envelope.opcode(), envelope.body(), envelope.version(), maxValueBytes);
+      // The request holds copies of what it needs: the frame is freed before executing, so a
+      // large value does not live once more while it becomes a cell and a commit-log record.
+      envelope.body().release();
+      bodyReleased = true;
       body = execute(ctx, request, envelope.version());
       if (envelope.opcode() == Opcode.AUTH_RESPONSE) {
         opcode = ready ? Opcode.AUTH_SUCCESS : Opcode.AUTH_CHALLENGE;
@@ -381,7 +388,9 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
       body = ErrorEncoder.encode(ctx.alloc(), new CqlException(ErrorCode.SERVER_ERROR,
           "Unexpected error while executing the request; the node's log has the details"), envelope.version());
     } finally {
-      envelope.body().release();
+      if (!bodyReleased) {
+        envelope.body().release();
+      }
       warnings = ClientWarnings.finish();
     }
     record(envelope.opcode(), request, opcode == Opcode.ERROR, (System.nanoTime() - decodedAtNanos) / 1000);
