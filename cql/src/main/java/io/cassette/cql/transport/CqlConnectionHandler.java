@@ -79,6 +79,8 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
   private final int maxInFlight;
   /** max_value_size: longer bound values are refused. */
   private final int maxValueBytes;
+  /** Answers queued and not yet taken by the client beyond which it is disconnected. */
+  private final long maxPendingOutputBytes;
   /** Reading resumes when the in-flight count falls to this after having reached {@link #maxInFlight}. */
   private final int resumeAt;
   /** A flush task is queued on the event loop behind the pending worker writes (event loop only). */
@@ -86,7 +88,15 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
   private Runnable flushTask;
   /** Requests executing or being answered. */
   private int inFlight;
-  /** Requests decoded while {@link #inFlight} was at the limit, in arrival order. */
+  /** Requests of this connection handed to the shared worker pool and not yet answered. */
+  private int submitted;
+  /**
+   * Requests of one connection queued in the shared worker pool at once; the rest wait here.
+   * The pool is FIFO, so this keeps one client's burst of thousands of requests from putting
+   * every other client behind it: with many connections the pool serves them round-robin.
+   */
+  static final int MAX_SUBMITTED_PER_CONNECTION = 32;
+  /** Requests decoded and not yet handed to the worker pool, in arrival order. */
   private final ArrayDeque<Pending> waiting = new ArrayDeque<>();
 
   /** Version of the first frame; all later frames must use it. 0 until then. */
@@ -100,8 +110,9 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
   CqlConnectionHandler(QueryHandler handler, Executor executor, Authenticator authenticator,
                        EventBroadcaster events, FrameDecoder decoder, FrameEncoder encoder, int maxInFlight,
                        RequestMetrics metrics, SlowLog slowLog, io.cassette.cql.transport.frame.Admission budget,
-                       int maxValueBytes) {
+                       int maxValueBytes, long maxPendingOutputBytes) {
     this.maxValueBytes = maxValueBytes;
+    this.maxPendingOutputBytes = maxPendingOutputBytes;
     this.handler = handler;
     this.budget = budget;
     this.metrics = metrics;
@@ -286,10 +297,12 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
   }
 
   /**
-   * Queues {@code envelope} and starts what the limits allow. Parking is bounded by one socket
-   * read: reading stops while anything is parked or {@link #maxInFlight} requests run.
+   * Queues {@code envelope} and starts what the limits allow. Reading stops while
+   * {@link #maxInFlight} requests are decoded and unanswered; their bytes are reserved (the
+   * decoder's admission), so what waits here is bounded node-wide.
    */
   private boolean dispatch(ChannelHandlerContext ctx, Envelope envelope, long reserved) {
+    inFlight++;
     waiting.add(new Pending(envelope, reserved));
     pump(ctx);
     return true;
@@ -307,12 +320,15 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
     if (!ctx.channel().isActive()) {
       return;
     }
-    while (!waiting.isEmpty() && inFlight < maxInFlight) {
+    // A client that does not read its answers (the socket is not writable) gets no new request
+    // started: its backlog stops growing, its TCP window fills, and only it waits.
+    boolean writable = ctx.channel().isWritable();
+    while (!waiting.isEmpty() && submitted < MAX_SUBMITTED_PER_CONNECTION && writable) {
       Pending next = waiting.poll();
       start(ctx, next.envelope(), next.reserved());
     }
     var config = ctx.channel().config();
-    if (!waiting.isEmpty() || inFlight >= maxInFlight) {
+    if (inFlight >= maxInFlight || !writable) {
       if (config.isAutoRead()) {
         config.setAutoRead(false);
       }
@@ -323,7 +339,7 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
 
   /** {@code bytes}: what the decoder reserved for the request; released once it is answered. */
   private void start(ChannelHandlerContext ctx, Envelope envelope, long bytes) {
-    inFlight++;
+    submitted++;
     try {
       long decodedAt = System.nanoTime();
       executor.execute(() -> process(ctx, envelope, decodedAt, bytes));
@@ -338,6 +354,7 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
   /** On the event loop, when a response has been written (or failed to be). */
   private void requestDone(ChannelHandlerContext ctx, long bytes) {
     inFlight--;
+    submitted--;
     budget.release(bytes);
     pump(ctx);
   }
@@ -350,12 +367,23 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
     while ((parked = waiting.poll()) != null) {
       parked.envelope().body().release();
       budget.release(parked.reserved());
+      inFlight--;
     }
     super.channelInactive(ctx);
   }
 
   /** Runs on a worker thread; owns the envelope's body. */
   private void process(ChannelHandlerContext ctx, Envelope envelope, long decodedAtNanos, long bytes) {
+    if (!ctx.channel().isActive()) {
+      // The client is gone (or was cut off): nobody would read the answer.
+      envelope.body().release();
+      try {
+        ctx.executor().execute(() -> requestDone(ctx, bytes));
+      } catch (RejectedExecutionException e) {
+        budget.release(bytes);
+      }
+      return;
+    }
     int opcode = Opcode.RESULT;
     ByteBuf body;
     List<String> warnings;
@@ -499,6 +527,11 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
     io.netty.channel.ChannelPromise promise = ctx.newPromise();
     try {
       ctx.executor().execute(() -> {
+        if (overOutputLimit(ctx)) {
+          response.release();
+          promise.tryFailure(new java.io.IOException("client output limit exceeded"));
+          return;
+        }
         ctx.write(response, promise);
         if (!flushScheduled) {
           flushScheduled = true;
@@ -515,6 +548,32 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
 
   private void writeError(ChannelHandlerContext ctx, Envelope request, CqlException e) {
     respond(ctx, request, Opcode.ERROR, ErrorEncoder.encode(ctx.alloc(), e, request.version()), List.of());
+  }
+
+  /**
+   * On the event loop, before queueing a response: true (and the connection is closed) when the
+   * answers already queued for this client exceed {@link #maxPendingOutputBytes}, i.e. it sends
+   * requests and does not read the results. As Redis's client-output-buffer-limit: a slow
+   * reader only ever hurts itself. One answer of any size always fits an empty queue.
+   */
+  private boolean overOutputLimit(ChannelHandlerContext ctx) {
+    var outbound = ctx.channel().unsafe().outboundBuffer();
+    long pending = outbound == null ? 0 : outbound.totalPendingWriteBytes();
+    if (pending <= maxPendingOutputBytes) {
+      return false;
+    }
+    if (ctx.channel().isOpen()) {
+      LOG.warn("Closing CQL connection {}: {} bytes of answers not read by the client (limit {})",
+          ctx.channel().remoteAddress(), pending, maxPendingOutputBytes);
+      ctx.close();
+    }
+    return true;
+  }
+
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+    pump(ctx);
+    super.channelWritabilityChanged(ctx);
   }
 
   @Override

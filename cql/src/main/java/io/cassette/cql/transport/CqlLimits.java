@@ -17,6 +17,7 @@ package io.cassette.cql.transport;
  *                                    limits answer OVERLOADED instead of pausing the connection
  * @param maxConnections              {@code native_transport_max_concurrent_connections}; -1 = none
  * @param maxConnectionsPerIp         {@code native_transport_max_concurrent_connections_per_ip}; -1 = none
+ * @see #maxPendingOutputBytes()
  */
 public record CqlLimits(int maxMessageBytes, int maxValueBytes, long maxRequestDataInFlight,
                         long maxRequestDataInFlightPerIp, boolean throwOnOverload, int maxConnections,
@@ -25,8 +26,13 @@ public record CqlLimits(int maxMessageBytes, int maxValueBytes, long maxRequestD
   public static final int CASSANDRA_MAX_VALUE_BYTES = 256 << 20;
   /** Cassandra's max_mutation_size default (half a 32 MiB commit-log segment) caps the message size. */
   public static final int MAX_DERIVED_MESSAGE_BYTES = 16 << 20;
-  /** Share of the heap one request (and one value) may take: it lives ~3 times while executing. */
-  static final int MESSAGE_HEAP_DIVISOR = 16;
+  /**
+   * Share of the heap one request (and one value) may take. Measured at 64 MiB: values of
+   * heap/16 (4 MiB) survive ten sequential and eight concurrent writes most runs but not all,
+   * since a large cell lives in a request (frame, cell, commit-log record), a memtable, a flush
+   * and a compaction at once; heap/32 leaves the margin.
+   */
+  static final int MESSAGE_HEAP_DIVISOR = 32;
   /** Cassandra: a tenth of the heap for all requests in flight, a fortieth per client address. */
   static final int IN_FLIGHT_HEAP_DIVISOR = 10;
   static final int IN_FLIGHT_PER_IP_HEAP_DIVISOR = 40;
@@ -50,6 +56,15 @@ public record CqlLimits(int maxMessageBytes, int maxValueBytes, long maxRequestD
       throw new IllegalArgumentException("native_transport_max_concurrent_connections(_per_ip) must be > 0 or -1"
           + " (unlimited): " + maxConnections + ", " + maxConnectionsPerIp);
     }
+  }
+
+  /**
+   * Answers queued for one client and not read by it, past which the connection is closed (no
+   * Cassandra key: Cassandra keeps them; Redis closes such a client, client-output-buffer-limit).
+   * Two largest messages, at least 1 MiB.
+   */
+  public long maxPendingOutputBytes() {
+    return Math.max(1 << 20, 2L * maxMessageBytes);
   }
 
   /** The defaults for a heap of {@code heapBytes} (Runtime.maxMemory()). */

@@ -62,6 +62,16 @@ public final class CqlServer implements AutoCloseable {
     this(options.withLimits(options.limits().withInFlight(requestBytesBudget, requestBytesBudget, false)), handler);
   }
 
+  /** The bounds on request bytes in flight (tests observe what they hold). */
+  RequestBytesBudget budget() {
+    return budget;
+  }
+
+  /** CQL connections open now (tests). */
+  int openConnections() {
+    return connectionLimit.openConnections();
+  }
+
   /** Binds and starts accepting clients; returns the bound address (the real port when 0 was asked). */
   public InetSocketAddress start() {
     if (serverChannel != null) {
@@ -98,7 +108,8 @@ public final class CqlServer implements AutoCloseable {
             ch.pipeline().addLast("frameEncoder", encoder);
             ch.pipeline().addLast("connection", new CqlConnectionHandler(handler, workers,
                 options.authenticator(), events, decoder, encoder, options.maxConcurrentRequestsPerConnection(),
-                metrics, slowLog, admission, options.limits().maxValueBytes()));
+                metrics, slowLog, admission, options.limits().maxValueBytes(),
+                options.limits().maxPendingOutputBytes()));
           }
         });
     try {
