@@ -65,7 +65,20 @@ final class ConnectionLimitHandler extends ChannelInboundHandlerAdapter {
     ctx.fireChannelActive();
   }
 
+  /** Refused connections never became active for the handlers behind: they are not told it ended either. */
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    if (ctx.channel().hasAttr(REFUSED)) {
+      return;
+    }
+    ctx.fireChannelInactive();
+  }
+
+  private static final io.netty.util.AttributeKey<Boolean> REFUSED =
+      io.netty.util.AttributeKey.valueOf("cassette.cql.refused");
+
   private void refuse(ChannelHandlerContext ctx, String why) {
+    ctx.channel().attr(REFUSED).set(Boolean.TRUE);
     long n = refused.incrementAndGet();
     long now = System.nanoTime();
     long last = lastWarnNanos.get();

@@ -95,7 +95,7 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
    * The pool is FIFO, so this keeps one client's burst of thousands of requests from putting
    * every other client behind it: with many connections the pool serves them round-robin.
    */
-  static final int MAX_SUBMITTED_PER_CONNECTION = 32;
+  static final int MAX_SUBMITTED_PER_CONNECTION = 16;
   /** Requests decoded and not yet handed to the worker pool, in arrival order. */
   private final ArrayDeque<Pending> waiting = new ArrayDeque<>();
 
@@ -128,7 +128,7 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelActive(ChannelHandlerContext ctx) throws Exception {
-    state = new ClientState((InetSocketAddress) ctx.channel().remoteAddress());
+    state = new ClientState(ctx.channel().remoteAddress() instanceof InetSocketAddress remote ? remote : null);
     metrics.connectionOpened();
     flushTask = () -> {
       flushScheduled = false;
@@ -323,7 +323,7 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
     // A client that does not read its answers (the socket is not writable) gets no new request
     // started: its backlog stops growing, its TCP window fills, and only it waits.
     boolean writable = ctx.channel().isWritable();
-    while (!waiting.isEmpty() && submitted < MAX_SUBMITTED_PER_CONNECTION && writable) {
+    while (!waiting.isEmpty() && submitted < Math.min(maxInFlight, MAX_SUBMITTED_PER_CONNECTION) && writable) {
       Pending next = waiting.poll();
       start(ctx, next.envelope(), next.reserved());
     }
@@ -391,7 +391,16 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
     boolean bodyReleased = false;
     ClientWarnings.begin();
     try {
-      request = RequestDecoder.decode(envelope.opcode(), envelope.body(), envelope.version(), maxValueBytes);
+      try {
+        request = RequestDecoder.decode(envelope.opcode(), envelope.body(), envelope.version(), maxValueBytes);
+      } catch (RuntimeException e) {
+        if (e instanceof CqlException) {
+          throw e;
+        }
+        // A body the decoder did not foresee: malformed input is the client's error.
+        LOG.warn("Cannot decode {} on stream {}", Opcode.name(envelope.opcode()), envelope.streamId(), e);
+        throw new CqlException(ErrorCode.PROTOCOL_ERROR, "Malformed " + Opcode.name(envelope.opcode()) + " message");
+      }
       // The request holds copies of what it needs: the frame is freed before executing, so a
       // large value does not live once more while it becomes a cell and a commit-log record.
       envelope.body().release();

@@ -68,10 +68,9 @@ class DecoderFuzzTest {
     var admission = budget.forClient(null);
     FrameDecoder decoder = new FrameDecoder(MAX_FRAME, MAX_FRAME, admission);
     FrameEncoder encoder = new FrameEncoder();
-    EmbeddedChannel ch = new EmbeddedChannel();
-    ch.pipeline().addLast(decoder, encoder, new CqlConnectionHandler(handler, Runnable::run,
-        AllowAllAuthenticator.INSTANCE, new EventBroadcaster(), decoder, encoder, 64,
-        NodeMetrics.global().requests("cql-fuzz"), NodeMetrics.global().cqlSlowLog(), admission, 16 * 1024,
+    EmbeddedChannel ch = new EmbeddedChannel(decoder, encoder, new CqlConnectionHandler(new TransportOnly(handler),
+        Runnable::run, AllowAllAuthenticator.INSTANCE, new EventBroadcaster(), decoder, encoder, 64,
+        NodeMetrics.global().requests("cql"), NodeMetrics.global().cqlSlowLog(), admission, 16 * 1024,
         1 << 20));
     int at = 0;
     while (at < bytes.length && ch.isOpen()) {
@@ -90,6 +89,7 @@ class DecoderFuzzTest {
       out.writeBytes(a);
     }
     ch.finishAndReleaseAll();
+    ch.runPendingTasks();
     assertThat(budget.usedBytes()).as("reservations released").isZero();
     return checkAnswers(out.toByteArray());
   }
@@ -110,7 +110,9 @@ class DecoderFuzzTest {
           break; // the v1/v2 unsupported-version answer, 8-byte header: checked elsewhere
         }
         assertThat(length).isBetween(0, b.remaining() - 9);
-        checkAnswer(opcode, ByteBuffer.wrap(out, start + 9, length).slice());
+        if ((b.get(start + 1) & 0x01) == 0) { // compressed bodies (after an LZ4 STARTUP) are not parsed
+          checkAnswer(opcode, ByteBuffer.wrap(out, start + 9, length).slice());
+        }
         answers++;
         b.position(start + 9 + length);
         if (version >= 5 && opcode == Opcode.READY) {
@@ -152,6 +154,50 @@ class DecoderFuzzTest {
       assertThat(code).as("error code of '%s'", message).isNotZero();
       assertThat(message).as("answer names no Java class").doesNotContainPattern("(java|io\\.netty|io\\.cassette)\\.")
           .doesNotContain("Exception");
+    }
+  }
+
+  /**
+   * The stub's own failures on mutated statement text (it is no CQL implementation) are not the
+   * transport's: they become a client error here, so any SERVER_ERROR left comes from decoding.
+   */
+  private record TransportOnly(StubQueryHandler stub) implements io.cassette.cql.QueryHandler {
+    private static <T> T guard(java.util.function.Supplier<T> call) {
+      try {
+        return call.get();
+      } catch (io.cassette.cql.CqlException e) {
+        throw e;
+      } catch (RuntimeException e) {
+        throw new io.cassette.cql.CqlException(io.cassette.cql.ErrorCode.INVALID, "stub cannot run this");
+      }
+    }
+
+    @Override
+    public io.cassette.cql.Result query(String query, io.cassette.cql.QueryOptions options,
+                                        io.cassette.cql.ClientState state) {
+      return guard(() -> stub.query(query, options, state));
+    }
+
+    @Override
+    public io.cassette.cql.Result.Prepared prepare(String query, String keyspace, io.cassette.cql.ClientState state) {
+      return guard(() -> stub.prepare(query, keyspace, state));
+    }
+
+    @Override
+    public io.cassette.cql.Result execute(byte[] id, byte[] resultMetadataId, io.cassette.cql.QueryOptions options,
+                                          io.cassette.cql.ClientState state) {
+      return guard(() -> stub.execute(id, resultMetadataId, options, state));
+    }
+
+    @Override
+    public io.cassette.cql.Result batch(int type, List<io.cassette.cql.BatchStatement> statements,
+                                        io.cassette.cql.QueryOptions options, io.cassette.cql.ClientState state) {
+      return guard(() -> stub.batch(type, statements, options, state));
+    }
+
+    @Override
+    public void onSchemaChange(java.util.function.Consumer<io.cassette.cql.Result.SchemaChange> listener) {
+      stub.onSchemaChange(listener);
     }
   }
 

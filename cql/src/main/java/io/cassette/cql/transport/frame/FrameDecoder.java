@@ -500,18 +500,29 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     out.add(error);
   }
 
+  /** After the last envelopes were handed on: reservations nobody will take are returned. */
   @Override
-  protected void handlerRemoved0(ChannelHandlerContext ctx) {
-    if (partialEnvelope != null) {
-      partialEnvelope.release();
-      partialEnvelope = null;
-    }
+  public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    super.channelInactive(ctx);
+    releaseAll();
+  }
+
+  private void releaseAll() {
     awaitingAdmission = false;
     releaseCurrent();
     Long r;
     while ((r = reservations.poll()) != null) {
       admission.release(r);
     }
+  }
+
+  @Override
+  protected void handlerRemoved0(ChannelHandlerContext ctx) {
+    if (partialEnvelope != null) {
+      partialEnvelope.release();
+      partialEnvelope = null;
+    }
+    releaseAll();
   }
 
   private static long readLittleEndian(ByteBuf buf, int index, int byteCount) {
