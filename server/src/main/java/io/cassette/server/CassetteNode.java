@@ -5,6 +5,7 @@ import io.cassette.server.config.ConfigKeys;
 import io.cassette.cql.language.CqlLanguage;
 import io.cassette.cql.language.NodeInfo;
 import io.cassette.cql.transport.AllowAllAuthenticator;
+import io.cassette.cql.transport.CqlLimits;
 import io.cassette.cql.transport.CqlServer;
 import io.cassette.cql.transport.CqlServerOptions;
 import io.cassette.metrics.NodeMetrics;
@@ -102,12 +103,29 @@ public final class CassetteNode implements AutoCloseable {
     return engine;
   }
 
+  /** The CQL door's options: Cassandra's keys where set, else limits derived from the heap. */
   private CqlServerOptions cqlOptions(String host, int port) {
-    long maxFrame = config.bytes(ConfigKeys.NATIVE_TRANSPORT_MAX_FRAME_SIZE);
-    return new CqlServerOptions(host, port, (int) Math.min(Integer.MAX_VALUE, maxFrame),
+    long heap = sizing.heapBytes();
+    CqlLimits d = CqlLimits.forHeap(heap);
+    int maxFrame = (int) bytesOr(ConfigKeys.NATIVE_TRANSPORT_MAX_FRAME_SIZE, CqlLimits.defaultMaxFrameBytes(heap));
+    CqlLimits limits = new CqlLimits(
+        (int) bytesOr(ConfigKeys.NATIVE_TRANSPORT_MAX_MESSAGE_SIZE, d.maxMessageBytes()),
+        (int) bytesOr(ConfigKeys.MAX_VALUE_SIZE, d.maxValueBytes()),
+        bytesOr(ConfigKeys.NATIVE_TRANSPORT_MAX_REQUEST_DATA_IN_FLIGHT, d.maxRequestDataInFlight()),
+        bytesOr(ConfigKeys.NATIVE_TRANSPORT_MAX_REQUEST_DATA_IN_FLIGHT_PER_IP, d.maxRequestDataInFlightPerIp()),
+        config.bool(ConfigKeys.NATIVE_TRANSPORT_THROW_ON_OVERLOAD),
+        config.isSet(ConfigKeys.NATIVE_TRANSPORT_MAX_CONCURRENT_CONNECTIONS)
+            ? config.integer(ConfigKeys.NATIVE_TRANSPORT_MAX_CONCURRENT_CONNECTIONS) : d.maxConnections(),
+        config.isSet(ConfigKeys.NATIVE_TRANSPORT_MAX_CONCURRENT_CONNECTIONS_PER_IP)
+            ? config.integer(ConfigKeys.NATIVE_TRANSPORT_MAX_CONCURRENT_CONNECTIONS_PER_IP) : d.maxConnectionsPerIp());
+    return new CqlServerOptions(host, port, maxFrame,
         CqlServerOptions.DEFAULT_MAX_CONCURRENT_REQUESTS_PER_CONNECTION, sizing.ioThreads(),
         sizing.requestThreads(), AllowAllAuthenticator.INSTANCE,
-        CqlServerOptions.DEFAULT_IDLE_TIMEOUT_SECONDS);
+        CqlServerOptions.DEFAULT_IDLE_TIMEOUT_SECONDS, limits);
+  }
+
+  private long bytesOr(String key, long derived) {
+    return config.isSet(key) ? Math.min(Integer.MAX_VALUE, config.bytes(key)) : derived;
   }
 
   /**

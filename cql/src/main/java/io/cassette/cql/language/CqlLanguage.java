@@ -3,6 +3,8 @@ package io.cassette.cql.language;
 import io.cassette.cql.BatchStatement;
 import io.cassette.cql.ClientState;
 import io.cassette.cql.ColumnSpec;
+import io.cassette.cql.Consistency;
+import io.cassette.cql.ReplicaException;
 import io.cassette.cql.CqlException;
 import io.cassette.cql.ErrorCode;
 import io.cassette.cql.QueryHandler;
@@ -18,10 +20,12 @@ import io.cassette.cql.language.statements.MicrosClock;
 import io.cassette.cql.language.statements.ModificationStatement;
 import io.cassette.cql.language.statements.PartitionLocks;
 import io.cassette.cql.language.statements.QueryContext;
+import io.cassette.cql.language.statements.SelectStatement;
 import io.cassette.cql.language.statements.Services;
 import io.cassette.cql.language.statements.StatementCompiler;
 import io.cassette.storage.Engine;
 import io.cassette.storage.StorageException;
+import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -33,6 +37,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The CQL language of Cassette: parses, compiles and executes statements against the storage
@@ -43,6 +49,9 @@ import java.util.function.Consumer;
  * transparently after a schema change.
  */
 public final class CqlLanguage implements QueryHandler {
+  private static final Logger LOG = LoggerFactory.getLogger(CqlLanguage.class);
+  /** Cassandra's RequestFailureReason.UNKNOWN, the reason code of a local storage failure. */
+  private static final int FAILURE_REASON_UNKNOWN = 0;
   /** Prepared statements kept; the least recently used is evicted beyond this. */
   public static final int MAX_PREPARED = 10_000;
 
@@ -83,10 +92,12 @@ public final class CqlLanguage implements QueryHandler {
 
   @Override
   public Result query(String query, QueryOptions options, ClientState state) {
-    return guard(() -> {
+    String[] writeType = {null};
+    return guard(options, writeType, () -> {
       Statement s = Parser.parse(query);
       String ks = options.keyspace() != null ? options.keyspace() : state.keyspace();
       Executable e = compiler.compile(s, ks);
+      writeType[0] = writeTypeOf(e);
       List<ByteBuffer> values = orderValues(e, options);
       checkCount(e, values);
       return e.execute(new QueryContext(options, state, services, values));
@@ -95,7 +106,7 @@ public final class CqlLanguage implements QueryHandler {
 
   @Override
   public Result.Prepared prepare(String query, String keyspace, ClientState state) {
-    return guard(() -> {
+    return guard(null, new String[1], () -> {
       String ks = keyspace != null ? keyspace : state.keyspace();
       Statement s = Parser.parse(query);
       Executable e = compiler.compile(s, ks);
@@ -113,8 +124,10 @@ public final class CqlLanguage implements QueryHandler {
 
   @Override
   public Result execute(byte[] id, byte[] resultMetadataId, QueryOptions options, ClientState state) {
-    return guard(() -> {
+    String[] writeType = {null};
+    return guard(options, writeType, () -> {
       Executable e = lookup(id);
+      writeType[0] = writeTypeOf(e);
       List<ByteBuffer> values = orderValues(e, options);
       checkCount(e, values);
       return e.execute(new QueryContext(options, state, services, values));
@@ -147,7 +160,8 @@ public final class CqlLanguage implements QueryHandler {
 
   @Override
   public Result batch(int type, List<BatchStatement> statements, QueryOptions options, ClientState state) {
-    return guard(() -> {
+    String[] writeType = {type == 1 ? "UNLOGGED_BATCH" : type == 2 ? "COUNTER" : "BATCH"};
+    return guard(options, writeType, () -> {
       if (type < 0 || type > 2) {
         throw new CqlException(ErrorCode.PROTOCOL_ERROR, "Invalid BATCH message type " + type);
       }
@@ -227,17 +241,48 @@ public final class CqlLanguage implements QueryHandler {
     T run();
   }
 
-  /** Maps storage and unexpected failures to the errors Cassandra sends. */
-  private static <T> T guard(Body<T> body) {
+  /** Cassandra's write type of a single statement, or null for a read. */
+  private static String writeTypeOf(Executable e) {
+    if (e instanceof SelectStatement) {
+      return null;
+    }
+    return "SIMPLE";
+  }
+
+  /**
+   * Maps storage and unexpected failures to the errors Cassandra sends: a storage failure (disk
+   * full, I/O error) is this replica failing the write (WRITE_FAILURE) or the read (READ_FAILURE).
+   * The storage message names files, so it goes to the node's log only; so does any unexpected
+   * exception, whose client message never carries Java class names.
+   *
+   * @param options   the request's options (for its consistency level), or null (PREPARE)
+   * @param writeType set by {@code body} once it knows: the write type, or null for a read
+   */
+  private <T> T guard(QueryOptions options, String[] writeType, Body<T> body) {
     try {
       return body.run();
     } catch (CqlException e) {
       throw e;
     } catch (StorageException e) {
-      // A plain message body: WRITE_FAILURE would need replica counts this node cannot give.
-      throw new CqlException(ErrorCode.SERVER_ERROR, "Storage failure: " + e.getMessage());
-    } catch (RuntimeException e) {
-      throw new CqlException(ErrorCode.SERVER_ERROR, e.toString());
+      LOG.warn("Storage failure executing a CQL request: {}", e.getMessage(), e);
+      Consistency cl = options == null ? Consistency.ONE : options.consistency();
+      Map<InetAddress, Integer> failures = Map.of(services.node().listenAddress(), FAILURE_REASON_UNKNOWN);
+      String message = "Operation failed - received 0 responses and 1 failures: UNKNOWN from /"
+          + services.node().listenAddress().getHostAddress();
+      if (writeType[0] == null && options != null) {
+        throw new ReplicaException.ReadFailure(cl, 0, 1, failures, false, message);
+      }
+      throw new ReplicaException.WriteFailure(cl, 0, 1, failures,
+          writeType[0] == null ? "SIMPLE" : writeType[0], message);
+    } catch (RuntimeException | StackOverflowError e) {
+      if (e instanceof StackOverflowError) {
+        // The parser bounds nesting, so this is a path it does not cover: a client error all the same.
+        LOG.warn("Statement too deeply nested for the thread stack; add the case to the parser's nesting bound", e);
+        throw Errors.invalid("Statement too deeply nested to be processed");
+      }
+      LOG.error("Unexpected error executing a CQL request", e);
+      throw new CqlException(ErrorCode.SERVER_ERROR, "Unexpected error while executing the request; "
+          + "the node's log has the details");
     }
   }
 

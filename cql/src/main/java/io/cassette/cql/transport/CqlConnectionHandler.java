@@ -66,8 +66,8 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
 
   private final QueryHandler handler;
   private final RequestMetrics metrics;
-  /** Node-wide bytes of executing requests. */
-  private final RequestBytesBudget budget;
+  /** Where the decoder reserved each request's bytes; released here once answered. */
+  private final io.cassette.cql.transport.frame.Admission budget;
   private final SlowLog slowLog;
   /** DRIVER_NAME from STARTUP, for the slow log. */
   private volatile String driverName;
@@ -77,6 +77,10 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
   private final FrameDecoder decoder;
   private final FrameEncoder encoder;
   private final int maxInFlight;
+  /** max_value_size: longer bound values are refused. */
+  private final int maxValueBytes;
+  /** Answers queued and not yet taken by the client beyond which it is disconnected. */
+  private final long maxPendingOutputBytes;
   /** Reading resumes when the in-flight count falls to this after having reached {@link #maxInFlight}. */
   private final int resumeAt;
   /** A flush task is queued on the event loop behind the pending worker writes (event loop only). */
@@ -84,8 +88,16 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
   private Runnable flushTask;
   /** Requests executing or being answered. */
   private int inFlight;
-  /** Requests decoded while {@link #inFlight} was at the limit, in arrival order. */
-  private final ArrayDeque<Envelope> waiting = new ArrayDeque<>();
+  /** Requests of this connection handed to the shared worker pool and not yet answered. */
+  private int submitted;
+  /**
+   * Requests of one connection queued in the shared worker pool at once; the rest wait here.
+   * The pool is FIFO, so this keeps one client's burst of thousands of requests from putting
+   * every other client behind it: with many connections the pool serves them round-robin.
+   */
+  static final int MAX_SUBMITTED_PER_CONNECTION = 16;
+  /** Requests decoded and not yet handed to the worker pool, in arrival order. */
+  private final ArrayDeque<Pending> waiting = new ArrayDeque<>();
 
   /** Version of the first frame; all later frames must use it. 0 until then. */
   private int version;
@@ -97,7 +109,10 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
 
   CqlConnectionHandler(QueryHandler handler, Executor executor, Authenticator authenticator,
                        EventBroadcaster events, FrameDecoder decoder, FrameEncoder encoder, int maxInFlight,
-                       RequestMetrics metrics, SlowLog slowLog, RequestBytesBudget budget) {
+                       RequestMetrics metrics, SlowLog slowLog, io.cassette.cql.transport.frame.Admission budget,
+                       int maxValueBytes, long maxPendingOutputBytes) {
+    this.maxValueBytes = maxValueBytes;
+    this.maxPendingOutputBytes = maxPendingOutputBytes;
     this.handler = handler;
     this.budget = budget;
     this.metrics = metrics;
@@ -113,7 +128,7 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelActive(ChannelHandlerContext ctx) throws Exception {
-    state = new ClientState((InetSocketAddress) ctx.channel().remoteAddress());
+    state = new ClientState(ctx.channel().remoteAddress() instanceof InetSocketAddress remote ? remote : null);
     metrics.connectionOpened();
     flushTask = () -> {
       flushScheduled = false;
@@ -125,7 +140,7 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     if (msg instanceof FrameError error) {
-      ByteBuf body = ErrorEncoder.encode(ctx.alloc(), new CqlException(ErrorCode.PROTOCOL_ERROR, error.message()),
+      ByteBuf body = ErrorEncoder.encode(ctx.alloc(), new CqlException(error.code(), error.message()),
           error.version());
       var future = ctx.writeAndFlush(new Envelope(error.version(), 0, error.streamId(), Opcode.ERROR, body));
       if (error.fatal()) {
@@ -138,19 +153,27 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
       return;
     }
     boolean handedOff = false;
+    long reserved = decoder.takeReservation();
     try {
-      handedOff = read(ctx, envelope);
+      handedOff = read(ctx, envelope, reserved);
     } catch (CqlException e) {
       writeError(ctx, envelope, e);
+    } catch (RuntimeException e) {
+      // A body the decoders did not foresee: answered on its stream; the frame boundaries hold.
+      LOG.warn("Cannot decode {} on stream {} from {}", Opcode.name(envelope.opcode()), envelope.streamId(),
+          ctx.channel().remoteAddress(), e);
+      writeError(ctx, envelope, new CqlException(ErrorCode.PROTOCOL_ERROR, "Malformed " + Opcode.name(envelope.opcode())
+          + " message"));
     } finally {
       if (!handedOff) {
         envelope.body().release();
+        budget.release(reserved);
       }
     }
   }
 
   /** Returns true when the envelope (and its body) was handed to a worker. */
-  private boolean read(ChannelHandlerContext ctx, Envelope envelope) {
+  private boolean read(ChannelHandlerContext ctx, Envelope envelope, long reserved) {
     if (version == 0) {
       version = envelope.version();
       ctx.channel().attr(EventBroadcaster.VERSION).set(version);
@@ -198,11 +221,11 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
           throw new CqlException(ErrorCode.PROTOCOL_ERROR, "Unexpected message AUTH_RESPONSE, "
               + (startedUp ? "the connection is already authenticated" : "expecting STARTUP or OPTIONS"));
         }
-        return dispatch(ctx, envelope);
+        return dispatch(ctx, envelope, reserved);
       }
       default -> {
         requireReady(name);
-        return dispatch(ctx, envelope);
+        return dispatch(ctx, envelope, reserved);
       }
     }
   }
@@ -274,49 +297,49 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
   }
 
   /**
-   * Queues {@code envelope} and starts what the limits allow. Parking is bounded by one socket
-   * read: reading stops while anything is parked or {@link #maxInFlight} requests run.
+   * Queues {@code envelope} and starts what the limits allow. Reading stops while
+   * {@link #maxInFlight} requests are decoded and unanswered; their bytes are reserved (the
+   * decoder's admission), so what waits here is bounded node-wide.
    */
-  private boolean dispatch(ChannelHandlerContext ctx, Envelope envelope) {
-    waiting.add(envelope);
+  private boolean dispatch(ChannelHandlerContext ctx, Envelope envelope, long reserved) {
+    inFlight++;
+    waiting.add(new Pending(envelope, reserved));
     pump(ctx);
     return true;
   }
 
+  /** A decoded request waiting for an execution slot, with the bytes the decoder reserved for it. */
+  private record Pending(Envelope envelope, long reserved) {}
+
   /**
    * On the event loop: starts parked requests while this connection is under
-   * {@link #maxInFlight} and the node-wide byte budget admits them, then sets autoRead.
+   * {@link #maxInFlight}, then sets autoRead (leaving it off while the decoder waits for
+   * request bytes to be admitted).
    */
   private void pump(ChannelHandlerContext ctx) {
     if (!ctx.channel().isActive()) {
       return;
     }
-    while (!waiting.isEmpty() && inFlight < maxInFlight) {
-      Envelope next = waiting.peek();
-      if (!budget.tryAcquireOrWait(sizeOf(next), () -> ctx.executor().execute(() -> pump(ctx)))) {
-        break;
-      }
-      waiting.poll();
-      start(ctx, next);
+    // A client that does not read its answers (the socket is not writable) gets no new request
+    // started: its backlog stops growing, its TCP window fills, and only it waits.
+    boolean writable = ctx.channel().isWritable();
+    while (!waiting.isEmpty() && submitted < Math.min(maxInFlight, MAX_SUBMITTED_PER_CONNECTION) && writable) {
+      Pending next = waiting.poll();
+      start(ctx, next.envelope(), next.reserved());
     }
     var config = ctx.channel().config();
-    if (!waiting.isEmpty() || inFlight >= maxInFlight) {
+    if (inFlight >= maxInFlight || !writable) {
       if (config.isAutoRead()) {
         config.setAutoRead(false);
       }
-    } else if (inFlight <= resumeAt && !config.isAutoRead()) {
+    } else if (inFlight <= resumeAt && !config.isAutoRead() && !decoder.isAwaitingAdmission()) {
       config.setAutoRead(true);
     }
   }
 
-  private static long sizeOf(Envelope envelope) {
-    return Envelope.HEADER_LENGTH + envelope.body().readableBytes();
-  }
-
-  /** Requires: the request's bytes are acquired from the budget. */
-  private void start(ChannelHandlerContext ctx, Envelope envelope) {
-    inFlight++;
-    long bytes = sizeOf(envelope);
+  /** {@code bytes}: what the decoder reserved for the request; released once it is answered. */
+  private void start(ChannelHandlerContext ctx, Envelope envelope, long bytes) {
+    submitted++;
     try {
       long decodedAt = System.nanoTime();
       executor.execute(() -> process(ctx, envelope, decodedAt, bytes));
@@ -331,6 +354,7 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
   /** On the event loop, when a response has been written (or failed to be). */
   private void requestDone(ChannelHandlerContext ctx, long bytes) {
     inFlight--;
+    submitted--;
     budget.release(bytes);
     pump(ctx);
   }
@@ -339,22 +363,48 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
     // Requests still executing release their bytes when their (failed) write completes.
     metrics.connectionClosed();
-    Envelope parked;
+    Pending parked;
     while ((parked = waiting.poll()) != null) {
-      parked.body().release();
+      parked.envelope().body().release();
+      budget.release(parked.reserved());
+      inFlight--;
     }
     super.channelInactive(ctx);
   }
 
   /** Runs on a worker thread; owns the envelope's body. */
   private void process(ChannelHandlerContext ctx, Envelope envelope, long decodedAtNanos, long bytes) {
+    if (!ctx.channel().isActive()) {
+      // The client is gone (or was cut off): nobody would read the answer.
+      envelope.body().release();
+      try {
+        ctx.executor().execute(() -> requestDone(ctx, bytes));
+      } catch (RejectedExecutionException e) {
+        budget.release(bytes);
+      }
+      return;
+    }
     int opcode = Opcode.RESULT;
     ByteBuf body;
     List<String> warnings;
     Request request = null;
+    boolean bodyReleased = false;
     ClientWarnings.begin();
     try {
-      request = RequestDecoder.decode(envelope.opcode(), envelope.body(), envelope.version());
+      try {
+        request = RequestDecoder.decode(envelope.opcode(), envelope.body(), envelope.version(), maxValueBytes);
+      } catch (RuntimeException e) {
+        if (e instanceof CqlException) {
+          throw e;
+        }
+        // A body the decoder did not foresee: malformed input is the client's error.
+        LOG.warn("Cannot decode {} on stream {}", Opcode.name(envelope.opcode()), envelope.streamId(), e);
+        throw new CqlException(ErrorCode.PROTOCOL_ERROR, "Malformed " + Opcode.name(envelope.opcode()) + " message");
+      }
+      // The request holds copies of what it needs: the frame is freed before executing, so a
+      // large value does not live once more while it becomes a cell and a commit-log record.
+      envelope.body().release();
+      bodyReleased = true;
       body = execute(ctx, request, envelope.version());
       if (envelope.opcode() == Opcode.AUTH_RESPONSE) {
         opcode = ready ? Opcode.AUTH_SUCCESS : Opcode.AUTH_CHALLENGE;
@@ -362,13 +412,22 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
     } catch (CqlException e) {
       opcode = Opcode.ERROR;
       body = ErrorEncoder.encode(ctx.alloc(), e, envelope.version());
+    } catch (StackOverflowError t) {
+      // Client input nested deeper than some bound covers: the client's error, never the node's.
+      LOG.warn("Request on stream {} too deeply nested for the thread stack", envelope.streamId(), t);
+      opcode = Opcode.ERROR;
+      body = ErrorEncoder.encode(ctx.alloc(), new CqlException(ErrorCode.INVALID,
+          "Statement too deeply nested to be processed"), envelope.version());
     } catch (Throwable t) {
+      // The details (class names, file paths) go to the node's log, not to the client.
       LOG.error("Unexpected error executing {} on stream {}", Opcode.name(envelope.opcode()), envelope.streamId(), t);
       opcode = Opcode.ERROR;
-      body = ErrorEncoder.encode(ctx.alloc(), new CqlException(ErrorCode.SERVER_ERROR, t.toString()),
-          envelope.version());
+      body = ErrorEncoder.encode(ctx.alloc(), new CqlException(ErrorCode.SERVER_ERROR,
+          "Unexpected error while executing the request; the node's log has the details"), envelope.version());
     } finally {
-      envelope.body().release();
+      if (!bodyReleased) {
+        envelope.body().release();
+      }
       warnings = ClientWarnings.finish();
     }
     record(envelope.opcode(), request, opcode == Opcode.ERROR, (System.nanoTime() - decodedAtNanos) / 1000);
@@ -477,6 +536,11 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
     io.netty.channel.ChannelPromise promise = ctx.newPromise();
     try {
       ctx.executor().execute(() -> {
+        if (overOutputLimit(ctx)) {
+          response.release();
+          promise.tryFailure(new java.io.IOException("client output limit exceeded"));
+          return;
+        }
         ctx.write(response, promise);
         if (!flushScheduled) {
           flushScheduled = true;
@@ -493,6 +557,32 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
 
   private void writeError(ChannelHandlerContext ctx, Envelope request, CqlException e) {
     respond(ctx, request, Opcode.ERROR, ErrorEncoder.encode(ctx.alloc(), e, request.version()), List.of());
+  }
+
+  /**
+   * On the event loop, before queueing a response: true (and the connection is closed) when the
+   * answers already queued for this client exceed {@link #maxPendingOutputBytes}, i.e. it sends
+   * requests and does not read the results. As Redis's client-output-buffer-limit: a slow
+   * reader only ever hurts itself. One answer of any size always fits an empty queue.
+   */
+  private boolean overOutputLimit(ChannelHandlerContext ctx) {
+    var outbound = ctx.channel().unsafe().outboundBuffer();
+    long pending = outbound == null ? 0 : outbound.totalPendingWriteBytes();
+    if (pending <= maxPendingOutputBytes) {
+      return false;
+    }
+    if (ctx.channel().isOpen()) {
+      LOG.warn("Closing CQL connection {}: {} bytes of answers not read by the client (limit {})",
+          ctx.channel().remoteAddress(), pending, maxPendingOutputBytes);
+      ctx.close();
+    }
+    return true;
+  }
+
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+    pump(ctx);
+    super.channelWritabilityChanged(ctx);
   }
 
   @Override

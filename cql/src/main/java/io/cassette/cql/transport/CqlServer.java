@@ -39,6 +39,7 @@ public final class CqlServer implements AutoCloseable {
   private final QueryHandler handler;
   private final EventBroadcaster events = new EventBroadcaster();
   private final RequestBytesBudget budget;
+  private final ConnectionLimitHandler connectionLimit;
   /** The node's CQL instruments: latency and errors per opcode, connections, slow statements. */
   private final RequestMetrics metrics = NodeMetrics.global().requests("cql");
   private final SlowLog slowLog = NodeMetrics.global().cqlSlowLog();
@@ -48,14 +49,27 @@ public final class CqlServer implements AutoCloseable {
   private Channel serverChannel;
 
   public CqlServer(CqlServerOptions options, QueryHandler handler) {
-    this(options, handler, RequestBytesBudget.defaultLimit(options.maxFrameBytes()));
-  }
-
-  /** With an explicit node-wide limit on the bytes of executing requests (tests). */
-  CqlServer(CqlServerOptions options, QueryHandler handler, long requestBytesBudget) {
     this.options = options;
     this.handler = handler;
-    this.budget = new RequestBytesBudget(requestBytesBudget);
+    CqlLimits l = options.limits();
+    this.budget = new RequestBytesBudget(l.maxRequestDataInFlight(), l.maxRequestDataInFlightPerIp(),
+        l.throwOnOverload());
+    this.connectionLimit = new ConnectionLimitHandler(l.maxConnections(), l.maxConnectionsPerIp());
+  }
+
+  /** With an explicit node-wide limit on the bytes of requests in flight (tests). */
+  CqlServer(CqlServerOptions options, QueryHandler handler, long requestBytesBudget) {
+    this(options.withLimits(options.limits().withInFlight(requestBytesBudget, requestBytesBudget, false)), handler);
+  }
+
+  /** The bounds on request bytes in flight (tests observe what they hold). */
+  RequestBytesBudget budget() {
+    return budget;
+  }
+
+  /** CQL connections open now (tests). */
+  int openConnections() {
+    return connectionLimit.openConnections();
   }
 
   /** Binds and starts accepting clients; returns the bound address (the real port when 0 was asked). */
@@ -81,8 +95,12 @@ public final class CqlServer implements AutoCloseable {
         .childHandler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel ch) {
-            FrameDecoder decoder = new FrameDecoder(options.maxFrameBytes());
+            java.net.InetAddress client = ch.remoteAddress() == null ? null : ch.remoteAddress().getAddress();
+            var admission = budget.forClient(client);
+            FrameDecoder decoder = new FrameDecoder(options.maxFrameBytes(), options.limits().maxMessageBytes(),
+                admission);
             FrameEncoder encoder = new FrameEncoder();
+            ch.pipeline().addLast("connectionLimit", connectionLimit);
             if (options.idleTimeoutSeconds() > 0) {
               ch.pipeline().addLast("idle", new IdleStateHandler(options.idleTimeoutSeconds(), 0, 0));
             }
@@ -90,7 +108,8 @@ public final class CqlServer implements AutoCloseable {
             ch.pipeline().addLast("frameEncoder", encoder);
             ch.pipeline().addLast("connection", new CqlConnectionHandler(handler, workers,
                 options.authenticator(), events, decoder, encoder, options.maxConcurrentRequestsPerConnection(),
-                metrics, slowLog, budget));
+                metrics, slowLog, admission, options.limits().maxValueBytes(),
+                options.limits().maxPendingOutputBytes()));
           }
         });
     try {

@@ -41,7 +41,15 @@ final class RawClient implements AutoCloseable {
   boolean segments;
 
   RawClient(InetSocketAddress address) throws IOException {
+    this(address, null);
+  }
+
+  /** From {@code localAddress} (e.g. 127.0.0.2: another client address on loopback), or any. */
+  RawClient(InetSocketAddress address, java.net.InetAddress localAddress) throws IOException {
     socket = new Socket();
+    if (localAddress != null) {
+      socket.bind(new InetSocketAddress(localAddress, 0));
+    }
     socket.connect(address, 5000);
     socket.setSoTimeout(5000);
     in = new DataInputStream(socket.getInputStream());

@@ -158,6 +158,11 @@ final class StubQueryHandler implements QueryHandler {
       }
       return new Result.Rows(List.of(col("k", INT), col("v", TEXT)), rows, next);
     }
+    if (q.startsWith("big ")) {
+      // A result of N bytes from a short query (slow-reader tests).
+      return new Result.Rows(List.of(col("v", TEXT)), List.of(List.of(ByteBuffer.wrap(
+          new byte[Integer.parseInt(q.substring(4).trim())]))), null);
+    }
     if (q.startsWith("echo ")) {
       return new Result.Rows(List.of(col("v", TEXT)), List.of(List.of(utf8(query.substring(5)))), null);
     }

@@ -25,6 +25,15 @@ public final class ConfigKeys {
   public static final String MEMTABLE_HEAP_SPACE = "memtable_heap_space";
   public static final String NUM_TOKENS = "num_tokens";
   public static final String NATIVE_TRANSPORT_MAX_FRAME_SIZE = "native_transport_max_frame_size";
+  public static final String NATIVE_TRANSPORT_MAX_MESSAGE_SIZE = "native_transport_max_message_size";
+  public static final String MAX_VALUE_SIZE = "max_value_size";
+  public static final String NATIVE_TRANSPORT_MAX_REQUEST_DATA_IN_FLIGHT = "native_transport_max_request_data_in_flight";
+  public static final String NATIVE_TRANSPORT_MAX_REQUEST_DATA_IN_FLIGHT_PER_IP =
+      "native_transport_max_request_data_in_flight_per_ip";
+  public static final String NATIVE_TRANSPORT_THROW_ON_OVERLOAD = "native_transport_throw_on_overload";
+  public static final String NATIVE_TRANSPORT_MAX_CONCURRENT_CONNECTIONS = "native_transport_max_concurrent_connections";
+  public static final String NATIVE_TRANSPORT_MAX_CONCURRENT_CONNECTIONS_PER_IP =
+      "native_transport_max_concurrent_connections_per_ip";
   public static final String AUTHENTICATOR = "authenticator";
   public static final String REQUIREPASS = "requirepass";
   public static final String UNIXSOCKET = "unixsocket";
@@ -52,7 +61,15 @@ public final class ConfigKeys {
     add(new ConfigKey(CONCURRENT_COMPACTORS, ValueType.INT, null));
     add(new ConfigKey(MEMTABLE_HEAP_SPACE, ValueType.DATA_SIZE, null));
     add(new ConfigKey(NUM_TOKENS, ValueType.INT, "16"));
-    add(new ConfigKey(NATIVE_TRANSPORT_MAX_FRAME_SIZE, ValueType.DATA_SIZE, "16MiB"));
+    // CQL door limits: unset means derived from the heap (CqlLimits.forHeap).
+    add(new ConfigKey(NATIVE_TRANSPORT_MAX_FRAME_SIZE, ValueType.DATA_SIZE, null));
+    add(new ConfigKey(NATIVE_TRANSPORT_MAX_MESSAGE_SIZE, ValueType.DATA_SIZE, null));
+    add(new ConfigKey(MAX_VALUE_SIZE, ValueType.DATA_SIZE, null));
+    add(new ConfigKey(NATIVE_TRANSPORT_MAX_REQUEST_DATA_IN_FLIGHT, ValueType.DATA_SIZE, null));
+    add(new ConfigKey(NATIVE_TRANSPORT_MAX_REQUEST_DATA_IN_FLIGHT_PER_IP, ValueType.DATA_SIZE, null));
+    add(new ConfigKey(NATIVE_TRANSPORT_THROW_ON_OVERLOAD, ValueType.BOOLEAN, "false"));
+    add(new ConfigKey(NATIVE_TRANSPORT_MAX_CONCURRENT_CONNECTIONS, ValueType.INT, null));
+    add(new ConfigKey(NATIVE_TRANSPORT_MAX_CONCURRENT_CONNECTIONS_PER_IP, ValueType.INT, null));
     add(new ConfigKey(AUTHENTICATOR, ValueType.ENUM, "allowallauthenticator",
         List.of("allowallauthenticator")));
     add(new ConfigKey(REQUIREPASS, ValueType.STRING, ""));

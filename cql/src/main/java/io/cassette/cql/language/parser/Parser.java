@@ -33,12 +33,23 @@ public final class Parser {
       "set", "table", "to", "token", "truncate", "unlogged", "update", "use", "using", "where",
       "with");
   private static final int SNIPPET_TOKENS_BEFORE = 10;
+  /**
+   * Deepest nesting of terms, selectors and types one statement may have (function calls,
+   * parentheses, collection and tuple literals, casts, operator chains, nested types). Everything
+   * after the parser (compiling, type inference, evaluation, serialization) recurses along the
+   * same tree, so this one bound keeps client input from exhausting a thread's stack: deeper
+   * statements get a SyntaxError instead of a StackOverflowError. Real statements nest a few
+   * levels; 100 leaves a wide margin below what a 1 MB thread stack survives (about 400).
+   */
+  public static final int MAX_NESTING = 100;
 
   private final String query;
   private final List<Token> tokens;
   private final List<Token> all = new ArrayList<>();
   private int pos;
   private int markers;
+  /** Current nesting of terms, selectors and types, against {@link #MAX_NESTING}. */
+  private int depth;
 
   private Parser(String query) {
     this.query = query;
@@ -110,6 +121,15 @@ public final class Parser {
   private void expect(String kw) {
     if (!accept(kw)) {
       throw mismatched(peek(), tokenName(kw));
+    }
+  }
+
+  /** One level deeper; a SyntaxError past {@link #MAX_NESTING}. Callers undo it with {@code depth--}. */
+  private void enter() {
+    if (++depth > MAX_NESTING) {
+      Token t = peek();
+      throw Errors.syntax(position(t) + " statement nested too deeply at input '" + t.text() + "' (more than "
+          + MAX_NESTING + " nested terms, selectors or types)");
     }
   }
 
@@ -628,6 +648,15 @@ public final class Parser {
       "text", "time", "timestamp", "timeuuid", "tinyint", "uuid", "varchar", "varint");
 
   RawType type() {
+    enter();
+    try {
+      return nestedType();
+    } finally {
+      depth--;
+    }
+  }
+
+  private RawType nestedType() {
     Token t = peek();
     if (t.kind() == Kind.STRING) {
       next();
@@ -772,29 +801,39 @@ public final class Parser {
 
   /** Additive selector arithmetic over multiplicative terms, as Cassandra's grammar nests them. */
   private Selector selector() {
+    int entered = depth;
+    enter();
     Selector s = multiplicativeSelector();
     while (at("+") || at("-")) {
       char op = next().value().charAt(0);
+      enter(); // each operator makes the left-deep tree one level deeper
       s = new Selector.Operation(op, s, multiplicativeSelector());
     }
+    depth = entered;
     return s;
   }
 
   private Selector multiplicativeSelector() {
+    int entered = depth;
     Selector s = fieldSelector();
     while (at("*") || at("/") || at("%")) {
       char op = next().value().charAt(0);
+      enter();
       s = new Selector.Operation(op, s, fieldSelector());
     }
+    depth = entered;
     return s;
   }
 
   private Selector fieldSelector() {
+    int entered = depth;
     Selector s = unaliasedSelector();
     while (at(".") && peek(1).kind() != Kind.EOF) {
       next();
+      enter();
       s = new Selector.FieldAccess(s, ident());
     }
+    depth = entered;
     return s;
   }
 
@@ -1210,11 +1249,15 @@ public final class Parser {
   // ------------------------------------------------------------------ terms
 
   Term term() {
+    int entered = depth;
+    enter();
     Term left = simpleTerm();
     while ((at("+") || at("-") || at("*") || at("/") || at("%"))) {
       char op = next().value().charAt(0);
+      enter(); // each operator makes the left-deep tree one level deeper
       left = new Term.Arithmetic(op, left, simpleTerm());
     }
+    depth = entered;
     return left;
   }
 
@@ -1265,7 +1308,10 @@ public final class Parser {
     }
     if (t.is("-")) {
       next();
-      return new Term.Negate(simpleTerm());
+      enter();
+      Term negated = new Term.Negate(simpleTerm());
+      depth--;
+      return negated;
     }
     if (t.is("[")) {
       next();
@@ -1323,7 +1369,10 @@ public final class Parser {
           && (peek(1).is(")") || peek(1).is("<"))) {
         RawType type = type();
         expect(")");
-        return new Term.TypeHint(type, simpleTerm());
+        enter();
+        Term hinted = new Term.TypeHint(type, simpleTerm());
+        depth--;
+        return hinted;
       }
       List<Term> es = new ArrayList<>();
       do {

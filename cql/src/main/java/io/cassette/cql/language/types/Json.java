@@ -15,8 +15,16 @@ public final class Json {
   /** A JSON number, as written. */
   public record Number(String text) {}
 
+  /**
+   * Deepest nesting of arrays and objects accepted: what follows (conversion to the column type,
+   * error messages) recurses along the value, so client JSON must not be able to exhaust a
+   * thread's stack. No CQL type nests this deep (the parser caps types at the same depth).
+   */
+  public static final int MAX_DEPTH = io.cassette.cql.language.parser.Parser.MAX_NESTING;
+
   private final String s;
   private int pos;
+  private int depth;
 
   private Json(String s) {
     this.s = s;
@@ -73,6 +81,22 @@ public final class Json {
       throw error();
     }
     char c = s.charAt(pos);
+    if ((c == '{' || c == '[') && depth >= MAX_DEPTH) {
+      throw invalid("Could not decode JSON string: arrays and objects nested more than " + MAX_DEPTH
+          + " levels deep");
+    }
+    if (c == '{' || c == '[') {
+      depth++;
+      try {
+        return container(c);
+      } finally {
+        depth--;
+      }
+    }
+    return scalar(c);
+  }
+
+  private Object container(char c) {
     if (c == '{') {
       pos++;
       Map<String, Object> m = new LinkedHashMap<>();
@@ -120,6 +144,10 @@ public final class Json {
         return l;
       }
     }
+    throw error();
+  }
+
+  private Object scalar(char c) {
     if (c == '"') {
       return string();
     }

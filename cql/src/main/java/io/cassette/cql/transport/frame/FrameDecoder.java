@@ -5,6 +5,7 @@ import static io.cassette.cql.transport.frame.SegmentFormat.CRC32_LENGTH;
 import static io.cassette.cql.transport.frame.SegmentFormat.LENGTH_MASK;
 import static io.cassette.cql.transport.frame.SegmentFormat.UNCOMPRESSED_HEADER_LENGTH;
 
+import io.cassette.cql.ErrorCode;
 import io.cassette.cql.transport.compression.BodyCompressor;
 import io.cassette.cql.transport.compression.CompressionException;
 import io.cassette.cql.transport.compression.Lz4Block;
@@ -22,18 +23,32 @@ import java.util.List;
  *   <li>frames (v3/v4, and v5 before STARTUP): 9-byte header, body, optionally compressed body;</li>
  *   <li>segments (v5 after STARTUP): checksummed segments, see {@link SegmentFormat}.</li>
  * </ul>
- * A frame longer than {@code maxFrameBytes} is skipped (its bytes are read and dropped) and
- * answered with an error on its stream, so the connection survives; a bad version, a negative
- * length or a checksum mismatch is fatal: nothing after it can be trusted.
+ * A frame longer than {@code maxFrameBytes} (v5 envelope: body longer than
+ * {@code maxMessageBytes}) is skipped (its bytes are read and dropped) and answered with
+ * Cassandra's INVALID error on its stream, so the connection survives; a bad version, a
+ * negative length or a checksum mismatch is fatal: nothing after it can be trusted.
+ *
+ * <p>Memory: before buffering a request's body the decoder reserves its size from the
+ * {@link Admission} (request data in flight, node-wide and per client). When it does not fit,
+ * reading from this socket stops until bytes are released (or, with throw-on-overload, the
+ * request is skipped and answered OVERLOADED), so bodies announced by many clients are never
+ * buffered beyond the bound. Each emitted envelope's reservation is handed to the connection
+ * handler through {@link #takeReservation()}, in emission order.
  *
  * <p>Thread-safety: event-loop confined, like every Netty handler; the mode setters must be
  * called from the event loop (the connection handler does so while processing STARTUP).
  */
 public final class FrameDecoder extends ByteToMessageDecoder {
-  /** First allocation for a multi-segment envelope; it grows up to its declared length. */
-  private static final int INITIAL_PARTIAL_ENVELOPE_BYTES = 256 * 1024;
-
   private final int maxFrameBytes;
+  private final int maxMessageBytes;
+  private final Admission admission;
+  /** Bytes reserved for the frame or envelope being received; 0 when none. */
+  private long reservedForCurrent;
+  /** Reservations of emitted envelopes not yet taken by the handler, in emission order. */
+  private final java.util.ArrayDeque<Long> reservations = new java.util.ArrayDeque<>();
+  /** Reading is paused until the admission wakes us up. */
+  private boolean awaitingAdmission;
+  private ChannelHandlerContext context;
   /** Envelopes are carried in v5 segments. */
   private boolean segmented;
   private boolean segmentsCompressed;
@@ -48,11 +63,90 @@ public final class FrameDecoder extends ByteToMessageDecoder {
   private int partialEnvelopeLength;
   /** v5: bytes still to drop of an oversized envelope cut across segments; 0 when not skipping. */
   private long oversizedEnvelopeBytesToSkip;
+  /** The segment being decoded did not fit the admission under throw-on-overload. */
+  private boolean overloadedSegment;
   /** The version of the last good header, to answer fatal segment errors in. */
   private int lastVersion = ProtocolVersions.MAX;
 
   public FrameDecoder(int maxFrameBytes) {
+    this(maxFrameBytes, maxFrameBytes, Admission.UNBOUNDED);
+  }
+
+  /**
+   * @param maxFrameBytes   largest v3/v4 frame, header included ({@code native_transport_max_frame_size})
+   * @param maxMessageBytes largest v5 envelope body ({@code native_transport_max_message_size})
+   * @param admission       bounds on request data in flight
+   */
+  public FrameDecoder(int maxFrameBytes, int maxMessageBytes, Admission admission) {
     this.maxFrameBytes = maxFrameBytes;
+    this.maxMessageBytes = maxMessageBytes;
+    this.admission = admission;
+  }
+
+  /** Reading is paused until request bytes are released elsewhere. Event loop only. */
+  public boolean isAwaitingAdmission() {
+    return awaitingAdmission;
+  }
+
+  /** The reservation of the oldest emitted envelope not yet taken (0 if it had none). Event loop only. */
+  public long takeReservation() {
+    Long r = reservations.poll();
+    return r == null ? 0 : r;
+  }
+
+  /**
+   * Reserves {@code bytes} for the request about to be buffered. When they do not fit, either
+   * pauses reading until a release wakes us up (returns false, nothing consumed), or with
+   * throw-on-overload returns false after the caller has been told to skip (see callers).
+   */
+  private boolean reserve(long bytes) {
+    if (reservedForCurrent > 0) {
+      return true;
+    }
+    if (admission.tryReserve(bytes, this::wakeUp)) {
+      reservedForCurrent = bytes;
+      return true;
+    }
+    if (!admission.throwOnOverload()) {
+      awaitingAdmission = true;
+      context.channel().config().setAutoRead(false);
+    }
+    return false;
+  }
+
+  /** From any thread: capacity was released; resume reading and decode what is buffered. */
+  private void wakeUp() {
+    ChannelHandlerContext ctx = context;
+    ctx.executor().execute(() -> {
+      if (!awaitingAdmission || ctx.isRemoved()) {
+        return;
+      }
+      awaitingAdmission = false;
+      ctx.channel().config().setAutoRead(true);
+      try {
+        channelRead(ctx, Unpooled.EMPTY_BUFFER);
+      } catch (Exception e) {
+        ctx.fireExceptionCaught(e);
+      }
+    });
+  }
+
+  private void emitted(long reservation) {
+    reservations.add(reservation);
+  }
+
+  private void releaseCurrent() {
+    if (reservedForCurrent > 0) {
+      admission.release(reservedForCurrent);
+      reservedForCurrent = 0;
+    }
+  }
+
+  private static final String OVERLOADED = "Server is in overloaded state. Cannot accept more requests at this point";
+
+  @Override
+  public void handlerAdded(ChannelHandlerContext ctx) {
+    context = ctx;
   }
 
   /** From now on, envelopes arrive in v5 segments, LZ4-compressed when {@code lz4}. */
@@ -67,6 +161,9 @@ public final class FrameDecoder extends ByteToMessageDecoder {
 
   @Override
   protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+    if (awaitingAdmission) {
+      return;
+    }
     if (failed) {
       in.skipBytes(in.readableBytes());
       return;
@@ -125,12 +222,15 @@ public final class FrameDecoder extends ByteToMessageDecoder {
       return;
     }
     if ((long) length + Envelope.HEADER_LENGTH > maxFrameBytes) {
-      in.skipBytes(Envelope.HEADER_LENGTH);
-      bytesToDiscard = length;
-      int n = (int) Math.min(bytesToDiscard, in.readableBytes());
-      in.skipBytes(n);
-      bytesToDiscard -= n;
-      out.add(new FrameError(version, stream, tooBig(length), false));
+      skipFrame(in, length);
+      out.add(new FrameError(version, stream, ErrorCode.INVALID, tooBig(length), false));
+      return;
+    }
+    if (!reserve((long) length + Envelope.HEADER_LENGTH)) {
+      if (admission.throwOnOverload()) {
+        skipFrame(in, length);
+        out.add(new FrameError(version, stream, ErrorCode.OVERLOADED, OVERLOADED, false));
+      }
       return;
     }
     if (in.readableBytes() < Envelope.HEADER_LENGTH + length) {
@@ -142,6 +242,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     if ((flags & Envelope.FLAG_COMPRESSED) != 0) {
       if (bodyCompressor == null) {
         body.release();
+        releaseCurrent();
         out.add(new FrameError(version, stream,
             "Received a compressed frame but no compression was negotiated in STARTUP", false));
         return;
@@ -152,6 +253,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         body = plain;
       } catch (CompressionException e) {
         body.release();
+        releaseCurrent();
         out.add(new FrameError(version, stream, "Cannot decompress " + bodyCompressor.name()
             + " frame body: " + e.getMessage(), false));
         return;
@@ -159,6 +261,22 @@ public final class FrameDecoder extends ByteToMessageDecoder {
       flags &= ~Envelope.FLAG_COMPRESSED;
     }
     out.add(new Envelope(version, flags, stream, opcode, body));
+    emitted(reservedForCurrent);
+    reservedForCurrent = 0;
+  }
+
+  /** Drops the header and {@code length} body bytes of the frame at the reader index, now or as they arrive. */
+  private void skipFrame(ByteBuf in, int length) {
+    in.skipBytes(Envelope.HEADER_LENGTH);
+    bytesToDiscard = length;
+    int n = (int) Math.min(bytesToDiscard, in.readableBytes());
+    in.skipBytes(n);
+    bytesToDiscard -= n;
+  }
+
+  /** Cassandra 5.0's answer to a v5 envelope over native_transport_max_message_size (body bytes). */
+  private String messageTooBig(long bodyLength) {
+    return "CQL Message of size " + bodyLength + " bytes exceeds allowed maximum of " + maxMessageBytes + " bytes";
   }
 
   private String tooBig(long length) {
@@ -196,6 +314,13 @@ public final class FrameDecoder extends ByteToMessageDecoder {
           payloadLength, expectedPayloadCrc, actualPayloadCrc), true));
       return;
     }
+    long need = admissionNeeded(in, payloadStart, payloadLength, uncompressedLength, selfContained);
+    if (need > 0 && !reserve(need)) {
+      if (!admission.throwOnOverload()) {
+        return; // paused: the segment stays buffered and is decoded again on wake-up
+      }
+      overloadedSegment = true;
+    }
     ByteBuf payload;
     if (uncompressedLength > 0) {
       byte[] compressed = ByteBufUtil.getBytes(in, payloadStart, payloadLength, false);
@@ -210,7 +335,10 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     }
     in.skipBytes(headerLength + payloadLength + CRC32_LENGTH);
     try {
-      if (selfContained) {
+      if (overloadedSegment) {
+        overloadedSegment = false;
+        answerOverloaded(payload, selfContained, out);
+      } else if (selfContained) {
         readSelfContained(payload, in, out);
       } else {
         readPart(payload, in, out);
@@ -240,8 +368,74 @@ public final class FrameDecoder extends ByteToMessageDecoder {
             + (payload.readableBytes() - Envelope.HEADER_LENGTH) + ")", true));
         return;
       }
-      emitEnvelope(payload.readRetainedSlice(Envelope.HEADER_LENGTH + length), out);
+      long own = (long) Envelope.HEADER_LENGTH + length;
+      if (length > maxMessageBytes) {
+        out.add(new FrameError(lastVersion, payload.getShort(at + 2), ErrorCode.INVALID, messageTooBig(length), false));
+        payload.skipBytes((int) own);
+        continue;
+      }
+      emitEnvelope(payload.readRetainedSlice((int) own), out);
+      long taken = Math.min(own, reservedForCurrent);
+      reservedForCurrent -= taken;
+      emitted(taken);
     }
+    releaseCurrent();
+  }
+
+  /**
+   * Bytes to reserve before consuming this segment: its envelopes when self-contained, the
+   * whole declared envelope for the first segment of a multi-segment one, else nothing.
+   */
+  private long admissionNeeded(ByteBuf in, int payloadStart, int payloadLength, int uncompressedLength,
+                               boolean selfContained) {
+    if (selfContained) {
+      return uncompressedLength > 0 ? uncompressedLength : payloadLength;
+    }
+    if (partialEnvelope != null || oversizedEnvelopeBytesToSkip > 0) {
+      return 0;
+    }
+    int length;
+    if (uncompressedLength > 0) {
+      try {
+        byte[] plain = Lz4Block.decompress(ByteBufUtil.getBytes(in, payloadStart, payloadLength, false), 0,
+            payloadLength, uncompressedLength);
+        if (plain.length < Envelope.HEADER_LENGTH) {
+          return 0;
+        }
+        length = Unpooled.wrappedBuffer(plain).getInt(5);
+      } catch (CompressionException e) {
+        return 0; // the decoding proper reports it
+      }
+    } else {
+      if (payloadLength < Envelope.HEADER_LENGTH) {
+        return 0;
+      }
+      length = in.getInt(payloadStart + 5);
+    }
+    if (length < 0 || length > maxMessageBytes) {
+      return 0; // refused without buffering
+    }
+    return (long) length + Envelope.HEADER_LENGTH;
+  }
+
+  /** Throw-on-overload: the segment's requests are answered OVERLOADED and dropped. */
+  private void answerOverloaded(ByteBuf payload, boolean selfContained, List<Object> out) {
+    if (selfContained) {
+      while (payload.readableBytes() >= Envelope.HEADER_LENGTH) {
+        int at = payload.readerIndex();
+        int length = payload.getInt(at + 5);
+        out.add(new FrameError(lastVersion, payload.getShort(at + 2), ErrorCode.OVERLOADED, OVERLOADED, false));
+        if (length < 0 || length > payload.readableBytes() - Envelope.HEADER_LENGTH) {
+          break;
+        }
+        payload.skipBytes(Envelope.HEADER_LENGTH + length);
+      }
+      return;
+    }
+    int length = payload.getInt(payload.readerIndex() + 5);
+    out.add(new FrameError(lastVersion, payload.getShort(payload.readerIndex() + 2), ErrorCode.OVERLOADED,
+        OVERLOADED, false));
+    oversizedEnvelopeBytesToSkip = Math.max(0, (long) length + Envelope.HEADER_LENGTH - payload.readableBytes());
   }
 
   private void readPart(ByteBuf payload, ByteBuf in, List<Object> out) {
@@ -262,14 +456,15 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         return;
       }
       long total = (long) length + Envelope.HEADER_LENGTH;
-      if (total > maxFrameBytes) {
+      if (length > maxMessageBytes) {
         // Answer now and drop the following segments' bytes: they only carry this envelope.
-        out.add(new FrameError(lastVersion, stream, tooBig(length), false));
+        out.add(new FrameError(lastVersion, stream, ErrorCode.INVALID, messageTooBig(length), false));
         oversizedEnvelopeBytesToSkip = Math.max(0, total - payload.readableBytes());
         return;
       }
-      // Grow as segments arrive rather than trusting the declared length up front.
-      partialEnvelope = Unpooled.buffer((int) Math.min(total, INITIAL_PARTIAL_ENVELOPE_BYTES), (int) total);
+      // The declared length is reserved (admission), so the buffer is allocated once, whole:
+      // no copies while it grows.
+      partialEnvelope = Unpooled.buffer((int) total, (int) total);
       partialEnvelopeLength = (int) total;
     }
     int missing = partialEnvelopeLength - partialEnvelope.readableBytes();
@@ -283,6 +478,8 @@ public final class FrameDecoder extends ByteToMessageDecoder {
       ByteBuf whole = partialEnvelope;
       partialEnvelope = null;
       emitEnvelope(whole, out);
+      emitted(reservedForCurrent);
+      reservedForCurrent = 0;
     }
   }
 
@@ -298,8 +495,25 @@ public final class FrameDecoder extends ByteToMessageDecoder {
 
   private void fail(ByteBuf in, List<Object> out, FrameError error) {
     failed = true;
+    releaseCurrent();
     in.skipBytes(in.readableBytes());
     out.add(error);
+  }
+
+  /** After the last envelopes were handed on: reservations nobody will take are returned. */
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    super.channelInactive(ctx);
+    releaseAll();
+  }
+
+  private void releaseAll() {
+    awaitingAdmission = false;
+    releaseCurrent();
+    Long r;
+    while ((r = reservations.poll()) != null) {
+      admission.release(r);
+    }
   }
 
   @Override
@@ -308,6 +522,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
       partialEnvelope.release();
       partialEnvelope = null;
     }
+    releaseAll();
   }
 
   private static long readLittleEndian(ByteBuf buf, int index, int byteCount) {

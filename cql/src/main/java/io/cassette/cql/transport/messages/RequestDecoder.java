@@ -44,14 +44,24 @@ public final class RequestDecoder {
    * @throws CqlException PROTOCOL_ERROR for a malformed body or an opcode that is not a request
    */
   public static Request decode(int opcode, ByteBuf body, int version) {
+    return decode(opcode, body, version, Integer.MAX_VALUE);
+  }
+
+  /**
+   * Decodes the body of a request with {@code opcode}, refusing bound values longer than
+   * {@code maxValueBytes} ({@code max_value_size}) with INVALID.
+   *
+   * @throws CqlException PROTOCOL_ERROR for a malformed body or an opcode that is not a request
+   */
+  public static Request decode(int opcode, ByteBuf body, int version, int maxValueBytes) {
     Request request = switch (opcode) {
       case Opcode.STARTUP -> new Request.Startup(CqlCodec.readStringMap(body, "STARTUP options"));
       case Opcode.OPTIONS -> new Request.Options();
       case Opcode.QUERY -> new Request.Query(CqlCodec.readLongString(body, "query string"),
-          readQueryParameters(body, version));
+          readQueryParameters(body, version, maxValueBytes));
       case Opcode.PREPARE -> decodePrepare(body, version);
-      case Opcode.EXECUTE -> decodeExecute(body, version);
-      case Opcode.BATCH -> decodeBatch(body, version);
+      case Opcode.EXECUTE -> decodeExecute(body, version, maxValueBytes);
+      case Opcode.BATCH -> decodeBatch(body, version, maxValueBytes);
       case Opcode.REGISTER -> new Request.Register(CqlCodec.readStringList(body, "event type"));
       case Opcode.AUTH_RESPONSE -> new Request.AuthResponse(CqlCodec.readBytes(body, "SASL token"));
       default -> throw malformed("Unknown request opcode " + opcode);
@@ -72,13 +82,13 @@ public final class RequestDecoder {
     return new Request.Prepare(query, keyspace);
   }
 
-  private static Request.Execute decodeExecute(ByteBuf body, int version) {
+  private static Request.Execute decodeExecute(ByteBuf body, int version, int maxValueBytes) {
     byte[] id = CqlCodec.readShortBytes(body, "prepared statement id");
     byte[] resultMetadataId = version >= 5 ? CqlCodec.readShortBytes(body, "result metadata id") : null;
-    return new Request.Execute(id, resultMetadataId, readQueryParameters(body, version));
+    return new Request.Execute(id, resultMetadataId, readQueryParameters(body, version, maxValueBytes));
   }
 
-  private static Request.Batch decodeBatch(ByteBuf body, int version) {
+  private static Request.Batch decodeBatch(ByteBuf body, int version, int maxValueBytes) {
     int type = readByte(body, "batch type");
     if (type > 2) {
       throw malformed("Unknown BATCH type " + type + " (expected: 0 LOGGED, 1 UNLOGGED or 2 COUNTER)");
@@ -99,7 +109,7 @@ public final class RequestDecoder {
       int valueCount = readShort(body, "number of batch values");
       List<ByteBuffer> values = new ArrayList<>(valueCount);
       for (int v = 0; v < valueCount; v++) {
-        values.add(CqlCodec.readValue(body, version, "batch value"));
+        values.add(readValue(body, version, "batch value", maxValueBytes));
       }
       statements.add(new BatchStatement(query, id, values));
     }
@@ -119,6 +129,25 @@ public final class RequestDecoder {
 
   /** [query_parameters] of QUERY and EXECUTE. */
   static QueryOptions readQueryParameters(ByteBuf body, int version) {
+    return readQueryParameters(body, version, Integer.MAX_VALUE);
+  }
+
+  /**
+   * A bound value, refused with INVALID when longer than {@code maxValueBytes}: a value too big
+   * for this node's heap gets a clean error instead of being copied on.
+   */
+  private static ByteBuffer readValue(ByteBuf body, int version, String what, int maxValueBytes) {
+    if (body.readableBytes() >= 4) {
+      int length = body.getInt(body.readerIndex());
+      if (length > maxValueBytes) {
+        throw new CqlException(ErrorCode.INVALID, "Value of " + length + " bytes for " + what
+            + " exceeds max_value_size of " + maxValueBytes + " bytes");
+      }
+    }
+    return CqlCodec.readValue(body, version, what);
+  }
+
+  static QueryOptions readQueryParameters(ByteBuf body, int version, int maxValueBytes) {
     Consistency consistency = Consistency.fromCode(readShort(body, "consistency"));
     int flags = version >= 5 ? readInt(body, "query flags") : readByte(body, "query flags");
     List<ByteBuffer> values = List.of();
@@ -133,7 +162,7 @@ public final class RequestDecoder {
         if (names != null) {
           names.add(readString(body, "value name"));
         }
-        values.add(CqlCodec.readValue(body, version, "value " + i));
+        values.add(readValue(body, version, "value " + i, maxValueBytes));
       }
     }
     boolean skipMetadata = (flags & SKIP_METADATA) != 0;
