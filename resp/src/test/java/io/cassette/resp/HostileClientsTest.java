@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * by checking that another client is still served. Counts are small here; the large ones
  * (issue 13's 20,000 connections, 10,000 headers) are {@code @Tag("slow")}.
  */
-@Timeout(60)
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class HostileClientsTest {
   @TempDir
   static Path dir;

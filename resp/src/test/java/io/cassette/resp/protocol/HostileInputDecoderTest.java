@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Timeout;
  * Inputs an attacker chooses, fed straight into the decoder: each must make progress or give
  * a protocol error, and memory must follow the bytes that arrived, not the lengths announced.
  */
-@Timeout(20)
+@Timeout(value = 20, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class HostileInputDecoderTest {
   private static final RespLimits LIMITS = RespLimits.forHeap(256L << 20); // bulk 32 MB
 
