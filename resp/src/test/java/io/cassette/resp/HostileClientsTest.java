@@ -51,7 +51,8 @@ class HostileClientsTest {
       long start = System.nanoTime();
       c.command("PING");
       assertThat(c.reply()).isEqualTo("+PONG\r\n");
-      assertThat(System.nanoTime() - start).isLessThan(2_000_000_000L);
+      // generous for a loaded 2-core machine; before the fixes the answer never came
+      assertThat(System.nanoTime() - start).isLessThan(3_000_000_000L);
     }
   }
 

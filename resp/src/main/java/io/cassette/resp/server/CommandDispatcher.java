@@ -165,6 +165,10 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
             pause(s); // the client does not read: its remaining commands wait for it
             break;
           }
+          if (!ready.isEmpty() && !s.inbox.isEmpty()) {
+            schedule(s); // big replies: others get a turn after each flush
+            break;
+          }
         }
         if (++executed >= COMMANDS_PER_TURN && !s.inbox.isEmpty()) {
           schedule(s); // a long pipeline yields to the other clients, then goes on
