@@ -2,11 +2,14 @@ package io.cassette.resp;
 
 import io.cassette.metrics.NodeMetrics;
 import io.cassette.resp.command.CommandTable;
+import io.cassette.resp.command.OutputLimits;
 import io.cassette.resp.command.RedisConfig;
 import io.cassette.resp.command.ServerContext;
 import io.cassette.resp.command.Session;
 import io.cassette.resp.keyspace.Keyspace;
+import io.cassette.resp.protocol.RequestBudget;
 import io.cassette.resp.protocol.RespDecoder;
+import io.cassette.resp.protocol.RespLimits;
 import io.cassette.resp.server.ActiveExpiry;
 import io.cassette.resp.server.CommandDispatcher;
 import io.cassette.resp.server.ConnectionHandler;
@@ -21,6 +24,7 @@ import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.nio.NioServerDomainSocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.internal.PlatformDependent;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.UnixDomainSocketAddress;
@@ -58,6 +62,8 @@ public final class RespServer implements AutoCloseable {
   /** Writes queue up to this many bytes per client before reading from it pauses. */
   static final int WRITE_HIGH_WATER_BYTES = 1 << 20;
   static final int WRITE_LOW_WATER_BYTES = 256 << 10;
+  /** How often clients' output limits are checked besides when they run commands. */
+  static final long OUTPUT_CHECK_MILLIS = 1000;
 
   private final RespServerOptions options;
   private final Engine engine;
@@ -71,6 +77,9 @@ public final class RespServer implements AutoCloseable {
   private EventLoopGroup workerGroup;
   private ServerContext server;
   private CommandDispatcher dispatcher;
+  /** Decoder limits; replaced by CONFIG SET proto-max-bulk-len, read by every decoder. */
+  private volatile RespLimits limits;
+  private RequestBudget requestBudget;
 
   private final NodeMetrics metrics;
 
@@ -136,6 +145,15 @@ public final class RespServer implements AutoCloseable {
     config.init("requirepass", options.requirePass() == null ? "" : options.requirePass());
     config.init("protected-mode", options.protectedMode() ? "yes" : "no");
     config.init("proto-max-bulk-len", Long.toString(options.maxBulkLength()));
+    config.init("maxclients", Integer.toString(options.maxClients()));
+    limits = options.limits();
+    requestBudget = new RequestBudget(options.requestBudgetBytes());
+    OutputLimits outputs = outputLimits();
+    config.init("client-output-buffer-limit", outputs.configValue());
+    config.applier("client-output-buffer-limit", value -> {
+      outputs.set(value);
+      return outputs.configValue();
+    });
     config.init("io-threads", Integer.toString(options.ioThreads()));
     if (options.unixSocket() != null) {
       config.init("unixsocket", options.unixSocket().toString());
@@ -152,15 +170,27 @@ public final class RespServer implements AutoCloseable {
         case "slowlog-max-len" -> metrics.respSlowLog().setMaxLen(Integer.parseInt(value));
         case "latency-monitor-threshold" ->
             metrics.latencyMonitor().setThresholdMillis(Long.parseLong(value));
+        case "maxclients" -> server.maxClients = Long.parseLong(value);
+        case "proto-max-bulk-len" -> {
+          long bulk = Long.parseLong(config.get("proto-max-bulk-len"));
+          RespLimits old = limits;
+          limits = new RespLimits(bulk, old.maxMultibulkLength(), old.maxInlineLength());
+          server.maxStringLength = bulk;
+        }
         default -> { }
       }
     });
     server = new ServerContext(keyspace, CommandTable.standard(), config, commandThread,
-        options.pubsubOutputLimitBytes(), metrics);
+        options.pubsubOutputLimitBytes(), metrics, requestBudget);
+    server.outputs = outputs;
+    server.maxClients = options.maxClients();
+    server.maxStringLength = options.maxBulkLength();
     dispatcher = new CommandDispatcher(server, commandThread);
     server.runner = dispatcher;
     commandThread.scheduleWithFixedDelay(new ActiveExpiry(server), ActiveExpiry.PERIOD_MILLIS,
         ActiveExpiry.PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+    commandThread.scheduleWithFixedDelay(dispatcher::checkOutputLimits, OUTPUT_CHECK_MILLIS,
+        OUTPUT_CHECK_MILLIS, TimeUnit.MILLISECONDS);
 
     try {
       Channel tcp = bootstrap(NioServerSocketChannel.class, true)
@@ -201,7 +231,7 @@ public final class RespServer implements AutoCloseable {
           @Override
           protected void initChannel(Channel ch) {
             boolean authenticated = !server.requiresPassword();
-            RespDecoder decoder = new RespDecoder(options.limits(), authenticated);
+            RespDecoder decoder = new RespDecoder(() -> limits, requestBudget, authenticated);
             ch.pipeline().addLast("resp-decoder", decoder);
             ch.pipeline().addLast("resp-connection", new ConnectionHandler(server, dispatcher,
                 clientIds, options.protectedMode(), decoder));
@@ -226,6 +256,28 @@ public final class RespServer implements AutoCloseable {
       }
     }
     return set;
+  }
+
+  /**
+   * client-output-buffer-limit from the direct memory replies wait in; pub/sub's hard limit
+   * is {@link RespServerOptions#pubsubOutputLimitBytes()}.
+   */
+  private OutputLimits outputLimits() {
+    OutputLimits d = OutputLimits.forDirectMemory(PlatformDependent.maxDirectMemory());
+    long pubsub = options.pubsubOutputLimitBytes();
+    return new OutputLimits(d.nodeBudget, d.normal(),
+        new OutputLimits.Limit(pubsub, Math.min(8L << 20, pubsub / 4), 60));
+  }
+
+  /** client-output-buffer-limit as this server started with it (CONFIG SET format). */
+  public String defaultOutputLimits() {
+    return outputLimits().configValue();
+  }
+
+  /** Request bytes in flight on this door now (tests, status). */
+  public long requestBytesInFlight() {
+    RequestBudget b = requestBudget;
+    return b == null ? 0 : b.used();
   }
 
   /** Number of connected clients (for the launcher's status and tests). */

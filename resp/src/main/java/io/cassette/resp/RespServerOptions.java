@@ -25,20 +25,27 @@ import java.nio.file.Path;
  *                               {@code ioThreads} I/O threads (storage calls then never
  *                               delay socket I/O). Either way one thread runs all commands,
  *                               which is what makes each command and EXEC atomic.
+ * @param requestBudgetBytes     request bytes all clients together may have in flight
+ *                               (received, not yet executed); see {@code RequestBudget}
+ * @param maxClients             connections beyond this many are refused (Redis maxclients)
  */
 public record RespServerOptions(String host, int port, String requirePass, Path unixSocket,
                                 int unixSocketPerm, int ioThreads, long maxBulkLength,
                                 int maxMultibulkLength, boolean protectedMode,
-                                long pubsubOutputLimitBytes, boolean commandsOnEventLoop) {
+                                long pubsubOutputLimitBytes, boolean commandsOnEventLoop,
+                                long requestBudgetBytes, int maxClients) {
   /** Redis's pub/sub hard limit (client-output-buffer-limit pubsub 32mb). */
   public static final long REDIS_PUBSUB_LIMIT = 32L << 20;
+  /** Redis's default maxclients. */
+  public static final int REDIS_MAX_CLIENTS = 10000;
 
   /** Loopback on Redis's port, no password, limits sized from this JVM's heap. */
   public static RespServerOptions defaults() {
     long heap = Runtime.getRuntime().maxMemory();
     RespLimits limits = RespLimits.forHeap(heap);
     return new RespServerOptions("127.0.0.1", 6379, null, null, 0, 1, limits.maxBulkLength(),
-        limits.maxMultibulkLength(), true, Math.min(REDIS_PUBSUB_LIMIT, heap / 16), true);
+        limits.maxMultibulkLength(), true, Math.min(REDIS_PUBSUB_LIMIT, heap / 16), true,
+        RespLimits.requestBudgetForHeap(heap), REDIS_MAX_CLIENTS);
   }
 
   /** Defaults on 127.0.0.1 with an ephemeral port (tests). */
@@ -48,38 +55,57 @@ public record RespServerOptions(String host, int port, String requirePass, Path 
 
   public RespServerOptions withPort(int newPort) {
     return new RespServerOptions(host, newPort, requirePass, unixSocket, unixSocketPerm, ioThreads,
-        maxBulkLength, maxMultibulkLength, protectedMode, pubsubOutputLimitBytes, commandsOnEventLoop);
+        maxBulkLength, maxMultibulkLength, protectedMode, pubsubOutputLimitBytes, commandsOnEventLoop,
+        requestBudgetBytes, maxClients);
   }
 
   public RespServerOptions withHost(String newHost) {
     return new RespServerOptions(newHost, port, requirePass, unixSocket, unixSocketPerm, ioThreads,
-        maxBulkLength, maxMultibulkLength, protectedMode, pubsubOutputLimitBytes, commandsOnEventLoop);
+        maxBulkLength, maxMultibulkLength, protectedMode, pubsubOutputLimitBytes, commandsOnEventLoop,
+        requestBudgetBytes, maxClients);
   }
 
   public RespServerOptions withRequirePass(String password) {
     return new RespServerOptions(host, port, password, unixSocket, unixSocketPerm, ioThreads,
-        maxBulkLength, maxMultibulkLength, protectedMode, pubsubOutputLimitBytes, commandsOnEventLoop);
+        maxBulkLength, maxMultibulkLength, protectedMode, pubsubOutputLimitBytes, commandsOnEventLoop,
+        requestBudgetBytes, maxClients);
   }
 
   public RespServerOptions withUnixSocket(Path path, int perm) {
     return new RespServerOptions(host, port, requirePass, path, perm, ioThreads, maxBulkLength,
-        maxMultibulkLength, protectedMode, pubsubOutputLimitBytes, commandsOnEventLoop);
+        maxMultibulkLength, protectedMode, pubsubOutputLimitBytes, commandsOnEventLoop,
+        requestBudgetBytes, maxClients);
   }
 
   public RespServerOptions withLimits(long bulk, int multibulk) {
     return new RespServerOptions(host, port, requirePass, unixSocket, unixSocketPerm, ioThreads,
-        bulk, multibulk, protectedMode, pubsubOutputLimitBytes, commandsOnEventLoop);
+        bulk, multibulk, protectedMode, pubsubOutputLimitBytes, commandsOnEventLoop,
+        requestBudgetBytes, maxClients);
   }
 
   public RespServerOptions withPubsubOutputLimit(long bytes) {
     return new RespServerOptions(host, port, requirePass, unixSocket, unixSocketPerm, ioThreads,
-        maxBulkLength, maxMultibulkLength, protectedMode, bytes, commandsOnEventLoop);
+        maxBulkLength, maxMultibulkLength, protectedMode, bytes, commandsOnEventLoop,
+        requestBudgetBytes, maxClients);
   }
 
   /** Commands on a thread of their own beside {@code threads} I/O threads. */
   public RespServerOptions withCommandThread(int threads) {
     return new RespServerOptions(host, port, requirePass, unixSocket, unixSocketPerm, threads,
-        maxBulkLength, maxMultibulkLength, protectedMode, pubsubOutputLimitBytes, false);
+        maxBulkLength, maxMultibulkLength, protectedMode, pubsubOutputLimitBytes, false,
+        requestBudgetBytes, maxClients);
+  }
+
+  public RespServerOptions withRequestBudget(long bytes) {
+    return new RespServerOptions(host, port, requirePass, unixSocket, unixSocketPerm, ioThreads,
+        maxBulkLength, maxMultibulkLength, protectedMode, pubsubOutputLimitBytes,
+        commandsOnEventLoop, bytes, maxClients);
+  }
+
+  public RespServerOptions withMaxClients(int clients) {
+    return new RespServerOptions(host, port, requirePass, unixSocket, unixSocketPerm, ioThreads,
+        maxBulkLength, maxMultibulkLength, protectedMode, pubsubOutputLimitBytes,
+        commandsOnEventLoop, requestBudgetBytes, clients);
   }
 
   public RespLimits limits() {

@@ -149,6 +149,11 @@ public final class CassetteNode implements AutoCloseable {
     if (!password.isEmpty()) {
       options = options.withRequirePass(password);
     }
+    options = options.withMaxClients(config.integer(ConfigKeys.MAXCLIENTS));
+    if (config.isSet(ConfigKeys.PROTO_MAX_BULK_LEN)) {
+      options = options.withLimits(config.bytes(ConfigKeys.PROTO_MAX_BULK_LEN),
+          options.maxMultibulkLength());
+    }
     String socket = config.string(ConfigKeys.UNIXSOCKET);
     if (!socket.isEmpty()) {
       // unixsocketperm is written in octal, as in redis.conf (700 = rwx------).

@@ -78,6 +78,29 @@ public final class Args {
     return v;
   }
 
+  /**
+   * A count Redis reads with getRangeLongFromObjectOrReply(-LONG_MAX, LONG_MAX): its negation
+   * must not overflow (SRANDMEMBER, HRANDFIELD, ZRANDMEMBER).
+   */
+  public static long parseNegatableLong(byte[] s) {
+    long v = parseLong(s);
+    if (v == Long.MIN_VALUE) {
+      throw new RedisException("ERR value is out of range, value must between "
+          + "-9223372036854775807 and 9223372036854775807");
+    }
+    return v;
+  }
+
+  /** Redis's getIntFromObjectOrReply: an integer that must fit 32 bits, with its texts. */
+  public static int parseIntInRange(byte[] s) {
+    long v = parseLong(s);
+    if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
+      throw new RedisException("ERR value is out of range, value must between -2147483648 and "
+          + "2147483647");
+    }
+    return (int) v;
+  }
+
   public static int parseInt(byte[] s) {
     long v = parseLong(s);
     if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
@@ -123,10 +146,29 @@ public final class Args {
         }
         d = Double.parseDouble(t);
       }
-      return Double.isNaN(d) ? null : d;
+      if (Double.isNaN(d) || Double.isInfinite(d) || (d == 0 && !zeroMantissa(lower))) {
+        return null; // strtod's ERANGE: overflow to HUGE_VAL or underflow to zero
+      }
+      return d;
     } catch (NumberFormatException e) {
       return null;
     }
+  }
+
+  /** True when the decimal digits before any exponent are all zero ("0.0e5", "-0"). */
+  private static boolean zeroMantissa(String lower) {
+    int end = lower.contains("x") ? lower.indexOf('p') : lower.indexOf('e');
+    String mantissa = end < 0 ? lower : lower.substring(0, end);
+    if (lower.contains("x")) {
+      mantissa = mantissa.substring(mantissa.indexOf('x') + 1);
+    }
+    for (int i = 0; i < mantissa.length(); i++) {
+      char c = mantissa.charAt(i);
+      if (c != '0' && c != '.' && c != '-' && c != '+') {
+        return false;
+      }
+    }
+    return true;
   }
 
   public static double parseDouble(byte[] s) {

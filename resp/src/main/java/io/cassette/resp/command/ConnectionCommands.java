@@ -158,14 +158,11 @@ final class ConnectionCommands {
   }
 
   private static void select(CommandContext c) {
-    Long db = Args.parseLongOrNull(c.arg(1));
-    if (db == null) {
-      throw new RedisException(Errors.NOT_INTEGER);
-    }
+    long db = Args.parseIntInRange(c.arg(1));
     if (db < 0 || db >= RedisLayout.DATABASES) {
       throw new RedisException(Errors.DB_OUT_OF_RANGE);
     }
-    c.session.db = db.intValue();
+    c.session.db = (int) db;
     c.reply().ok();
   }
 

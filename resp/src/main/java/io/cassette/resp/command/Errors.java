@@ -26,6 +26,7 @@ public final class Errors {
   public static final String STRING_TOO_LONG = "ERR string exceeds maximum allowed size (proto-max-bulk-len)";
   public static final String OFFSET_OUT_OF_RANGE = "ERR offset is out of range";
   public static final String POSITIVE_COUNT = "ERR value is out of range, must be positive";
+  public static final String MAX_CLIENTS = "ERR max number of clients reached";
   public static final String DENIED_PROTECTED = "DENIED Redis is running in protected mode because "
       + "protected mode is enabled and no password is set for the default user. In this mode "
       + "connections are only accepted from the loopback interface. If you want to connect from "

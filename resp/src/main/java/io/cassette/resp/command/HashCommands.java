@@ -259,7 +259,7 @@ final class HashCommands {
           .clustering()));
       return;
     }
-    long count = Args.parseLong(c.arg(2));
+    long count = Args.parseNegatableLong(c.arg(2));
     boolean withValues = false;
     if (c.argc() == 4 && Args.is(c.arg(3), "withvalues")) {
       withValues = true;

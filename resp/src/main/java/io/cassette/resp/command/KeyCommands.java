@@ -209,22 +209,85 @@ final class KeyCommands {
     }
   }
 
+  /**
+   * KEYS visits this many keys per turn of the command thread, then lets other clients' commands
+   * run before it goes on (Redis runs KEYS in one go and stalls every client meanwhile).
+   * Outside MULTI the reply is therefore not a snapshot: a key present throughout is listed
+   * exactly once; one added or removed meanwhile may or may not be. Inside EXEC it runs whole.
+   */
+  static final int KEYS_PER_TURN = 10_000;
+
   private static void keys(CommandContext c) {
-    byte[] pattern = c.arg(1);
-    boolean all = Glob.matchesAll(pattern);
-    long now = System.currentTimeMillis();
+    KeysScan scan = new KeysScan(c.server, c.session, c.arg(1));
     Database db = c.server.keyspace.existing(c.session.db);
-    List<byte[]> found = new ArrayList<>();
-    if (db != null) {
-      db.scanKeys(KeyRange.ALL, Integer.MAX_VALUE, (k, m) -> {
-        if (!m.expiresAt(now) && (all || Glob.matches(pattern, k))) {
-          found.add(k);
-        }
-      });
+    DecoratedKey last = db == null ? null
+        : db.scanKeys(KeyRange.ALL, c.mayBlock ? KEYS_PER_TURN : Integer.MAX_VALUE, scan);
+    if (last == null) {
+      scan.reply(c.reply());
+      return;
     }
-    c.reply().array(found.size());
-    for (byte[] k : found) {
-      c.reply().bulk(k);
+    // More to visit: the client waits (its later commands queue) while others get turns.
+    Session.Blocked marker = new Session.Blocked(c.args, List.of(), 0);
+    c.session.blocked = marker;
+    c.server.commandThread.execute(() -> scan.resume(marker, last));
+  }
+
+  /** The keys KEYS has matched so far, and how to go on. Used on the command thread only. */
+  private static final class KeysScan implements Database.KeyVisitor {
+    private final ServerContext server;
+    private final Session session;
+    private final byte[] pattern;
+    private final boolean all;
+    private final long now = System.currentTimeMillis();
+    private final List<byte[]> found = new ArrayList<>();
+    private long bytes;
+
+    KeysScan(ServerContext server, Session session, byte[] pattern) {
+      this.server = server;
+      this.session = session;
+      this.pattern = pattern;
+      this.all = Glob.matchesAll(pattern);
+    }
+
+    @Override
+    public void visit(byte[] k, KeyMeta m) {
+      if (!m.expiresAt(now) && (all || Glob.matches(pattern, k))) {
+        found.add(k);
+        bytes += k.length + 16;
+      }
+    }
+
+    void reply(Reply r) {
+      r.array(found.size());
+      for (byte[] k : found) {
+        r.bulk(k);
+      }
+    }
+
+    void resume(Session.Blocked marker, DecoratedKey from) {
+      if (session.closed || session.blocked != marker) {
+        return; // gone, or unblocked by CLIENT UNBLOCK / RESET
+      }
+      Database db = server.keyspace.existing(session.db);
+      DecoratedKey last = db == null ? null
+          : db.scanKeys(rangeAfter(cursorAfter(from)), KEYS_PER_TURN, this);
+      OutputLimits.Limit limit = server.outputs.normal();
+      if (limit.hard() > 0 && bytes > limit.hard()) {
+        // the reply could never be sent: the client would be closed by its output limit
+        finish(r -> r.error("ERR KEYS reply exceeds the client output buffer limit, use SCAN"));
+        return;
+      }
+      if (last != null) {
+        server.commandThread.execute(() -> resume(marker, last));
+        return;
+      }
+      finish(this::reply);
+    }
+
+    private void finish(java.util.function.Consumer<Reply> write) {
+      session.blocked = null;
+      server.deliver(session, write);
+      server.runner.resume(session);
     }
   }
 

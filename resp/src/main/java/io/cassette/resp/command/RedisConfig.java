@@ -16,9 +16,12 @@ public final class RedisConfig {
       "protected-mode", "slowlog-log-slower-than", "slowlog-max-len",
       "latency-monitor-threshold", "timeout", "hz", "maxmemory", "maxmemory-policy", "save",
       "notify-keyspace-events", "client-output-buffer-limit", "maxclients", "appendonly",
-      "lazyfree-lazy-user-del", "lazyfree-lazy-user-flush");
+      "lazyfree-lazy-user-del", "lazyfree-lazy-user-flush", "proto-max-bulk-len");
 
   private final Map<String, String> values = new LinkedHashMap<>();
+  /** Settings whose value the server checks and normalises itself (may throw). */
+  private final Map<String, java.util.function.UnaryOperator<String>> appliers =
+      new java.util.concurrent.ConcurrentHashMap<>();
   /** Called after a successful CONFIG SET with (name, value). */
   private volatile BiConsumer<String, String> listener = (n, v) -> { };
 
@@ -55,6 +58,14 @@ public final class RedisConfig {
     this.listener = listener;
   }
 
+  /**
+   * Lets the server validate and normalise {@code name} on CONFIG SET: {@code apply} returns
+   * the value CONFIG GET shows, or throws a {@link RedisException} with Redis's text.
+   */
+  public void applier(String name, java.util.function.UnaryOperator<String> apply) {
+    appliers.put(name, apply);
+  }
+
   public synchronized String get(String name) {
     return values.get(name);
   }
@@ -86,6 +97,10 @@ public final class RedisConfig {
             : "ERR Unknown option or number of arguments for CONFIG SET - '" + name + "'");
       }
       String v = validate(n, value);
+      var apply = appliers.get(n);
+      if (apply != null) {
+        v = apply.apply(v);
+      }
       values.put(n, v);
     }
     listener.accept(n, value);
@@ -107,13 +122,33 @@ public final class RedisConfig {
         return lower;
       }
       case "slowlog-log-slower-than", "slowlog-max-len", "latency-monitor-threshold", "timeout",
-           "hz", "maxmemory", "maxclients" -> {
+           "hz", "maxmemory" -> {
         try {
           Long.parseLong(value);
         } catch (NumberFormatException e) {
           throw invalid(name, "argument couldn't be parsed into an integer");
         }
         return value;
+      }
+      case "maxclients" -> {
+        long n = MemoryUnits.parse(value);
+        if (n < 0 || !value.chars().allMatch(Character::isDigit)) {
+          throw invalid(name, "argument couldn't be parsed into an integer");
+        }
+        if (n < 1 || n > 4294967295L) {
+          throw invalid(name, "argument must be between 1 and 4294967295 inclusive");
+        }
+        return Long.toString(n);
+      }
+      case "proto-max-bulk-len" -> {
+        long n = MemoryUnits.parse(value);
+        if (n < 0) {
+          throw invalid(name, "argument must be a memory value");
+        }
+        if (n < 1048576) {
+          throw invalid(name, "argument must be between 1048576 and 9223372036854775807 inclusive");
+        }
+        return Long.toString(n);
       }
       default -> {
         return value;

@@ -7,7 +7,6 @@ import io.cassette.metrics.RequestMetrics;
 import io.cassette.metrics.SlowLog;
 import io.cassette.resp.protocol.Reply;
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.ChannelOutboundBuffer;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -51,11 +50,28 @@ public final class ServerContext {
   /** Most unsent bytes a pub/sub subscriber may have before it is disconnected. */
   public final long pubsubOutputLimitBytes;
   public volatile CommandRunner runner;
+  /** client-output-buffer-limit and the node's bound on unsent replies. */
+  public volatile OutputLimits outputs =
+      OutputLimits.forDirectMemory(io.netty.util.internal.PlatformDependent.maxDirectMemory());
+  /** Request bytes in flight, reserved by the decoders, released once a request ran. */
+  public final io.cassette.resp.protocol.RequestBudget requestBudget;
+  /** Connections beyond this many are refused (Redis maxclients). */
+  public volatile long maxClients = 10000;
+  /** Longest string value a command may build (Redis checks proto-max-bulk-len). */
+  public volatile long maxStringLength = 512L << 20;
   public volatile int tcpPort;
 
   public ServerContext(Keyspace keyspace, CommandTable commands, RedisConfig config,
                        ScheduledExecutorService commandThread, long pubsubOutputLimitBytes,
                        NodeMetrics metrics) {
+    this(keyspace, commands, config, commandThread, pubsubOutputLimitBytes, metrics,
+        new io.cassette.resp.protocol.RequestBudget(Long.MAX_VALUE / 4));
+  }
+
+  public ServerContext(Keyspace keyspace, CommandTable commands, RedisConfig config,
+                       ScheduledExecutorService commandThread, long pubsubOutputLimitBytes,
+                       NodeMetrics metrics, io.cassette.resp.protocol.RequestBudget requestBudget) {
+    this.requestBudget = requestBudget;
     this.metrics = metrics;
     this.requests = metrics.requests("resp");
     this.slowlog = metrics.respSlowLog();
@@ -81,7 +97,7 @@ public final class ServerContext {
   /**
    * Writes an out-of-band reply (pub/sub message, served blocked command) to {@code target}:
    * into the buffer being filled when the target is the client being served, else straight
-   * to its socket. A pub/sub client over its output limit is disconnected, as Redis's
+   * to its socket. A client over its output limits is disconnected, as Redis's
    * client-output-buffer-limit does.
    */
   public void deliver(Session target, Consumer<Reply> write) {
@@ -93,24 +109,60 @@ public final class ServerContext {
       write.accept(r);
       return;
     }
-    ChannelOutboundBuffer pending = target.channel.unsafe().outboundBuffer();
-    if (target.subscriptions() > 0 && !target.noEvict && pending != null
-        && pending.totalPendingWriteBytes() > pubsubOutputLimitBytes) {
-      LOG.warn("client id={} closed for overcoming of output buffer limits ({} bytes pending)",
-          target.id, pending.totalPendingWriteBytes());
-      stats.pubsubClientsKilled.incrementAndGet();
-      target.closed = true;
-      target.channel.close();
+    if (!target.noEvict && closeIfOverLimit(target, 0)) {
       return;
     }
     ByteBuf buf = target.channel.alloc().ioBuffer();
     r.target(buf);
     try {
       write.accept(r);
+    } catch (RuntimeException | Error e) {
+      buf.release();
+      throw e;
     } finally {
       r.target(null);
     }
-    stats.netOutputBytes.addAndGet(buf.readableBytes());
-    target.channel.writeAndFlush(buf, target.channel.voidPromise());
+    write(target, buf, null);
+  }
+
+  /**
+   * Closes {@code s} when its unsent replies plus {@code extra} bytes break its output limits;
+   * true when it did. On the command thread.
+   */
+  public boolean closeIfOverLimit(Session s, long extra) {
+    String why = outputs.violation(s, extra, System.currentTimeMillis());
+    if (why == null) {
+      return false;
+    }
+    LOG.warn("client id={} closed for overcoming of output buffer limits: {} ({} bytes unsent)",
+        s.id, why, s.pendingOutput.get() + extra);
+    if (s.subscriptions() > 0) {
+      stats.pubsubClientsKilled.incrementAndGet();
+    }
+    stats.outputLimitClientsKilled.incrementAndGet();
+    s.closed = true;
+    s.channel.close();
+    return true;
+  }
+
+  /**
+   * Writes and flushes {@code buf} (ownership passes) to {@code s}, counting it as unsent until
+   * the socket took it; once a paused client's unsent bytes fall below
+   * {@link OutputLimits#RESUME_BYTES}, {@code onResume} runs (may be null).
+   */
+  public void write(Session s, ByteBuf buf, Runnable onResume) {
+    long n = buf.readableBytes();
+    stats.netOutputBytes.addAndGet(n);
+    s.pendingOutput.addAndGet(n);
+    OutputLimits o = outputs;
+    o.nodePending.addAndGet(n);
+    s.channel.writeAndFlush(buf).addListener(f -> {
+      o.nodePending.addAndGet(-n);
+      long left = s.pendingOutput.addAndGet(-n);
+      if (left < OutputLimits.RESUME_BYTES && s.outputPaused && runner != null) {
+        s.outputPaused = false;
+        runner.resume(s);
+      }
+    });
   }
 }

@@ -12,13 +12,15 @@ public final class ServerStats {
   public final AtomicLong keyspaceMisses = new AtomicLong();
   public final AtomicLong pubsubClientsKilled = new AtomicLong();
   public final AtomicLong errorReplies = new AtomicLong();
+  /** Clients closed by client-output-buffer-limit or the node's output budget. */
+  public final AtomicLong outputLimitClientsKilled = new AtomicLong();
   public final AtomicLong netInputBytes = new AtomicLong();
   public final AtomicLong netOutputBytes = new AtomicLong();
 
   public void reset() {
     for (AtomicLong a : new AtomicLong[] {connectionsReceived, connectionsRejected,
         commandsProcessed, expiredKeys, keyspaceHits, keyspaceMisses, pubsubClientsKilled,
-        errorReplies, netInputBytes, netOutputBytes}) {
+        errorReplies, outputLimitClientsKilled, netInputBytes, netOutputBytes}) {
       a.set(0);
     }
   }

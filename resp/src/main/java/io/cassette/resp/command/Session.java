@@ -28,6 +28,13 @@ public final class Session {
   /** Decoded requests and protocol errors waiting for the command thread, in arrival order. */
   public final Queue<Object> inbox = new ConcurrentLinkedQueue<>();
   public final AtomicBoolean drainScheduled = new AtomicBoolean();
+  /** Reply bytes written to the channel and not yet taken by the socket (any thread). */
+  public final java.util.concurrent.atomic.AtomicLong pendingOutput =
+      new java.util.concurrent.atomic.AtomicLong();
+  /** True while commands wait because the client does not read its replies (any thread). */
+  public volatile boolean outputPaused;
+  /** Since when the output has been over the soft limit; 0 when under it. */
+  public long softLimitSinceMillis;
   /** This client's reply writer (carries its protocol version). */
   public final Reply reply = new Reply();
 

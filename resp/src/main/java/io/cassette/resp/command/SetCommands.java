@@ -201,7 +201,7 @@ final class SetCommands {
     if (c.argc() > 3) {
       throw new RedisException(Errors.SYNTAX);
     }
-    Long count = c.argc() == 3 ? Args.parseLong(c.arg(2)) : null;
+    Long count = c.argc() == 3 ? Args.parseNegatableLong(c.arg(2)) : null;
     List<byte[]> all = members(c, c.db(), c.arg(1));
     if (count == null) {
       if (all.isEmpty()) {

@@ -560,7 +560,7 @@ final class SortedSetCommands {
       }
       return;
     }
-    long count = Args.parseLong(c.arg(2));
+    long count = Args.parseNegatableLong(c.arg(2));
     boolean withScores = c.argc() == 4 && Args.is(c.arg(3), "withscores");
     if (c.argc() > 4 || (c.argc() == 4 && !withScores)) {
       throw new RedisException(Errors.SYNTAX);

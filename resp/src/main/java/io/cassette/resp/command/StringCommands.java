@@ -20,7 +20,6 @@ import java.util.Arrays;
  */
 final class StringCommands {
   /** Redis's largest string (SETRANGE/APPEND), its default proto-max-bulk-len. */
-  static final long MAX_STRING = 512L * 1024 * 1024;
 
   private StringCommands() {}
 
@@ -104,7 +103,7 @@ final class StringCommands {
       if (m == null) {
         value = add;
       } else {
-        checkSize((long) m.value.length + add.length);
+        checkSize(c, m.value.length, add.length);
         value = Arrays.copyOf(m.value, m.value.length + add.length);
         System.arraycopy(add, 0, value, m.value.length, add.length);
       }
@@ -133,8 +132,13 @@ final class StringCommands {
     b.commit();
   }
 
-  private static void checkSize(long size) {
-    if (size > MAX_STRING) {
+  /**
+   * Redis's checkStringLength: a string grown to {@code size + append} bytes must stay within
+   * proto-max-bulk-len (ours is derived from the heap, so the value fits in memory); the sum
+   * is checked without overflowing, so huge offsets get this error too.
+   */
+  private static void checkSize(CommandContext c, long size, long append) {
+    if (append > c.server.maxStringLength - size) {
       throw new RedisException(Errors.STRING_TOO_LONG);
     }
   }
@@ -349,7 +353,7 @@ final class StringCommands {
       c.reply().integer(v.length);
       return;
     }
-    checkSize(offset + patch.length);
+    checkSize(c, offset, patch.length);
     int newLen = (int) Math.max(v.length, offset + patch.length);
     byte[] out = Arrays.copyOf(v, newLen);
     System.arraycopy(patch, 0, out, (int) offset, patch.length);

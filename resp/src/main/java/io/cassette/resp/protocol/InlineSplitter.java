@@ -8,6 +8,8 @@ import java.util.List;
  * Splits an inline command line into arguments exactly as Redis's {@code sdssplitargs}:
  * whitespace separates, "double quotes" understand \n \r \t \b \a \\ \" and \xHH,
  * 'single quotes' understand \', and a closing quote must be followed by a space or the end.
+ * Redis splits a C string, so a NUL byte ends the line there (inside quotes: unbalanced).
+ * Every step advances through the line, so the work is linear in its length.
  */
 final class InlineSplitter {
   private InlineSplitter() {}
@@ -17,6 +19,12 @@ final class InlineSplitter {
     List<byte[]> result = new ArrayList<>();
     int p = 0;
     int n = line.length;
+    for (int i = 0; i < n; i++) {
+      if (line[i] == 0) {
+        n = i; // what Redis's sdssplitargs sees of the line
+        break;
+      }
+    }
     while (true) {
       while (p < n && isSpace(line[p])) {
         p++;
@@ -79,7 +87,7 @@ final class InlineSplitter {
           }
           byte c = line[p];
           switch (c) {
-            case ' ', '\n', '\r', '\t', 0 -> done = true;
+            case ' ', '\n', '\r', '\t' -> done = true;
             case '"' -> inDouble = true;
             case '\'' -> inSingle = true;
             default -> cur.write(c);

@@ -14,6 +14,8 @@ public record RespLimits(long maxBulkLength, int maxMultibulkLength, int maxInli
   public static final int REDIS_MAX_INLINE = 64 * 1024;
   /** Redis's default proto-max-bulk-len. */
   public static final long REDIS_MAX_BULK = 512L * 1024 * 1024;
+  /** Request bytes in flight node-wide: this share of the heap. */
+  private static final int BUDGET_HEAP_DIVISOR = 4;
   /** A single argument may use at most this share of the heap by default. */
   private static final int HEAP_SHARE_DIVISOR = 8;
   /** Argument count limit: heap bytes divided by this. */
@@ -31,5 +33,14 @@ public record RespLimits(long maxBulkLength, int maxMultibulkLength, int maxInli
     long multibulk = Math.min(REDIS_MAX_MULTIBULK,
         Math.max(MIN_MULTIBULK, maxHeapBytes / ARGS_HEAP_DIVISOR));
     return new RespLimits(bulk, (int) multibulk, REDIS_MAX_INLINE);
+  }
+
+  /**
+   * Request bytes all Redis clients together may have in flight: a quarter of the heap (a
+   * 64 MB heap: 16 MB, two arguments at the default proto-max-bulk-len). The rest of the heap
+   * belongs to memtables, caches and the values commands build.
+   */
+  public static long requestBudgetForHeap(long maxHeapBytes) {
+    return Math.max(4L << 20, maxHeapBytes / BUDGET_HEAP_DIVISOR);
   }
 }

@@ -3,12 +3,14 @@ package io.cassette.resp.server;
 import io.cassette.resp.command.CommandContext;
 import io.cassette.resp.command.CommandSpec;
 import io.cassette.resp.command.Errors;
+import io.cassette.resp.command.OutputLimits;
 import io.cassette.resp.command.RedisException;
 import io.cassette.resp.command.ServerContext;
 import io.cassette.resp.command.Session;
 import io.cassette.resp.protocol.ProtocolError;
 import io.cassette.resp.protocol.Reply;
 import io.cassette.resp.protocol.Request;
+import io.cassette.resp.protocol.RequestBudget;
 import io.cassette.storage.StorageException;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -38,8 +40,12 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
   /** How long a closing connection's remaining input is drained before the socket closes. */
   static final long LINGER_MILLIS = 1000;
 
+  /** Commands one client runs before the others get their turn (its pipeline goes on after). */
+  static final int COMMANDS_PER_TURN = 1000;
+
   private final ServerContext server;
   private final ScheduledExecutorService thread;
+  private final RequestBudget budget;
   /** Sessions with requests to run, in the order they became ready. */
   private final java.util.Queue<Session> ready = new java.util.concurrent.ConcurrentLinkedQueue<>();
   /** True while a drain task is queued or running on the command thread. */
@@ -49,6 +55,7 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
   public CommandDispatcher(ServerContext server, ScheduledExecutorService thread) {
     this.server = server;
     this.thread = thread;
+    this.budget = server.requestBudget;
   }
 
   /**
@@ -70,15 +77,41 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
   }
 
   private void drainReady() {
-    while (true) {
-      Session s;
-      while ((s = ready.poll()) != null) {
-        drain(s);
+    boolean clean = false;
+    try {
+      while (true) {
+        Session s;
+        while ((s = ready.poll()) != null) {
+          drainSafely(s);
+        }
+        draining.set(false);
+        // a session queued after our last poll but before the flag cleared must not be lost
+        if (ready.isEmpty() || !draining.compareAndSet(false, true)) {
+          clean = true;
+          return;
+        }
       }
-      draining.set(false);
-      // a session queued after our last poll but before the flag cleared must not be lost
-      if (ready.isEmpty() || !draining.compareAndSet(false, true)) {
-        return;
+    } finally {
+      if (!clean) { // never leave the door deaf: the flag must not stay set
+        draining.set(false);
+        if (!ready.isEmpty() && draining.compareAndSet(false, true)) {
+          thread.execute(this::drainReady);
+        }
+      }
+    }
+  }
+
+  /** One client's turn; whatever goes wrong (even out of memory) closes only that client. */
+  private void drainSafely(Session s) {
+    try {
+      drain(s);
+    } catch (Throwable t) {
+      LOG.error("closing client id={}: serving it failed", s.id, t);
+      s.closed = true;
+      releaseInbox(s);
+      s.channel.close();
+      if (t instanceof VirtualMachineError && !(t instanceof OutOfMemoryError)) {
+        throw (VirtualMachineError) t;
       }
     }
   }
@@ -91,12 +124,17 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
   private void drain(Session s) {
     s.drainScheduled.set(false);
     if (s.closed) {
-      s.inbox.clear();
+      releaseInbox(s);
+      return;
+    }
+    if (s.pendingOutput.get() > OutputLimits.BACKED_UP_BYTES) {
+      pause(s);
       return;
     }
     Reply reply = s.reply;
     ByteBuf buf = s.channel.alloc().ioBuffer();
     reply.target(buf);
+    int executed = 0;
     try {
       Object item;
       while (s.blocked == null && !s.closeAfterReply && !s.closed
@@ -107,37 +145,93 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
           s.closeAfterReply = true;
           break;
         }
-        execute(s, ((Request) item).args());
+        Request request = (Request) item;
+        try {
+          execute(s, request.args());
+        } finally {
+          budget.release(request.budgetBytes());
+        }
         if (server.blocking.hasReady()) {
           serveBlocked();
         }
         if (buf.readableBytes() >= FLUSH_THRESHOLD_BYTES) {
-          server.stats.netOutputBytes.addAndGet(buf.readableBytes());
-          s.channel.writeAndFlush(buf, s.channel.voidPromise());
+          if (server.closeIfOverLimit(s, buf.readableBytes())) {
+            break;
+          }
+          server.write(s, buf, null);
           buf = s.channel.alloc().ioBuffer();
           reply.target(buf);
+          if (s.pendingOutput.get() > OutputLimits.BACKED_UP_BYTES) {
+            pause(s); // the client does not read: its remaining commands wait for it
+            break;
+          }
+          if (!ready.isEmpty() && !s.inbox.isEmpty()) {
+            schedule(s); // big replies: others get a turn after each flush
+            break;
+          }
+        }
+        if (++executed >= COMMANDS_PER_TURN && !s.inbox.isEmpty()) {
+          schedule(s); // a long pipeline yields to the other clients, then goes on
+          break;
         }
       }
-    } catch (RuntimeException e) {
-      LOG.error("command thread failed serving client id={}", s.id, e);
-      s.closeAfterReply = true;
     } finally {
       reply.target(null);
       finish(s, buf);
     }
   }
 
+  /** Stops running {@code s}'s commands until the socket took most of its replies. */
+  private void pause(Session s) {
+    s.outputPaused = true;
+    if (s.pendingOutput.get() < OutputLimits.RESUME_BYTES && s.outputPaused) {
+      s.outputPaused = false; // drained meanwhile: the write listener may have missed it
+      schedule(s);
+    }
+  }
+
   private void finish(Session s, ByteBuf buf) {
+    if (s.closed) {
+      buf.release();
+      releaseInbox(s);
+      return;
+    }
     if (!buf.isReadable() && !s.closeAfterReply) {
       buf.release();
       return;
     }
-    server.stats.netOutputBytes.addAndGet(buf.readableBytes());
     if (s.closeAfterReply) {
       s.closed = true;
+      server.stats.netOutputBytes.addAndGet(buf.readableBytes());
       s.channel.writeAndFlush(buf).addListener(f -> closeGracefully(s.channel));
+      releaseInbox(s);
+    } else if (!server.closeIfOverLimit(s, buf.readableBytes())) {
+      server.write(s, buf, null);
     } else {
-      s.channel.writeAndFlush(buf, s.channel.voidPromise());
+      buf.release();
+      releaseInbox(s);
+    }
+  }
+
+  /** Drops a closed client's queued requests, giving their bytes back to the budget. */
+  private void releaseInbox(Session s) {
+    Object item;
+    while ((item = s.inbox.poll()) != null) {
+      if (item instanceof Request r) {
+        budget.release(r.budgetBytes());
+      }
+    }
+  }
+
+  /**
+   * Periodic (on the command thread): closes clients over their soft limit for too long or
+   * holding the node's output budget, also when they send nothing more.
+   */
+  public void checkOutputLimits() {
+    for (Session s : server.clients.values()) {
+      if (!s.closed && !s.noEvict && s.pendingOutput.get() > 0) {
+        server.closeIfOverLimit(s, 0);
+      }
     }
   }
 
@@ -300,7 +394,7 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
         server.watches.unwatchAll(s);
         server.pubsub.removeAll(s);
         server.clients.remove(s.id);
-        s.inbox.clear();
+        releaseInbox(s);
       });
     } catch (java.util.concurrent.RejectedExecutionException e) {
       server.clients.remove(s.id);

@@ -3,6 +3,7 @@ package io.cassette.resp.server;
 import io.cassette.resp.command.Errors;
 import io.cassette.resp.command.ServerContext;
 import io.cassette.resp.command.Session;
+import io.cassette.resp.protocol.Request;
 import io.cassette.resp.protocol.RespDecoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -18,8 +19,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The last inbound handler of a client's pipeline: queues decoded requests on the client's
  * {@link Session} and hands the session to the {@link CommandDispatcher} once per read burst,
- * so a pipeline is executed in one go. Applies protected mode and back-pressure (stops reading
- * while the client does not read its replies). One instance per channel.
+ * so a pipeline is executed in one go. Applies protected mode, maxclients and back-pressure
+ * (stops reading while the client does not read its replies). One instance per channel.
  */
 public final class ConnectionHandler extends ChannelInboundHandlerAdapter {
   private static final Logger LOG = LoggerFactory.getLogger(ConnectionHandler.class);
@@ -57,6 +58,17 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter {
       session.closed = true;
       return;
     }
+    if (server.clients.size() >= server.maxClients) {
+      // Redis answers before closing; the count lags closes by one command-thread turn.
+      server.stats.connectionsRejected.incrementAndGet();
+      LOG.debug("refusing client: {} clients connected (maxclients {})", server.clients.size(),
+          server.maxClients);
+      ByteBuf b = ctx.alloc().buffer();
+      ByteBufUtil.writeUtf8(b, "-" + Errors.MAX_CLIENTS + "\r\n");
+      ctx.writeAndFlush(b).addListener(f -> CommandDispatcher.closeGracefully(ctx.channel()));
+      session.closed = true;
+      return;
+    }
     server.clients.put(session.id, session);
     server.requests.connectionOpened();
     ctx.fireChannelActive();
@@ -65,6 +77,9 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     if (session.closed) {
+      if (msg instanceof Request r) {
+        server.requestBudget.release(r.budgetBytes());
+      }
       return;
     }
     session.inbox.add(msg);

@@ -38,6 +38,8 @@ public final class ConfigKeys {
   public static final String REQUIREPASS = "requirepass";
   public static final String UNIXSOCKET = "unixsocket";
   public static final String UNIXSOCKETPERM = "unixsocketperm";
+  public static final String MAXCLIENTS = "maxclients";
+  public static final String PROTO_MAX_BULK_LEN = "proto_max_bulk_len";
   public static final String SEED_PROVIDER = "seed_provider";
   public static final String LATENCY_MONITOR_THRESHOLD = "latency_monitor_threshold";
   public static final String SLOWLOG_LOG_SLOWER_THAN = "slowlog_log_slower_than";
@@ -75,6 +77,8 @@ public final class ConfigKeys {
     add(new ConfigKey(REQUIREPASS, ValueType.STRING, ""));
     add(new ConfigKey(UNIXSOCKET, ValueType.STRING, ""));
     add(new ConfigKey(UNIXSOCKETPERM, ValueType.INT, "700"));
+    add(new ConfigKey(MAXCLIENTS, ValueType.INT, "10000"));
+    add(new ConfigKey(PROTO_MAX_BULK_LEN, ValueType.DATA_SIZE, null));
     add(new ConfigKey(LATENCY_MONITOR_THRESHOLD, ValueType.DURATION, "100ms"));
     add(new ConfigKey(SLOWLOG_LOG_SLOWER_THAN, ValueType.INT, "10000"));
     add(new ConfigKey(SLOWLOG_MAX_LEN, ValueType.INT, "128"));
