@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.UUID;
 
 /**
@@ -219,7 +218,7 @@ public final class MetadataCodec {
 
     static void writeTokens(DataOutput out, List<Long> tokens) throws IOException {
         out.writeInt(tokens.size());
-        for (long t : new TreeSet<>(tokens)) out.writeLong(t);
+        for (long t : tokens.stream().sorted().toList()) out.writeLong(t);
     }
 
     static List<Long> readTokens(DataInput in) throws IOException {

@@ -17,11 +17,12 @@ import java.util.UUID;
  *
  * <ol>
  * <li>An empty ring (in the node's dc) gets {@code numTokens} evenly spaced tokens.</li>
- * <li>Otherwise, with N nodes in the dc, the new node should end with 1/(N+1) of the dc's
- *     ring. Each of its tokens takes the fraction N/(N+1) of one existing range: the largest
- *     range of the node that currently owns the most (recomputed after every pick), so every
- *     node donates about equally and the heaviest first. With ranges of average size
- *     1/(numTokens·N), numTokens such cuts give the new node about 1/(N+1).</li>
+ * <li>Otherwise, with N nodes in the dc, the new node should end with the target 1/(N+1) of
+ *     the dc's ring. Each of its tokens cuts the largest range of the node that currently owns
+ *     the most (recomputed after every cut), taking from it the fraction N/(N+1) of that range
+ *     but never more than the donor owns above the target. So the heaviest nodes donate first
+ *     and nobody is cut below the target; on rings this allocator built, every node ends with
+ *     exactly its share (tested up to 8 nodes).</li>
  * </ol>
  * Deterministic: the same metadata gives the same tokens. Ranges are counted on the ring of
  * the dc's NORMAL, LEAVING and joining (reserved) tokens; tokens reserved or owned anywhere
@@ -56,6 +57,7 @@ public final class TokenAllocator {
         int nodes = (int) ring.values().stream().distinct().count();
         BigDecimal fraction = BigDecimal.valueOf(nodes).divide(BigDecimal.valueOf(nodes + 1L), MathContext.DECIMAL64);
         TreeMap<Long, UUID> work = new TreeMap<>(ring);
+        double target = Ownership.RING / (nodes + 1);
         for (int i = 0; i < numTokens; i++) {
             Map<UUID, Double> owned = new HashMap<>();
             Map<UUID, Long> largest = new HashMap<>(); // owner -> end token of its largest range
@@ -77,7 +79,10 @@ public final class TokenAllocator {
             long start = previous(work, end);
             BigInteger size = start == end ? BigInteger.ONE.shiftLeft(64)
                     : BigInteger.valueOf(end).subtract(BigInteger.valueOf(start)).mod(BigInteger.ONE.shiftLeft(64));
-            BigInteger offset = new BigDecimal(size).multiply(fraction).toBigInteger().max(BigInteger.ONE);
+            // Take from the donor at most the fraction N/(N+1) of the range, and no more than it owns above the target.
+            BigDecimal excess = BigDecimal.valueOf(owned.get(donor) - target);
+            BigDecimal cut = new BigDecimal(size).multiply(fraction).min(excess.max(BigDecimal.ONE));
+            BigInteger offset = cut.toBigInteger().max(BigInteger.ONE); // the new node owns (start, start + offset]
             long token = free(taken, Ownership.advance(start, offset));
             if (token == end || work.containsKey(token)) break; // the range is too small to split
             work.put(token, self);
