@@ -364,7 +364,8 @@ public final class MetadataService implements MetadataLog, AutoCloseable {
     public synchronized void close() throws IOException {
         if (!running && server == null && client == null) return;
         running = false;
-        if (follower != null) follower.shutdownNow();
+        // No interrupts: a Ratis client interrupted while connecting logs a stack trace per peer.
+        if (follower != null) follower.shutdown();
         IOException failure = null;
         try {
             if (client != null) client.close();
@@ -372,6 +373,13 @@ public final class MetadataService implements MetadataLog, AutoCloseable {
             failure = e;
         }
         if (server != null) server.close();
+        if (follower != null) {
+            try {
+                follower.awaitTermination(config.tuning().rpcRequestTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         client = null;
         server = null;
         follower = null;

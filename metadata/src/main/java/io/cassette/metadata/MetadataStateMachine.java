@@ -56,7 +56,7 @@ final class MetadataStateMachine extends BaseStateMachine {
     /** Loads the latest snapshot: at start, and after Ratis installed one sent by the leader. */
     @Override
     public void reinitialize() throws IOException {
-        SingleFileSnapshotInfo snapshot = storage.getLatestSnapshot();
+        SingleFileSnapshotInfo snapshot = storage.loadLatestSnapshot(); // rescans: an installed snapshot is new on disk
         if (snapshot == null) return;
         Path path = snapshot.getFile().getPath();
         if (snapshot.getFile().getFileDigest() != null) MD5FileUtil.verifySavedMD5(path.toFile(), snapshot.getFile().getFileDigest());
