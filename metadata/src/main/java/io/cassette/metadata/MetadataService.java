@@ -49,9 +49,14 @@ import org.slf4j.LoggerFactory;
  * member replays them and then catches up from the leader. Any other node follows the log:
  * it asks a member for what follows its epoch (a Ratis stale read, which any member can
  * answer without a leader) every {@code followerPollInterval} and at once when
- * {@link #awaitEpoch} needs a newer epoch, and keeps the last snapshot it saw in
- * {@code dataDir/follower-metadata.db} so that it can serve reads at restart.
- * Both kinds of node commit through a Ratis client, which finds the leader.
+ * {@link #awaitEpoch} needs a newer epoch. Both kinds of node commit through a Ratis client,
+ * which finds the leader.
+ *
+ * <p>Every node keeps its newest snapshot in {@code dataDir/metadata.db} (written after each
+ * new epoch, coalesced), and {@link #start()} publishes it at once: a restarted node serves
+ * reads (schema, ring) from its last state within milliseconds, while the Raft server, which
+ * loads some 2,000 classes, starts on the {@code metadata-worker} thread. Commits wait for
+ * that start; {@link #awaitReady} waits for a leader.
  *
  * <p>Life cycle: {@link #start()} once, {@link #close()} once. Thread-safe.
  */
@@ -60,7 +65,8 @@ public final class MetadataService implements MetadataLog, AutoCloseable {
     /** One Raft group per cluster, the same id everywhere: the member list is all that varies. */
     static final RaftGroupId GROUP_ID = RaftGroupId.valueOf(
             UUID.nameUUIDFromBytes("cassette-cluster-metadata".getBytes(StandardCharsets.US_ASCII)));
-    static final String FOLLOWER_SNAPSHOT = "follower-metadata.db";
+    /** This node's newest snapshot, for reads at start (not the Raft snapshots, which live under the group's directory). */
+    static final String CACHE_FILE = "metadata.db";
     /** How long to wait for a member's port when counting who is reachable for an error message. */
     private static final int PROBE_TIMEOUT_MILLIS = 300;
     /** Pause between a Ratis client's attempts (it tries the members in turn to find the leader). */
@@ -72,9 +78,14 @@ public final class MetadataService implements MetadataLog, AutoCloseable {
     private final List<RaftPeer> peers;
     private RaftServer server;                 // members only
     private RaftClient client;
-    private ScheduledExecutorService follower; // non-members only
-    private int nextPeer;                      // follower thread only: the member asked next
+    /** One thread for the background start, follower polling and cache writes. */
+    private ScheduledExecutorService worker;
+    private volatile CompletableFuture<Void> started = new CompletableFuture<>();
+    private final java.util.concurrent.atomic.AtomicBoolean cacheDirty = new java.util.concurrent.atomic.AtomicBoolean();
+    private int nextPeer;                      // worker thread only: the member a follower asks next
     private volatile boolean running;
+    private boolean used;                      // guarded by this: start() was called
+    private volatile boolean followerReady;
     private volatile long startNanos;
 
     public MetadataService(MetadataServiceConfig config) {
@@ -97,24 +108,54 @@ public final class MetadataService implements MetadataLog, AutoCloseable {
         return config.isMember();
     }
 
-    /** Starts the Raft server (members) or the follower (others); returns without waiting for a leader. */
+    /**
+     * Publishes the cached snapshot, then starts the Raft server (members) or the follower
+     * (others) in the background; returns in milliseconds. A failure to start (e.g. the port
+     * is taken) completes {@link #started()} exceptionally and is thrown by {@link #awaitReady}.
+     */
     public synchronized void start() throws IOException {
-        if (running) throw new IllegalStateException("metadata service already started");
+        if (used) throw new IllegalStateException("a MetadataService starts once; make a new one to restart");
+        used = true;
         startNanos = System.nanoTime();
         Files.createDirectories(config.dataDir());
+        Path cached = config.dataDir().resolve(CACHE_FILE);
+        if (Files.exists(cached)) publisher.publish(SnapshotFile.read(cached), null);
+        publisher.addListener((previous, next, applied) -> scheduleCacheWrite());
+        worker = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "metadata-worker");
+            t.setDaemon(true);
+            return t;
+        });
+        running = true;
+        CompletableFuture<Void> done = started;
+        worker.execute(() -> {
+            try {
+                startRaft();
+                done.complete(null);
+            } catch (IOException | RuntimeException e) {
+                LOG.error("metadata service {} failed to start: {}", config.nodeId(), e.toString());
+                done.completeExceptionally(e);
+            }
+        });
+    }
+
+    /** Completes when the Raft server (or follower) has started; not when a leader is known. */
+    public CompletableFuture<Void> started() {
+        return started;
+    }
+
+    private void startRaft() throws IOException {
         RaftProperties properties = properties();
         if (isMember()) {
-            server = RaftServer.newBuilder()
+            RaftServer s = RaftServer.newBuilder()
                     .setGroup(group)
                     .setProperties(properties)
                     .setServerId(RaftPeerId.valueOf(config.nodeId()))
                     .setStateMachine(new MetadataStateMachine(publisher))
                     .setOption(RaftStorage.StartupOption.RECOVER)
                     .build();
-            server.start();
-        } else {
-            Path cached = config.dataDir().resolve(FOLLOWER_SNAPSHOT);
-            if (Files.exists(cached)) publisher.publish(SnapshotFile.read(cached), null);
+            s.start();
+            server = s;
         }
         int attempts = (int) Math.max(3, config.tuning().commitTimeout().toMillis() / CLIENT_RETRY_SLEEP.toMillis());
         client = RaftClient.newBuilder()
@@ -124,17 +165,32 @@ public final class MetadataService implements MetadataLog, AutoCloseable {
                         TimeDuration.valueOf(CLIENT_RETRY_SLEEP.toMillis(), TimeUnit.MILLISECONDS)))
                 .build();
         if (!isMember()) {
-            follower = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "metadata-follower");
-                t.setDaemon(true);
-                return t;
-            });
             long poll = config.tuning().followerPollInterval().toMillis();
-            follower.scheduleWithFixedDelay(this::catchUp, 0, poll, TimeUnit.MILLISECONDS);
+            worker.scheduleWithFixedDelay(this::catchUp, 0, poll, TimeUnit.MILLISECONDS);
         }
-        running = true;
-        LOG.info("metadata service {} as {} of {} (data {})", isMember() ? "member started" : "follower started",
-                config.nodeId(), config.members(), config.dataDir());
+        LOG.info("metadata service {} as {} of {} in {} ms (data {})", isMember() ? "member started" : "follower started",
+                config.nodeId(), config.members(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos), config.dataDir());
+    }
+
+    /** Writes the newest snapshot to the cache file soon, once for any number of new epochs. */
+    private void scheduleCacheWrite() {
+        ScheduledExecutorService w = worker;
+        if (w == null || !cacheDirty.compareAndSet(false, true)) return;
+        try {
+            w.execute(this::writeCache);
+        } catch (RuntimeException e) {
+            cacheDirty.set(false); // shutting down: close() writes it
+        }
+    }
+
+    private void writeCache() {
+        cacheDirty.set(false);
+        ClusterMetadata m = publisher.current();
+        try {
+            SnapshotFile.write(config.dataDir().resolve(CACHE_FILE), m);
+        } catch (IOException e) {
+            LOG.warn("metadata: could not save {} to {}: {}", m.epoch(), config.dataDir(), e.toString());
+        }
     }
 
     /**
@@ -144,6 +200,9 @@ public final class MetadataService implements MetadataLog, AutoCloseable {
     public boolean awaitReady(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
+            if (started.isCompletedExceptionally()) {
+                throw new IllegalStateException("metadata service did not start", started.handle((v, e) -> e).join());
+            }
             if (isReady()) {
                 LOG.info("metadata service ready {} ms after start, at {}",
                         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos), current().epoch());
@@ -155,14 +214,12 @@ public final class MetadataService implements MetadataLog, AutoCloseable {
     }
 
     boolean isReady() {
-        if (!running) return false;
+        if (!running || !started.isDone()) return false;
         if (!isMember()) return followerReady;
         DivisionInfo info = division();
         if (info == null || info.getLeaderId() == null) return false;
         return !info.isLeader() || info.isLeaderReady();
     }
-
-    private volatile boolean followerReady;
 
     /** This member's Raft role and leader, for status pages; null on followers. */
     public String raftStatus() {
@@ -189,6 +246,7 @@ public final class MetadataService implements MetadataLog, AutoCloseable {
     @Override
     public CompletableFuture<ClusterMetadata> commit(Transformation t) {
         if (!running) return CompletableFuture.failedFuture(new IllegalStateException("metadata service is not running"));
+        if (!started.isDone()) return started.thenCompose(v -> commit(t));
         long timeoutMillis = config.tuning().commitTimeout().toMillis();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         Message message = Message.valueOf(UnsafeByteOperations.unsafeWrap(MetadataCodec.encode(t)));
@@ -245,8 +303,8 @@ public final class MetadataService implements MetadataLog, AutoCloseable {
     @Override
     public CompletableFuture<ClusterMetadata> awaitEpoch(Epoch epoch, Duration timeout) {
         CompletableFuture<ClusterMetadata> f = publisher.await(epoch, timeout);
-        ScheduledExecutorService ex = follower;
-        if (!f.isDone() && ex != null) {
+        ScheduledExecutorService ex = worker;
+        if (!f.isDone() && ex != null && !isMember() && started.isDone()) {
             try {
                 ex.execute(this::catchUp);
             } catch (RuntimeException e) {
@@ -286,14 +344,6 @@ public final class MetadataService implements MetadataLog, AutoCloseable {
             LOG.debug("metadata: catching up from {} failed: {}", peer.getId(), e.toString());
             return;
         }
-        ClusterMetadata after = publisher.current();
-        if (after != before) {
-            try {
-                SnapshotFile.write(config.dataDir().resolve(FOLLOWER_SNAPSHOT), after);
-            } catch (IOException e) {
-                LOG.warn("metadata: could not save {} to {}: {}", after.epoch(), config.dataDir(), e.toString());
-            }
-        }
     }
 
     /** Applies a member's answer: skip ahead to its snapshot if any, then apply its entries in order. */
@@ -329,6 +379,9 @@ public final class MetadataService implements MetadataLog, AutoCloseable {
         RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMax(p, millis(t.firstElectionTimeoutMax()));
         RaftServerConfigKeys.Rpc.setRequestTimeout(p, millis(t.rpcRequestTimeout()));
         RaftClientConfigKeys.Rpc.setRequestTimeout(p, millis(t.rpcRequestTimeout()));
+        // The async client's first "dummy" watch request held the first commit's reply back for a
+        // whole request timeout (measured: 3 s); the connection is made by the first real request anyway.
+        RaftClientConfigKeys.Async.Experimental.setSendDummyRequest(p, false);
         // A leader that cannot reach a majority for this long steps down (Ratis' default: 10 s).
         RaftServerConfigKeys.LeaderElection.setLeaderStepDownWaitTime(p, millis(t.electionTimeoutMax().multipliedBy(2)));
         // Memory: Ratis' defaults (200 MB segment cache, 64 MB queues, 8 MB write buffer) are for servers.
@@ -359,13 +412,20 @@ public final class MetadataService implements MetadataLog, AutoCloseable {
         return TimeDuration.valueOf(d.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** Stops the Raft server (taking a snapshot) or the follower; idempotent. */
+    /** Stops the Raft server (taking a snapshot) or the follower, and saves the cache file; idempotent. */
     @Override
     public synchronized void close() throws IOException {
-        if (!running && server == null && client == null) return;
+        if (worker == null) return;
         running = false;
+        try {
+            started.get(30, TimeUnit.SECONDS); // a start in progress finishes first, so that it can be stopped
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            // nothing started, or it hangs: close what there is
+        }
         // No interrupts: a Ratis client interrupted while connecting logs a stack trace per peer.
-        if (follower != null) follower.shutdown();
+        worker.shutdown();
         IOException failure = null;
         try {
             if (client != null) client.close();
@@ -373,16 +433,16 @@ public final class MetadataService implements MetadataLog, AutoCloseable {
             failure = e;
         }
         if (server != null) server.close();
-        if (follower != null) {
-            try {
-                follower.awaitTermination(config.tuning().rpcRequestTimeout().toMillis(), TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+        try {
+            worker.awaitTermination(config.tuning().rpcRequestTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
+        writeCache();
         client = null;
         server = null;
-        follower = null;
+        worker = null;
+        started = new CompletableFuture<>();
         if (failure != null) throw failure;
     }
 }
