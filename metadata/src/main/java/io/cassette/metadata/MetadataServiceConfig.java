@@ -114,6 +114,12 @@ public record MetadataServiceConfig(String nodeId, String listenAddress, int por
                     queueBytes, snapshotEveryEntries);
         }
 
+        public RaftTuning withSegmentSizeBytes(long bytes) {
+            return new RaftTuning(electionTimeoutMin, electionTimeoutMax, firstElectionTimeoutMin, firstElectionTimeoutMax,
+                    rpcRequestTimeout, commitTimeout, followerPollInterval, bytes, segmentCacheBytes,
+                    writeBufferBytes, queueBytes, snapshotEveryEntries);
+        }
+
         public RaftTuning withSnapshotEveryEntries(long n) {
             return new RaftTuning(electionTimeoutMin, electionTimeoutMax, firstElectionTimeoutMin, firstElectionTimeoutMax,
                     rpcRequestTimeout, commitTimeout, followerPollInterval, segmentSizeBytes, segmentCacheBytes,

@@ -19,6 +19,7 @@ import org.apache.ratis.statemachine.impl.BaseStateMachine;
 import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
 import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
+import org.apache.ratis.util.LifeCycle;
 import org.apache.ratis.util.MD5FileUtil;
 
 /**
@@ -50,12 +51,23 @@ final class MetadataStateMachine extends BaseStateMachine {
     public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
         super.initialize(server, groupId, raftStorage);
         storage.init(raftStorage);
-        reinitialize();
+        getLifeCycle().startAndTransition(this::loadLatestSnapshot, IOException.class); // NEW -> RUNNING
     }
 
-    /** Loads the latest snapshot: at start, and after Ratis installed one sent by the leader. */
+    /** Ratis pauses the state machine before it installs a snapshot sent by the leader. */
+    @Override
+    public void pause() {
+        getLifeCycle().transition(LifeCycle.State.PAUSING);
+        getLifeCycle().transition(LifeCycle.State.PAUSED);
+    }
+
+    /** After a snapshot install (state PAUSED): load it and run again. Ratis asserts the PAUSED state. */
     @Override
     public void reinitialize() throws IOException {
+        getLifeCycle().startAndTransition(this::loadLatestSnapshot, IOException.class); // PAUSED -> RUNNING
+    }
+
+    private void loadLatestSnapshot() throws IOException {
         SingleFileSnapshotInfo snapshot = storage.loadLatestSnapshot(); // rescans: an installed snapshot is new on disk
         if (snapshot == null) return;
         Path path = snapshot.getFile().getPath();

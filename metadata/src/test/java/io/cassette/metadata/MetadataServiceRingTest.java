@@ -187,7 +187,9 @@ class MetadataServiceRingTest {
 
     @Test
     void snapshotsLetARestartedMemberCatchUpAndTheWholeServiceRestart() throws Exception {
-        var tuning = TestRing.TEST_TUNING.withSnapshotEveryEntries(5);
+        // Small segments, so that closed segments exist and are purged after each snapshot: the
+        // member restarted later must then be sent a snapshot instead of the entries it missed.
+        var tuning = TestRing.TEST_TUNING.withSnapshotEveryEntries(5).withSegmentSizeBytes(1024);
         try (TestRing ring = new TestRing(dir, 3, 1, tuning).startAll()) {
             commit(ring.node(0), ddl("first", null));
             awaitAll(ring, Epoch.of(1), 2);
@@ -207,6 +209,7 @@ class MetadataServiceRingTest {
             restarted.awaitEpoch(m.epoch(), Duration.ofSeconds(30)).get();
             assertThat(restarted.current()).isEqualTo(m);
             System.out.println("restarted member caught up with: " + seen);
+            assertThat(seen).as("a snapshot was installed").anyMatch(e -> e.endsWith("jump"));
 
             // The whole service stops and starts again: every node recovers the same snapshot.
             ClusterMetadata last = commit(ring.node(3), ddl("from the follower", null));

@@ -16,14 +16,14 @@ import java.util.List;
 final class TestRing implements AutoCloseable {
     /** Shorter than the board defaults so that failover tests stay quick; still Wi-Fi-like ratios. */
     static final MetadataServiceConfig.RaftTuning TEST_TUNING = MetadataServiceConfig.RaftTuning.board()
-            .withElectionTimeouts(Duration.ofMillis(400), Duration.ofMillis(800))
+            .withElectionTimeouts(Duration.ofMillis(700), Duration.ofMillis(1400))
             .withCommitTimeout(Duration.ofSeconds(10));
 
     /** Ratis logs every Netty read at INFO; keep test logs readable (strong reference: JUL keeps weak ones). */
     private static final java.util.logging.Logger RATIS_LOG = java.util.logging.Logger.getLogger("org.apache.ratis");
 
     static {
-        RATIS_LOG.setLevel(java.util.logging.Level.WARNING);
+        RATIS_LOG.setLevel(java.util.logging.Level.parse(System.getProperty("metadata.test.ratisLog", "WARNING")));
     }
 
     final List<MetadataServiceConfig> configs = new ArrayList<>();
