@@ -29,10 +29,13 @@ class MetadataServiceSingleNodeTest {
         try (TestRing ring = new TestRing(dir.resolve("ring"), 1, 0, MetadataServiceConfig.RaftTuning.board())) {
             long t0 = System.nanoTime();
             MetadataService node = ring.start(0);
+            long startMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+            assertThat(startMillis).as("start() returns before Raft has started, ms").isLessThan(1000);
             assertThat(node.awaitReady(Duration.ofSeconds(10))).isTrue();
             long readyMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
-            System.out.println("1-member metadata service: start to ready " + readyMillis + " ms");
-            assertThat(readyMillis).as("start to ready, ms").isLessThan(1000);
+            System.out.println("1-member metadata service: start() " + startMillis + " ms, ready (leader) " + readyMillis + " ms");
+            // Well under a second on a quiet machine (246 ms measured); generous here so a loaded CI host does not fail it.
+            assertThat(readyMillis).as("start to ready, ms").isLessThan(5000);
 
             List<Epoch> seen = new CopyOnWriteArrayList<>();
             node.addListener((prev, next, applied) -> seen.add(next.epoch()));
@@ -65,6 +68,7 @@ class MetadataServiceSingleNodeTest {
                     .hasCauseInstanceOf(IllegalStateException.class);
             long r0 = System.nanoTime();
             MetadataService again = ring.start(0);
+            assertThat(again.current()).as("the cached snapshot is served before Raft has started").isEqualTo(before);
             assertThat(again.awaitReady(Duration.ofSeconds(10))).isTrue();
             again.awaitEpoch(before.epoch(), Duration.ofSeconds(5)).get();
             System.out.println("restart to ready with " + before.epoch() + ": " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - r0) + " ms");
