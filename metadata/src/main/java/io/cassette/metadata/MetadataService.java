@@ -76,8 +76,8 @@ public final class MetadataService implements MetadataLog, AutoCloseable {
     private final MetadataPublisher publisher = new MetadataPublisher();
     private final RaftGroup group;
     private final List<RaftPeer> peers;
-    private RaftServer server;                 // members only
-    private RaftClient client;
+    private volatile RaftServer server;        // members only; set by the worker thread
+    private volatile RaftClient client;
     /** One thread for the background start, follower polling and cache writes. */
     private ScheduledExecutorService worker;
     private volatile CompletableFuture<Void> started = new CompletableFuture<>();

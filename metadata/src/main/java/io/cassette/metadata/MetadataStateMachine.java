@@ -151,8 +151,4 @@ final class MetadataStateMachine extends BaseStateMachine {
         }
         return MetadataMessages.logState(null, entries);
     }
-
-    synchronized ClusterMetadata metadata() {
-        return metadata;
-    }
 }
