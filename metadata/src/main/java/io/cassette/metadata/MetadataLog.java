@@ -17,7 +17,8 @@ public interface MetadataLog {
      * snapshot at the entry's epoch (or a later one) once this node has applied it, or
      * exceptionally with {@link MetadataRejectedException} (did not apply to the state it met,
      * with the reason) or {@link MetadataUnavailableException} (no quorum or no answer within
-     * the commit timeout: "metadata service unavailable: no quorum (1 of 3 members reachable)").
+     * the commit timeout: "metadata service unavailable: no quorum (1 of 3 members reachable)";
+     * or, rarely, committed but not yet applied on this node within the timeout).
      */
     CompletableFuture<ClusterMetadata> commit(Transformation t);
 

@@ -247,16 +247,22 @@ public final class MetadataService implements MetadataLog, AutoCloseable {
     public CompletableFuture<ClusterMetadata> commit(Transformation t) {
         if (!running) return CompletableFuture.failedFuture(new IllegalStateException("metadata service is not running"));
         if (!started.isDone()) return started.thenCompose(v -> commit(t));
+        RaftClient c = client;
+        if (c == null) return CompletableFuture.failedFuture(new IllegalStateException("metadata service is not running"));
         long timeoutMillis = config.tuning().commitTimeout().toMillis();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         Message message = Message.valueOf(UnsafeByteOperations.unsafeWrap(MetadataCodec.encode(t)));
-        return client.async().send(message)
+        return c.async().send(message)
                 .orTimeout(timeoutMillis, TimeUnit.MILLISECONDS)
                 .handleAsync((reply, error) -> epochOf(reply, error, timeoutMillis))
                 .thenCompose(epoch -> {
                     long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
-                    return awaitEpoch(epoch, Duration.ofMillis(Math.max(left, 1000)))
-                            .thenApply(m -> publisher.at(epoch));
+                    return awaitEpoch(epoch, Duration.ofMillis(Math.max(left, 1000))).handle((m, e) -> {
+                        if (e == null) return publisher.at(epoch);
+                        // Ordered and applied by the service, but this node has not caught up (yet).
+                        throw new MetadataUnavailableException("committed at " + epoch + ", but this node is still at "
+                                + current().epoch() + " (behind the metadata service)", unwrap(e));
+                    });
                 });
     }
 
