@@ -1,0 +1,98 @@
+package io.cassette.metadata;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Metadata service nodes in one JVM: node i listens on 127.0.0.i with a free port, and the
+ * first {@code members} nodes form the metadata service. Nodes can be stopped ("killed")
+ * and started again on the same address, port and data directory.
+ */
+final class TestRing implements AutoCloseable {
+    /** Shorter than the board defaults so that failover tests stay quick; still Wi-Fi-like ratios. */
+    static final MetadataServiceConfig.RaftTuning TEST_TUNING = MetadataServiceConfig.RaftTuning.board()
+            .withElectionTimeouts(Duration.ofMillis(700), Duration.ofMillis(1400))
+            .withCommitTimeout(Duration.ofSeconds(10));
+
+    /** Ratis logs every Netty read at INFO; keep test logs readable (strong reference: JUL keeps weak ones). */
+    private static final java.util.logging.Logger RATIS_LOG = java.util.logging.Logger.getLogger("org.apache.ratis");
+
+    static {
+        RATIS_LOG.setLevel(java.util.logging.Level.parse(System.getProperty("metadata.test.ratisLog", "WARNING")));
+    }
+
+    final List<MetadataServiceConfig> configs = new ArrayList<>();
+    final MetadataService[] nodes;
+
+    TestRing(Path dir, int members, int followers, MetadataServiceConfig.RaftTuning tuning) throws IOException {
+        int total = members + followers;
+        int[] ports = new int[total];
+        List<String> memberList = new ArrayList<>();
+        for (int i = 0; i < total; i++) {
+            ports[i] = freePort(address(i));
+            if (i < members) memberList.add(address(i) + ":" + ports[i]);
+        }
+        for (int i = 0; i < total; i++) {
+            configs.add(MetadataServiceConfig.of(address(i), ports[i], memberList, dir.resolve("node" + (i + 1) + "/metadata"))
+                    .withTuning(tuning));
+        }
+        nodes = new MetadataService[total];
+    }
+
+    static String address(int index) {
+        return "127.0.0." + (index + 1);
+    }
+
+    static int freePort(String host) throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(host))) {
+            return s.getLocalPort();
+        }
+    }
+
+    TestRing startAll() throws Exception {
+        for (int i = 0; i < nodes.length; i++) start(i);
+        for (int i = 0; i < nodes.length; i++) {
+            if (!nodes[i].awaitReady(Duration.ofSeconds(20))) throw new AssertionError("node " + i + " not ready");
+        }
+        return this;
+    }
+
+    MetadataService start(int i) throws IOException {
+        nodes[i] = new MetadataService(configs.get(i));
+        nodes[i].start();
+        return nodes[i];
+    }
+
+    void kill(int i) throws IOException {
+        nodes[i].close();
+    }
+
+    MetadataService node(int i) {
+        return nodes[i];
+    }
+
+    /** Index of the current Raft leader among running members, or -1. */
+    int leader() {
+        for (int i = 0; i < nodes.length; i++) {
+            String s = nodes[i] == null ? null : nodes[i].raftStatus();
+            if (s != null && s.startsWith("LEADER")) return i;
+        }
+        return -1;
+    }
+
+    @Override
+    public void close() {
+        for (MetadataService n : nodes) {
+            try {
+                if (n != null) n.close();
+            } catch (IOException | RuntimeException e) {
+                // keep closing the others
+            }
+        }
+    }
+}
