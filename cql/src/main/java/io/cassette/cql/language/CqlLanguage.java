@@ -1,7 +1,10 @@
 package io.cassette.cql.language;
 
+import io.cassette.coordinator.Coordinator;
+import io.cassette.coordinator.CoordinatorException;
 import io.cassette.cql.BatchStatement;
 import io.cassette.cql.ClientState;
+import io.cassette.cql.Consistency;
 import io.cassette.cql.ColumnSpec;
 import io.cassette.cql.CqlException;
 import io.cassette.cql.ErrorCode;
@@ -16,11 +19,9 @@ import io.cassette.cql.language.statements.BatchExecution;
 import io.cassette.cql.language.statements.Executable;
 import io.cassette.cql.language.statements.MicrosClock;
 import io.cassette.cql.language.statements.ModificationStatement;
-import io.cassette.cql.language.statements.PartitionLocks;
 import io.cassette.cql.language.statements.QueryContext;
 import io.cassette.cql.language.statements.Services;
 import io.cassette.cql.language.statements.StatementCompiler;
-import io.cassette.storage.Engine;
 import io.cassette.storage.StorageException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -35,8 +36,8 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * The CQL language of Cassette: parses, compiles and executes statements against the storage
- * engine with Cassandra 5.0's semantics, messages and error codes. Thread-safe.
+ * The CQL language of Cassette: parses, compiles and executes statements through the
+ * coordinator with Cassandra 5.0's semantics, messages and error codes. Thread-safe.
  *
  * <p>Prepared statements are kept by id (MD5 of keyspace + query text, as Cassandra) in a
  * bounded LRU; each remembers the schema epoch it was compiled against and is recompiled
@@ -70,9 +71,10 @@ public final class CqlLanguage implements QueryHandler {
     }
   }
 
-  public CqlLanguage(Engine engine, NodeInfo node) {
-    SchemaManager schema = new SchemaManager(engine);
-    this.services = new Services(schema, engine, new MicrosClock(), new PartitionLocks(), node);
+  /** The language over {@code coordinator}, through which every read, write and schema change goes. */
+  public CqlLanguage(Coordinator coordinator, NodeInfo node) {
+    SchemaManager schema = new SchemaManager(coordinator);
+    this.services = new Services(schema, coordinator, new MicrosClock(), node);
     this.compiler = new StatementCompiler(services);
   }
 
@@ -233,6 +235,13 @@ public final class CqlLanguage implements QueryHandler {
       return body.run();
     } catch (CqlException e) {
       throw e;
+    } catch (CoordinatorException.Unavailable e) {
+      throw new CqlException.Unavailable(Consistency.fromCode(e.consistency.code), e.required, e.alive,
+          e.getMessage());
+    } catch (CoordinatorException.Invalid e) {
+      throw Errors.invalid(e.getMessage());
+    } catch (CoordinatorException.UnknownTable e) {
+      throw Errors.invalid(e.getMessage());
     } catch (StorageException e) {
       // A plain message body: WRITE_FAILURE would need replica counts this node cannot give.
       throw new CqlException(ErrorCode.SERVER_ERROR, "Storage failure: " + e.getMessage());

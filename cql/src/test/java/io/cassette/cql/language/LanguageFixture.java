@@ -30,7 +30,7 @@ final class LanguageFixture implements AutoCloseable {
 
   void open() {
     engine = Engine.open(EngineOptions.defaults(dir));
-    cql = new CqlLanguage(engine, NodeInfo.singleNode("Test Cluster", InetAddress.getLoopbackAddress(), 9042,
+    cql = new CqlLanguage(io.cassette.coordinator.local.LocalCoordinator.open(engine, null), NodeInfo.singleNode("Test Cluster", InetAddress.getLoopbackAddress(), 9042,
         UUID.fromString("11111111-2222-3333-4444-555555555555"), List.of(-9000L, 0L, 9000L)));
   }
 

@@ -2,7 +2,6 @@ package io.cassette.resp.keyspace;
 
 import io.cassette.storage.Cell;
 import io.cassette.storage.DeletionTime;
-import io.cassette.storage.Engine;
 import io.cassette.storage.LivenessInfo;
 import io.cassette.storage.Mutation;
 import io.cassette.storage.PartitionUpdate;
@@ -22,8 +21,7 @@ import java.util.Map;
  * Not thread-safe.
  */
 public final class Batch {
-  private final Engine engine;
-  private final String table;
+  private final RedisTable table;
   private final long timestamp;
   private final long nowSeconds;
   private final Map<ByteBuffer, PartitionOps> partitions = new LinkedHashMap<>();
@@ -49,9 +47,8 @@ public final class Batch {
   /** Kept in step with the sub-rows this batch writes; null for none. */
   private final SubRowCache subRows;
 
-  Batch(Engine engine, String table, long timestamp, long nowSeconds, SubRowCache subRows) {
+  Batch(RedisTable table, long timestamp, long nowSeconds, SubRowCache subRows) {
     this.subRows = subRows;
-    this.engine = engine;
     this.table = table;
     this.timestamp = timestamp;
     this.nowSeconds = nowSeconds;
@@ -145,7 +142,7 @@ public final class Batch {
     }
     List<PartitionUpdate> updates = new ArrayList<>(partitions.size());
     for (PartitionOps p : partitions.values()) {
-      PartitionUpdate.Builder b = PartitionUpdate.builder(RedisLayout.KEYSPACE, table, p.key);
+      PartitionUpdate.Builder b = PartitionUpdate.builder(RedisLayout.KEYSPACE, table.name(), p.key);
       if (!p.partitionDeletion.isLive()) {
         b.deletePartition(p.partitionDeletion);
       }
@@ -158,7 +155,7 @@ public final class Batch {
       updates.add(b.build());
     }
     partitions.clear();
-    engine.apply(new Mutation(updates));
+    table.write(new Mutation(updates));
     for (Runnable r : afterCommit) {
       r.run();
     }

@@ -1,13 +1,12 @@
 package io.cassette.resp.keyspace;
 
-import io.cassette.storage.Engine;
+import io.cassette.coordinator.Coordinator;
 import io.cassette.storage.KeyRange;
 import io.cassette.storage.PartitionView;
 import io.cassette.storage.ReadQuery;
 import io.cassette.storage.Row;
 import io.cassette.storage.Slice;
 import io.cassette.storage.Table;
-import io.cassette.storage.TableSpec;
 import io.cassette.storage.DecoratedKey;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,9 +26,8 @@ public final class Database {
   static final int ACTIVE_EXPIRE_BATCH = 64;
 
   private final int index;
-  private final Engine engine;
   private final RedisClock clock;
-  private final Table table;
+  private final RedisTable table;
   /**
    * Index entries before this time were all processed: the next cycle starts here instead of
    * wading through the tombstones of entries already handled. Entries are never added in
@@ -43,17 +41,12 @@ public final class Database {
 
   private final SubRowCache subRowCache;
 
-  Database(int index, Engine engine, RedisClock clock, MetaCache cache, SubRowCache subRows) {
+  Database(int index, Coordinator coordinator, RedisClock clock, MetaCache cache, SubRowCache subRows) {
     this.cache = cache;
     this.subRowCache = subRows;
     this.index = index;
-    this.engine = engine;
     this.clock = clock;
-    TableSpec defaults = TableSpec.withDefaults(RedisLayout.KEYSPACE,
-        RedisLayout.tableName(index), RedisLayout.tableId(index));
-    this.table = engine.createTable(new TableSpec(defaults.keyspace(), defaults.name(),
-        defaults.id(), defaults.compression(), defaults.compaction(),
-        RedisLayout.GC_GRACE_SECONDS, defaults.bloomFilterFpChance(), 0));
+    this.table = RedisTable.open(coordinator, index);
   }
 
   public int index() {
@@ -67,7 +60,7 @@ public final class Database {
   /** A batch of writes stamped with a fresh timestamp. */
   public Batch batch() {
     long micros = clock.nextMicros();
-    return new Batch(engine, table.spec().name(), micros, micros / 1_000_000, subRowCache);
+    return new Batch(table, micros, micros / 1_000_000, subRowCache);
   }
 
   private static long nowSeconds() {

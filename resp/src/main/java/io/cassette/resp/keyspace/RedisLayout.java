@@ -34,6 +34,9 @@ public final class RedisLayout {
   public static final String KEYSPACE = "redis";
   public static final String COLUMN = "v";
   public static final int DATABASES = 16;
+  /** The Redis keyspace's replication in the metadata log: placed by token like any keyspace. */
+  static final java.util.Map<String, String> REPLICATION =
+      java.util.Map.of("class", "SimpleStrategy", "replication_factor", "1");
   /** Deleted Redis data is not replicated yet, so tombstones may be purged soon. */
   public static final int GC_GRACE_SECONDS = 3600;
 

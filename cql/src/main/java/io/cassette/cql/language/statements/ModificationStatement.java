@@ -25,13 +25,13 @@ import io.cassette.cql.language.types.Values;
 import io.cassette.storage.Cell;
 import io.cassette.storage.DeletionTime;
 import io.cassette.storage.LivenessInfo;
+import io.cassette.coordinator.PartitionReader;
 import io.cassette.storage.Mutation;
 import io.cassette.storage.PartitionUpdate;
 import io.cassette.storage.PartitionView;
 import io.cassette.storage.ReadQuery;
 import io.cassette.storage.Row;
 import io.cassette.storage.Slice;
-import io.cassette.storage.Table;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -40,8 +40,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Function;
 
 /** A compiled INSERT, UPDATE or DELETE, with lightweight-transaction conditions and counters. */
 public final class ModificationStatement implements Executable {
@@ -66,7 +64,7 @@ public final class ModificationStatement implements Executable {
 
   private final Kind kind;
   final TableMetadata table;
-  private final Function<TableMetadata, Table> source;
+  private final TableSource source;
   private final Restrictions where;
   private final List<Op> ops = new ArrayList<>();
   private final Value ttl;
@@ -81,7 +79,7 @@ public final class ModificationStatement implements Executable {
   private final boolean needsRead;
 
   public ModificationStatement(TableMetadata table, Statement s, TermCompiler terms,
-                               Function<TableMetadata, Table> source) {
+                               TableSource source) {
     this.table = table;
     this.source = source;
     if (s instanceof Statement.Insert ins) {
@@ -408,34 +406,29 @@ public final class ModificationStatement implements Executable {
       return executeConditional(ctx);
     }
     long ts = timestamp(ctx);
-    Table t = source.apply(table);
     if (table.isCounter || needsRead) {
+      // Counters and list-by-index updates read before they write: the coordinator holds
+      // the partition for the read-modify-write.
       List<byte[]> keys = where.partitionKeys(ctx);
       for (byte[] key : keys) {
-        ReentrantLock lock = ctx.services.locks().lockFor(table.keyspace, table.name, key);
-        lock.lock();
-        try {
-          List<PartitionUpdate> updates = new ArrayList<>();
-          collectFor(ctx, ts, key, t, updates);
-          applyAll(ctx, t, updates);
-        } finally {
-          lock.unlock();
-        }
+        ctx.services.coordinator().readModifyWrite(table.keyspace, table.name, key, table.isCounter,
+            (current, writes) -> {
+              collectFor(ctx, ts, key, current, writes);
+              return null;
+            }, ctx.request());
       }
       return Result.Void.INSTANCE;
     }
     List<PartitionUpdate> updates = new ArrayList<>();
     collect(ctx, ts, updates);
-    applyAll(ctx, t, updates);
+    applyAll(ctx, updates);
     return Result.Void.INSTANCE;
   }
 
-  /** One update goes straight to its table; several (IN, index entries) as one mutation. */
-  private static void applyAll(QueryContext ctx, Table t, List<PartitionUpdate> updates) {
-    if (updates.size() == 1) {
-      t.apply(updates.get(0));
-    } else if (!updates.isEmpty()) {
-      ctx.services.engine().apply(new Mutation(updates));
+  /** The updates of one statement (IN, index entries: several) as one mutation. */
+  private static void applyAll(QueryContext ctx, List<PartitionUpdate> updates) {
+    if (!updates.isEmpty()) {
+      ctx.services.coordinator().write(new Mutation(updates), ctx.request());
     }
   }
 
@@ -478,13 +471,15 @@ public final class ModificationStatement implements Executable {
 
   /** Adds this statement's partition updates to {@code out} (batches; no conditions). */
   void collect(QueryContext ctx, long ts, List<PartitionUpdate> out) {
-    Table t = needsRead || table.isCounter ? source.apply(table) : null;
+    TableReader t = needsRead || table.isCounter ? source.open(table, ctx) : null;
     for (byte[] key : where.partitionKeys(ctx)) {
-      collectFor(ctx, ts, key, t, out);
+      collectFor(ctx, ts, key, t == null ? null : q -> t.read(key, q), out);
     }
   }
 
-  private void collectFor(QueryContext ctx, long ts, byte[] key, Table t, List<PartitionUpdate> out) {
+  /** @param current reads partition {@code key} (when this statement reads before writing) */
+  private void collectFor(QueryContext ctx, long ts, byte[] key, PartitionReader current,
+                          List<PartitionUpdate> out) {
     long now = ctx.nowInSeconds();
     PartitionUpdate.Builder b = PartitionUpdate.builder(table.keyspace, table.name, key);
     if (kind == Kind.DELETE && deleteRows) {
@@ -520,7 +515,7 @@ public final class ModificationStatement implements Executable {
       byte[] clustering = onlyStatic ? new byte[0] : KeyCodec.clustering(table, ck);
       Writer w = new Writer(ctx, ts, ttlSeconds, now);
       if (needsRead || table.isCounter) {
-        PartitionView pv = SelectStatement.normalize(table, t.read(key, ReadQuery.row(clustering, now)));
+        PartitionView pv = SelectStatement.normalize(table, current.read(ReadQuery.row(clustering, now)));
         w.current = pv.rows().isEmpty() ? null : pv.rows().get(0);
         w.currentStatic = pv.staticRow();
       }
@@ -601,11 +596,15 @@ public final class ModificationStatement implements Executable {
       throw invalid("IN on the clustering key columns is not supported with conditional " + (kind == Kind.DELETE ? "deletions" : "updates"));
     }
     byte[] key = keys.get(0);
-    Table t = source.apply(table);
-    ReentrantLock lock = ctx.services.locks().lockFor(table.keyspace, table.name, key);
-    lock.lock();
-    try {
-      RowView current = currentRow(ctx, t, key);
+    return ctx.services.coordinator().compareAndSet(table.keyspace, table.name, key,
+        (reader, writes) -> executeConditional(ctx, key, reader, writes), ctx.request());
+  }
+
+  /** The body of a lightweight transaction, run by the coordinator with the partition held. */
+  private Result executeConditional(QueryContext ctx, byte[] key, PartitionReader reader,
+                                    List<PartitionUpdate> writes) {
+    {
+      RowView current = currentRow(ctx, reader, key);
       List<ByteBuffer> failure = check(ctx, current);
       if (failure != null) {
         List<ColumnSpec> specs = new ArrayList<>();
@@ -628,26 +627,22 @@ public final class ModificationStatement implements Executable {
         return new Result.Rows(specs, List.of(failure), null);
       }
       long ts = ctx.services.clock().nextMicros();
-      List<PartitionUpdate> updates = new ArrayList<>();
-      collectFor(ctx, ts, key, t, updates);
-      applyAll(ctx, t, updates);
+      collectFor(ctx, ts, key, reader, writes);
       List<ByteBuffer> row = new ArrayList<>();
       row.add(ByteBuffer.wrap(Values.ofBoolean(true)));
       return new Result.Rows(List.of(applied()), List.of(row), null);
-    } finally {
-      lock.unlock();
     }
   }
 
   /** The row the conditions are checked against, or null when it does not exist. */
-  RowView currentRow(QueryContext ctx, Table t, byte[] key) {
+  RowView currentRow(QueryContext ctx, PartitionReader reader, byte[] key) {
     byte[] clustering = new byte[0];
     List<byte[]> ck = null;
     if (!onlyStatic && !table.clustering.isEmpty()) {
       ck = where.clusteringPrefixes(ctx).get(0);
       clustering = KeyCodec.clustering(table, ck);
     }
-    PartitionView pv = SelectStatement.normalize(table, t.read(key, ReadQuery.row(clustering, ctx.nowInSeconds())));
+    PartitionView pv = SelectStatement.normalize(table, reader.read(ReadQuery.row(clustering, ctx.nowInSeconds())));
     Row row = pv.rows().isEmpty() ? null : pv.rows().get(0);
     boolean exists = onlyStatic ? pv.staticRow() != null : row != null;
     if (!exists) {
