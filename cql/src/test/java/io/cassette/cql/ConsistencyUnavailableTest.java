@@ -40,7 +40,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code anchors/cassandra-5.0.4-consistency.txt} (recorded against the real Cassandra
  * anchor) is run against our node with the Java driver at the same levels, and must give the
  * same answer: success, or the same error with the same consistency, required, alive and
- * message (Unavailable, 0x1000) or message (Invalid, 0x2200).
+ * message (Unavailable, 0x1000) or message (Invalid, 0x2200). The driver replaces the
+ * server's Unavailable message by its own text, so that message is checked on the language's
+ * answer to the same query.
  */
 class ConsistencyUnavailableTest {
   @TempDir
@@ -48,6 +50,7 @@ class ConsistencyUnavailableTest {
   static Engine engine;
   static CqlServer server;
   static CqlSession session;
+  static CqlLanguage language;
 
   private static final Pattern LINE = Pattern.compile(
       "([A-Z_]+)\\|([A-Z_]*)\\|(.*) => (?:RESULT kind=\\d+|ERROR 0x(\\w{4})(?: cl=(\\w+) required=(\\d+) alive=(\\d+))? '(.*)')");
@@ -55,7 +58,7 @@ class ConsistencyUnavailableTest {
   @BeforeAll
   static void start() throws Exception {
     engine = Engine.open(EngineOptions.defaults(dir));
-    CqlLanguage language = new CqlLanguage(LocalCoordinator.open(engine, null), NodeInfo.singleNode("Test Cluster",
+    language = new CqlLanguage(LocalCoordinator.open(engine, null), NodeInfo.singleNode("Test Cluster",
         InetAddress.getByName("127.0.0.1"), 9042, UUID.randomUUID(), List.of(0L)));
     server = new CqlServer(CqlServerOptions.defaults("127.0.0.1", 0), language);
     InetSocketAddress address = server.start();
@@ -138,6 +141,11 @@ class ConsistencyUnavailableTest {
       }
       if (e.code() != null && e.code().equals("1000")) {
         unavailable++;
+        String message = serverMessage(e);
+        if (!message.equals(e.message())) {
+          differences.add(e.statement() + "\n   Cassandra's message: " + e.message() + "\n   ours: " + message);
+        }
+        actual = actual.replaceFirst("'.*'$", "'" + e.message() + "'");
       }
       if (!actual.equals(e.describe())) {
         differences.add(e.consistency() + "|" + e.serial() + "|" + e.statement() + "\n   Cassandra: " + e.describe()
@@ -146,6 +154,19 @@ class ConsistencyUnavailableTest {
     }
     assertThat(unavailable).isGreaterThan(150);
     assertThat(differences).as(String.join("\n", differences)).isEmpty();
+  }
+
+  /** The message our language sends on the wire for the statement at its levels. */
+  private static String serverMessage(Expected e) {
+    QueryOptions options = new QueryOptions(Consistency.valueOf(e.consistency()), List.of(), null, false, -1, null,
+        e.serial().isEmpty() ? Consistency.SERIAL : Consistency.valueOf(e.serial()), Long.MIN_VALUE, null,
+        Integer.MIN_VALUE, 5);
+    try {
+      language.query(e.statement(), options, new ClientState(new InetSocketAddress("127.0.0.1", 1)));
+      return "(success)";
+    } catch (CqlException ex) {
+      return ex.getMessage();
+    }
   }
 
   private static Throwable unwrap(RuntimeException ex) {

@@ -82,29 +82,29 @@ public final class Batch {
 
   /** Writes a sub-row of the collection {@code meta}. */
   public void putSub(KeyMeta meta, byte[] clustering, byte[] value) {
-    putRow(RedisLayout.subKey(meta.version), clustering, value);
+    putRow(RedisLayout.subKey(meta), clustering, value);
     if (subRows != null && SubRowCache.cacheable(clustering)) {
-      long version = meta.version;
+      long version = meta.cacheId();
       afterCommit(() -> subRows.put(version, clustering, value));
     }
   }
 
   public void deleteSub(KeyMeta meta, byte[] clustering) {
-    deleteRow(RedisLayout.subKey(meta.version), clustering);
+    deleteRow(RedisLayout.subKey(meta), clustering);
     if (subRows != null && SubRowCache.cacheable(clustering)) {
-      long version = meta.version;
+      long version = meta.cacheId();
       afterCommit(() -> subRows.remove(version, clustering));
     }
   }
 
   /** Writes the element at {@code position} of list {@code meta}. */
   public void listPut(KeyMeta meta, long position, byte[] value) {
-    putRow(RedisLayout.listChunkKey(meta.version, RedisLayout.chunkOf(position)),
+    putRow(RedisLayout.listChunkKey(meta, RedisLayout.chunkOf(position)),
         RedisLayout.listPosition(position), value);
   }
 
   public void listDelete(KeyMeta meta, long position) {
-    deleteRow(RedisLayout.listChunkKey(meta.version, RedisLayout.chunkOf(position)),
+    deleteRow(RedisLayout.listChunkKey(meta, RedisLayout.chunkOf(position)),
         RedisLayout.listPosition(position));
   }
 
@@ -116,7 +116,7 @@ public final class Batch {
     for (long c = RedisLayout.chunkOf(from); c <= RedisLayout.chunkOf(to - 1); c++) {
       long lo = Math.max(from, RedisLayout.chunkStart(c));
       long hi = Math.min(to - 1, RedisLayout.chunkEnd(c));
-      byte[] key = RedisLayout.listChunkKey(meta.version, c);
+      byte[] key = RedisLayout.listChunkKey(meta, c);
       if (lo == RedisLayout.chunkStart(c) && hi == RedisLayout.chunkEnd(c)) {
         deletePartition(key);
       } else {
