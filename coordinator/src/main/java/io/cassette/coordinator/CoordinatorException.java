@@ -44,4 +44,24 @@ public class CoordinatorException extends RuntimeException {
       super("unconfigured table " + keyspace + "." + table);
     }
   }
+
+  /**
+   * Replicas did not answer within the request's timeout (one node: the partition stayed held
+   * by other read-modify-writes). Nothing was applied by this request.
+   */
+  public static final class Timeout extends CoordinatorException {
+    public final ConsistencyLevel consistency;
+    public final int received;
+    public final int blockFor;
+    /** Cassandra's write type (CAS, COUNTER, SIMPLE), or null for a read. */
+    public final String writeType;
+
+    public Timeout(ConsistencyLevel consistency, int received, int blockFor, String writeType) {
+      super("Operation timed out - received only " + received + " responses.");
+      this.consistency = consistency;
+      this.received = received;
+      this.blockFor = blockFor;
+      this.writeType = writeType;
+    }
+  }
 }

@@ -85,7 +85,7 @@ public final class LocalCoordinator implements Coordinator {
     if (cl.isSerial()) {
       // A serial read is a Paxos round: Cassandra reports its QUORUM / LOCAL_QUORUM.
       check(keyspace, cl == ConsistencyLevel.SERIAL ? ConsistencyLevel.QUORUM : ConsistencyLevel.LOCAL_QUORUM);
-      ReentrantLock lock = lock(keyspace, table, partitionKey, request);
+      ReentrantLock lock = lock(keyspace, table, partitionKey, request, null);
       try {
         return local(keyspace, table).read(partitionKey, query);
       } finally {
@@ -150,7 +150,7 @@ public final class LocalCoordinator implements Coordinator {
     if (commit != ConsistencyLevel.ANY) {
       check(keyspace, commit);
     }
-    return underLock(keyspace, table, partitionKey, operation, request);
+    return underLock(keyspace, table, partitionKey, operation, request, "CAS");
   }
 
   @Override
@@ -165,7 +165,7 @@ public final class LocalCoordinator implements Coordinator {
           : "You must use conditional updates for serializable writes");
     }
     check(keyspace, cl);
-    return underLock(keyspace, table, partitionKey, operation, request);
+    return underLock(keyspace, table, partitionKey, operation, request, counter ? "COUNTER" : "SIMPLE");
   }
 
   @Override
@@ -177,9 +177,9 @@ public final class LocalCoordinator implements Coordinator {
   // ------------------------------------------------------------------ helpers
 
   private <R> R underLock(String keyspace, String table, byte[] key, PartitionOperation<R> operation,
-                          Request request) {
+                          Request request, String writeType) {
     Table t = local(keyspace, table);
-    ReentrantLock lock = lock(keyspace, table, key, request);
+    ReentrantLock lock = lock(keyspace, table, key, request, writeType);
     try {
       List<PartitionUpdate> writes = new ArrayList<>();
       R answer = operation.run(q -> t.read(key, q), writes);
@@ -196,16 +196,15 @@ public final class LocalCoordinator implements Coordinator {
   }
 
   /** Takes the partition's lock within the request's timeout (Cassandra: a CAS write timeout). */
-  private ReentrantLock lock(String keyspace, String table, byte[] key, Request request) {
+  private ReentrantLock lock(String keyspace, String table, byte[] key, Request request, String writeType) {
     ReentrantLock lock = locks.lockFor(keyspace, table, key);
     try {
       if (!lock.tryLock(Math.max(1, request.timeout().toNanos()), TimeUnit.NANOSECONDS)) {
-        throw new CoordinatorException("Timed out waiting for partition " + keyspace + "." + table
-            + " after " + request.timeout().toMillis() + " ms");
+        throw new CoordinatorException.Timeout(request.consistency(), 0, 1, writeType);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new CoordinatorException("Interrupted waiting for partition " + keyspace + "." + table);
+      throw new CoordinatorException.Timeout(request.consistency(), 0, 1, writeType);
     }
     return lock;
   }

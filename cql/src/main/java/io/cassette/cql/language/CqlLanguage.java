@@ -242,6 +242,13 @@ public final class CqlLanguage implements QueryHandler {
       throw Errors.invalid(e.getMessage());
     } catch (CoordinatorException.UnknownTable e) {
       throw Errors.invalid(e.getMessage());
+    } catch (CoordinatorException.Timeout e) {
+      Consistency cl = Consistency.fromCode(e.consistency.code);
+      if (e.writeType == null) {
+        throw new io.cassette.cql.ReplicaException.ReadTimeout(cl, e.received, e.blockFor, false, e.getMessage());
+      }
+      throw new io.cassette.cql.ReplicaException.WriteTimeout(cl, e.received, e.blockFor, e.writeType, 0,
+          e.getMessage());
     } catch (StorageException e) {
       // A plain message body: WRITE_FAILURE would need replica counts this node cannot give.
       throw new CqlException(ErrorCode.SERVER_ERROR, "Storage failure: " + e.getMessage());
