@@ -11,7 +11,7 @@ import io.cassette.cql.language.parser.Parser;
 import io.cassette.cql.language.parser.Statement;
 import io.cassette.cql.language.statements.SecondaryIndexes;
 import io.cassette.cql.language.system.SystemKeyspaces;
-import io.cassette.cql.language.types.Collections;
+import io.cassette.cql.language.types.CollectionCodec;
 import io.cassette.cql.language.types.Values;
 import io.cassette.storage.KeyRange;
 import io.cassette.storage.PartitionView;
@@ -100,7 +100,7 @@ public final class SchemaManager {
 
   private static KeyspaceMetadata replay(byte[] definition) {
     KeyspaceMetadata k = null;
-    for (byte[] s : Collections.unpack(definition, false)) {
+    for (byte[] s : CollectionCodec.unpack(definition, false)) {
       k = DdlApplier.replay(k, Parser.parse(new String(s, StandardCharsets.UTF_8)));
     }
     return k;
@@ -167,7 +167,7 @@ public final class SchemaManager {
       for (String s : SchemaDdl.keyspace(neu)) {
         stmts.add(s.getBytes(StandardCharsets.UTF_8));
       }
-      byte[] def = Collections.pack(stmts);
+      byte[] def = CollectionCodec.pack(stmts);
       known.put(name, new Known(def, neu));
       put.add(definition(neu, def));
       for (TableMetadata t : neu.tables().values()) {

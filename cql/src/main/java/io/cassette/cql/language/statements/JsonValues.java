@@ -2,7 +2,6 @@ package io.cassette.cql.language.statements;
 
 import static io.cassette.cql.language.Errors.invalid;
 
-import io.cassette.cql.CqlType;
 import io.cassette.cql.CqlType.ListType;
 import io.cassette.cql.CqlType.MapType;
 import io.cassette.cql.CqlType.NativeType;
@@ -10,11 +9,12 @@ import io.cassette.cql.CqlType.SetType;
 import io.cassette.cql.CqlType.TupleType;
 import io.cassette.cql.CqlType.UdtType;
 import io.cassette.cql.CqlType.VectorType;
-import io.cassette.cql.language.types.Collections;
+import io.cassette.cql.CqlType;
+import io.cassette.cql.language.types.CollectionCodec;
 import io.cassette.cql.language.types.Json;
 import io.cassette.cql.language.types.Types;
-import io.cassette.cql.language.types.Values;
 import io.cassette.cql.language.types.Values.Constant;
+import io.cassette.cql.language.types.Values;
 import io.cassette.cql.language.types.Vectors;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,7 +38,7 @@ public final class JsonValues {
         for (Object o : list(json, type)) {
           es.add(notNull(fromJson(l.element(), o, column)));
         }
-        return Collections.pack(es);
+        return CollectionCodec.pack(es);
       }
       if (type instanceof SetType s) {
         TreeMap<byte[], byte[]> sorted = new TreeMap<>((a, b) -> Values.compare(s.element(), a, b));
@@ -46,7 +46,7 @@ public final class JsonValues {
           byte[] v = notNull(fromJson(s.element(), o, column));
           sorted.put(v, v);
         }
-        return Collections.pack(new ArrayList<>(sorted.keySet()));
+        return CollectionCodec.pack(new ArrayList<>(sorted.keySet()));
       }
       if (type instanceof MapType m) {
         if (!(json instanceof Map<?, ?> obj)) {
@@ -58,7 +58,7 @@ public final class JsonValues {
           Object keyJson = m.key() instanceof NativeType kn && isStringy(kn) ? k : Json.parse(k);
           sorted.put(notNull(fromJson(m.key(), keyJson, column)), notNull(fromJson(m.value(), e.getValue(), column)));
         }
-        return Collections.packMap(new ArrayList<>(sorted.keySet()), new ArrayList<>(sorted.values()));
+        return CollectionCodec.packMap(new ArrayList<>(sorted.keySet()), new ArrayList<>(sorted.values()));
       }
       if (type instanceof TupleType t) {
         List<?> l = list(json, type);
@@ -69,7 +69,7 @@ public final class JsonValues {
         for (int i = 0; i < l.size(); i++) {
           fs.add(fromJson(t.elements().get(i), l.get(i), column));
         }
-        return Collections.packFields(fs);
+        return CollectionCodec.packFields(fs);
       }
       if (type instanceof UdtType u) {
         if (!(json instanceof Map<?, ?> obj)) {
@@ -84,7 +84,7 @@ public final class JsonValues {
           }
           fs[idx] = fromJson(u.fieldTypes().get(idx), e.getValue(), column);
         }
-        return Collections.packFields(java.util.Arrays.asList(fs));
+        return CollectionCodec.packFields(java.util.Arrays.asList(fs));
       }
       if (type instanceof VectorType v) {
         List<byte[]> es = new ArrayList<>();

@@ -2,22 +2,23 @@ package io.cassette.cql.language.statements;
 
 import static io.cassette.cql.language.Errors.invalid;
 
+import io.cassette.coordinator.PartitionReader;
 import io.cassette.cql.ColumnSpec;
-import io.cassette.cql.CqlType;
 import io.cassette.cql.CqlType.ListType;
 import io.cassette.cql.CqlType.MapType;
 import io.cassette.cql.CqlType.SetType;
 import io.cassette.cql.CqlType.UdtType;
+import io.cassette.cql.CqlType;
 import io.cassette.cql.Result;
 import io.cassette.cql.language.parser.Condition;
 import io.cassette.cql.language.parser.Operation;
-import io.cassette.cql.language.parser.Relation;
 import io.cassette.cql.language.parser.Relation.Operator;
+import io.cassette.cql.language.parser.Relation;
 import io.cassette.cql.language.parser.Statement;
 import io.cassette.cql.language.parser.Term;
 import io.cassette.cql.language.schema.ColumnMetadata;
 import io.cassette.cql.language.schema.TableMetadata;
-import io.cassette.cql.language.types.Collections;
+import io.cassette.cql.language.types.CollectionCodec;
 import io.cassette.cql.language.types.ComparableEncoding;
 import io.cassette.cql.language.types.Json;
 import io.cassette.cql.language.types.Types;
@@ -25,7 +26,6 @@ import io.cassette.cql.language.types.Values;
 import io.cassette.storage.Cell;
 import io.cassette.storage.DeletionTime;
 import io.cassette.storage.LivenessInfo;
-import io.cassette.coordinator.PartitionReader;
 import io.cassette.storage.Mutation;
 import io.cassette.storage.PartitionUpdate;
 import io.cassette.storage.PartitionView;
@@ -303,7 +303,7 @@ public final class ModificationStatement implements Executable {
             if (v == null || i == null) {
               return null;
             }
-            List<byte[]> es = Collections.unpack(v, false);
+            List<byte[]> es = CollectionCodec.unpack(v, false);
             int n = Values.toInt(i);
             return n >= 0 && n < es.size() ? es.get(n) : null;
           };
@@ -316,7 +316,7 @@ public final class ModificationStatement implements Executable {
             if (v == null || k == null) {
               return null;
             }
-            List<byte[]> kv = Collections.unpack(v, true);
+            List<byte[]> kv = CollectionCodec.unpack(v, true);
             for (int i = 0; i < kv.size(); i += 2) {
               if (Values.compare(m.key(), kv.get(i), k) == 0) {
                 return kv.get(i + 1);
@@ -338,7 +338,7 @@ public final class ModificationStatement implements Executable {
         type = u.fieldTypes().get(i);
         current = (r, x) -> {
           byte[] v = r.value(c);
-          return v == null ? null : Collections.unpackFields(v, u.fieldTypes().size()).get(i);
+          return v == null ? null : CollectionCodec.unpackFields(v, u.fieldTypes().size()).get(i);
         };
       }
       Receiver r = rc.named(c.name(), type);
@@ -700,7 +700,7 @@ public final class ModificationStatement implements Executable {
       } else {
         byte[] l = c.value().get(ctx);
         if (l != null) {
-          candidates.addAll(Collections.unpack(l, false));
+          candidates.addAll(CollectionCodec.unpack(l, false));
         }
       }
       for (byte[] x : candidates) {
@@ -731,7 +731,7 @@ public final class ModificationStatement implements Executable {
       boolean key = c.op() == Operator.CONTAINS_KEY;
       CqlType elem = c.type() instanceof ListType l ? l.element() : c.type() instanceof SetType s ? s.element()
           : key ? ((MapType) c.type()).key() : ((MapType) c.type()).value();
-      List<byte[]> es = Collections.unpack(cur, map);
+      List<byte[]> es = CollectionCodec.unpack(cur, map);
       for (int i = 0; i < es.size(); i++) {
         if (map && (i % 2 == 0) != key) {
           continue;
@@ -872,7 +872,7 @@ public final class ModificationStatement implements Executable {
           if (l == null || l == QueryContext.UNSET) {
             return;
           }
-          List<byte[]> es = Collections.unpack(l, false);
+          List<byte[]> es = CollectionCodec.unpack(l, false);
           for (int i = es.size() - 1; i >= 0; i--) {
             w.target(c).add(CellCodec.cell(c.name(), CellCodec.prependPath(), es.get(i), w.ts, w.ttl, w.now));
           }
@@ -998,7 +998,7 @@ public final class ModificationStatement implements Executable {
         return;
       }
       if (type instanceof ListType l) {
-        List<byte[]> remove = Collections.unpack(value, false);
+        List<byte[]> remove = CollectionCodec.unpack(value, false);
         for (Cell e : CellCodec.elements(w.currentOf(c), c.name())) {
           for (byte[] r : remove) {
             if (Values.compare(l.element(), e.value(), r) == 0) {
@@ -1010,7 +1010,7 @@ public final class ModificationStatement implements Executable {
         return;
       }
       CqlType elem = type instanceof SetType s ? s.element() : ((MapType) type).key();
-      for (byte[] e : Collections.unpack(value, false)) {
+      for (byte[] e : CollectionCodec.unpack(value, false)) {
         w.tombstone(c, ComparableEncoding.encode(elem, e, false), w.ts);
       }
     });

@@ -2,18 +2,18 @@ package io.cassette.cql.language.statements;
 
 import static io.cassette.cql.language.Errors.invalid;
 
-import io.cassette.cql.CqlType;
 import io.cassette.cql.CqlType.ListType;
 import io.cassette.cql.CqlType.MapType;
 import io.cassette.cql.CqlType.SetType;
 import io.cassette.cql.CqlType.TupleType;
-import io.cassette.cql.language.parser.Relation;
+import io.cassette.cql.CqlType;
 import io.cassette.cql.language.parser.Relation.Operator;
+import io.cassette.cql.language.parser.Relation;
 import io.cassette.cql.language.parser.Term;
 import io.cassette.cql.language.schema.ColumnMetadata;
 import io.cassette.cql.language.schema.IndexMetadata;
 import io.cassette.cql.language.schema.TableMetadata;
-import io.cassette.cql.language.types.Collections;
+import io.cassette.cql.language.types.CollectionCodec;
 import io.cassette.cql.language.types.Types;
 import io.cassette.cql.language.types.Values;
 import io.cassette.storage.Bytes;
@@ -61,7 +61,7 @@ public final class Restrictions {
         if (l == QueryContext.UNSET) {
           throw invalid("Invalid unset value for column " + column);
         }
-        out.addAll(Collections.unpack(l, false));
+        out.addAll(CollectionCodec.unpack(l, false));
       } else {
         for (Value v : values) {
           byte[] b = v.get(ctx);
@@ -491,7 +491,7 @@ public final class Restrictions {
           if (coll == null || x == null) {
             return false;
           }
-          List<byte[]> es = Collections.unpack(coll, isMap);
+          List<byte[]> es = CollectionCodec.unpack(coll, isMap);
           for (int i = 0; i < es.size(); i++) {
             if (isMap && (i % 2 == 0) != key) {
               continue;
@@ -533,7 +533,7 @@ public final class Restrictions {
             if (m == null || kk == null || vv == null) {
               return false;
             }
-            List<byte[]> es = Collections.unpack(m, true);
+            List<byte[]> es = CollectionCodec.unpack(m, true);
             for (int i = 0; i < es.size(); i += 2) {
               if (Values.compare(mt.key(), es.get(i), kk) == 0) {
                 return matches(op, Values.compare(mt.value(), es.get(i + 1), vv));
@@ -640,7 +640,7 @@ public final class Restrictions {
         if (l == null) {
           throw invalid("Invalid null value for IN restriction");
         }
-        tuples.addAll(Collections.unpack(l, false));
+        tuples.addAll(CollectionCodec.unpack(l, false));
       } else {
         for (Value v : multiInValues) {
           byte[] t = v.get(ctx);
@@ -651,7 +651,7 @@ public final class Restrictions {
         }
       }
       for (byte[] t : tuples) {
-        List<byte[]> fs = Collections.unpackFields(t, multiColumns);
+        List<byte[]> fs = CollectionCodec.unpackFields(t, multiColumns);
         for (byte[] f : fs) {
           if (f == null) {
             throw invalid("Invalid null value in condition for column " + table.clustering.get(fs.indexOf(f)).name());
@@ -741,7 +741,7 @@ public final class Restrictions {
     if (t == null || t == QueryContext.UNSET) {
       throw invalid("Invalid null value in condition for column " + table.clustering.get(0).name());
     }
-    List<byte[]> fs = Collections.unpackFields(t, sliceTuple.elements().size());
+    List<byte[]> fs = CollectionCodec.unpackFields(t, sliceTuple.elements().size());
     List<byte[]> out = new ArrayList<>();
     for (byte[] f : fs) {
       if (f == null) {

@@ -3,10 +3,10 @@ package io.cassette.cql.language.statements;
 import static io.cassette.cql.language.Errors.invalid;
 
 import io.cassette.cql.ColumnSpec;
-import io.cassette.cql.CqlType;
 import io.cassette.cql.CqlType.Native;
 import io.cassette.cql.CqlType.NativeType;
 import io.cassette.cql.CqlType.UdtType;
+import io.cassette.cql.CqlType;
 import io.cassette.cql.language.functions.NativeFunction;
 import io.cassette.cql.language.functions.NativeFunctions;
 import io.cassette.cql.language.parser.Selector;
@@ -15,7 +15,7 @@ import io.cassette.cql.language.schema.ColumnMetadata;
 import io.cassette.cql.language.schema.TableMetadata;
 import io.cassette.cql.language.schema.TimeUuid;
 import io.cassette.cql.language.schema.TypeResolver;
-import io.cassette.cql.language.types.Collections;
+import io.cassette.cql.language.types.CollectionCodec;
 import io.cassette.cql.language.types.Identifiers;
 import io.cassette.cql.language.types.Types;
 import io.cassette.cql.language.types.Values;
@@ -181,7 +181,7 @@ public final class Selection {
       CqlType ft = u.fieldTypes().get(idx);
       return simple(inner.name() + "." + f.field(), ft, (row, ctx) -> {
         byte[] v = inner.value(row, ctx);
-        return v == null ? null : Collections.unpackFields(v, u.fieldTypes().size()).get(idx);
+        return v == null ? null : CollectionCodec.unpackFields(v, u.fieldTypes().size()).get(idx);
       });
     }
     if (s instanceof Selector.Function f) {
@@ -352,7 +352,7 @@ public final class Selection {
             out.add(Values.ofLong(e.timestamp()));
           }
         }
-        return Collections.pack(out);
+        return CollectionCodec.pack(out);
       });
     }
     return simple(display + "(" + c.name() + ")", ttl ? Types.INT : Types.BIGINT, (row, ctx) -> {

@@ -2,7 +2,6 @@ package io.cassette.cql.language.statements;
 
 import static io.cassette.cql.language.Errors.invalid;
 
-import io.cassette.cql.CqlType;
 import io.cassette.cql.CqlType.ListType;
 import io.cassette.cql.CqlType.MapType;
 import io.cassette.cql.CqlType.Native;
@@ -11,16 +10,17 @@ import io.cassette.cql.CqlType.SetType;
 import io.cassette.cql.CqlType.TupleType;
 import io.cassette.cql.CqlType.UdtType;
 import io.cassette.cql.CqlType.VectorType;
+import io.cassette.cql.CqlType;
 import io.cassette.cql.language.functions.NativeFunction;
 import io.cassette.cql.language.functions.NativeFunctions;
 import io.cassette.cql.language.parser.Term;
 import io.cassette.cql.language.schema.KeyspaceMetadata;
 import io.cassette.cql.language.schema.TypeResolver;
-import io.cassette.cql.language.types.Collections;
+import io.cassette.cql.language.types.CollectionCodec;
 import io.cassette.cql.language.types.Json;
 import io.cassette.cql.language.types.Types;
-import io.cassette.cql.language.types.Values;
 import io.cassette.cql.language.types.Values.Constant;
+import io.cassette.cql.language.types.Values;
 import io.cassette.cql.language.types.Vectors;
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -94,12 +94,12 @@ public final class TermCompiler {
           }
           sorted.put(v, v);
         }
-        return Collections.pack(new ArrayList<>(sorted.keySet()));
+        return CollectionCodec.pack(new ArrayList<>(sorted.keySet()));
       };
     }
     if (t instanceof Term.MapLiteral m) {
       if (m.keys().isEmpty() && (type instanceof SetType || type instanceof ListType)) {
-        return Value.constant(Collections.pack(List.of()));
+        return Value.constant(CollectionCodec.pack(List.of()));
       }
       if (!(type instanceof MapType mt)) {
         throw invalid("Invalid map literal for " + r.name() + " of type " + Types.toCql(type));
@@ -123,7 +123,7 @@ public final class TermCompiler {
           }
           sorted.put(k, v);
         }
-        return Collections.packMap(new ArrayList<>(sorted.keySet()), new ArrayList<>(sorted.values()));
+        return CollectionCodec.packMap(new ArrayList<>(sorted.keySet()), new ArrayList<>(sorted.values()));
       };
     }
     if (t instanceof Term.TupleLiteral tl) {
@@ -144,7 +144,7 @@ public final class TermCompiler {
           byte[] v = e.get(ctx);
           fs.add(v == QueryContext.UNSET ? null : v);
         }
-        return Collections.packFields(fs);
+        return CollectionCodec.packFields(fs);
       };
     }
     if (t instanceof Term.UdtLiteral ul) {
@@ -165,7 +165,7 @@ public final class TermCompiler {
           byte[] v = f == null ? null : f.get(ctx);
           fs.add(v == QueryContext.UNSET ? null : v);
         }
-        return Collections.packFields(fs);
+        return CollectionCodec.packFields(fs);
       };
     }
     if (t instanceof Term.FunctionCall f) {
@@ -242,7 +242,7 @@ public final class TermCompiler {
         }
         vs.add(v);
       }
-      return Collections.pack(vs);
+      return CollectionCodec.pack(vs);
     };
   }
 

@@ -108,7 +108,7 @@ public final class ComparableEncoding {
     }
     if (type instanceof ListType || type instanceof SetType || type instanceof MapType) {
       boolean map = type instanceof MapType;
-      List<byte[]> es = Collections.unpack(value, map);
+      List<byte[]> es = CollectionCodec.unpack(value, map);
       for (int i = 0; i < es.size(); i++) {
         if (!map || i % 2 == 0) {
           out.write(1);
@@ -120,7 +120,7 @@ public final class ComparableEncoding {
     }
     if (type instanceof TupleType || type instanceof UdtType) {
       List<CqlType> fts = fieldTypes(type);
-      List<byte[]> fs = Collections.unpackFields(value, fts.size());
+      List<byte[]> fs = CollectionCodec.unpackFields(value, fts.size());
       for (int i = 0; i < fts.size(); i++) {
         if (fs.get(i) == null) {
           out.write(0);
@@ -319,7 +319,7 @@ public final class ComparableEncoding {
             keys.add(read(elementType(type, 0)));
           }
         }
-        return map ? Collections.packMap(keys, values) : Collections.pack(keys);
+        return map ? CollectionCodec.packMap(keys, values) : CollectionCodec.pack(keys);
       }
       if (type instanceof TupleType || type instanceof UdtType) {
         List<CqlType> fts = fieldTypes(type);
@@ -327,7 +327,7 @@ public final class ComparableEncoding {
         for (CqlType ft : fts) {
           fs.add(next() == 0 ? null : read(ft));
         }
-        return Collections.packFields(fs);
+        return CollectionCodec.packFields(fs);
       }
       if (type instanceof VectorType v) {
         List<byte[]> es = new ArrayList<>();

@@ -452,21 +452,21 @@ public final class Values {
     }
     try {
       if (type instanceof ListType l) {
-        for (byte[] e : Collections.unpack(v, false)) {
+        for (byte[] e : CollectionCodec.unpack(v, false)) {
           if (e == null) {
             throw invalid("null is not supported inside collections");
           }
           validate(l.element(), e);
         }
       } else if (type instanceof SetType s) {
-        for (byte[] e : Collections.unpack(v, false)) {
+        for (byte[] e : CollectionCodec.unpack(v, false)) {
           if (e == null) {
             throw invalid("null is not supported inside collections");
           }
           validate(s.element(), e);
         }
       } else if (type instanceof MapType m) {
-        List<byte[]> kv = Collections.unpack(v, true);
+        List<byte[]> kv = CollectionCodec.unpack(v, true);
         for (int i = 0; i < kv.size(); i += 2) {
           if (kv.get(i) == null || kv.get(i + 1) == null) {
             throw invalid("null is not supported inside collections");
@@ -475,12 +475,12 @@ public final class Values {
           validate(m.value(), kv.get(i + 1));
         }
       } else if (type instanceof TupleType t) {
-        List<byte[]> fs = Collections.unpackFields(v, t.elements().size());
+        List<byte[]> fs = CollectionCodec.unpackFields(v, t.elements().size());
         for (int i = 0; i < fs.size(); i++) {
           validate(t.elements().get(i), fs.get(i));
         }
       } else if (type instanceof UdtType u) {
-        List<byte[]> fs = Collections.unpackFields(v, u.fieldTypes().size());
+        List<byte[]> fs = CollectionCodec.unpackFields(v, u.fieldTypes().size());
         for (int i = 0; i < fs.size(); i++) {
           validate(u.fieldTypes().get(i), fs.get(i));
         }
@@ -527,21 +527,21 @@ public final class Values {
       };
     }
     if (type instanceof ListType l) {
-      return compareSequences(Collections.unpack(a, false), Collections.unpack(b, false), l.element(), l.element());
+      return compareSequences(CollectionCodec.unpack(a, false), CollectionCodec.unpack(b, false), l.element(), l.element());
     }
     if (type instanceof SetType s) {
-      return compareSequences(Collections.unpack(a, false), Collections.unpack(b, false), s.element(), s.element());
+      return compareSequences(CollectionCodec.unpack(a, false), CollectionCodec.unpack(b, false), s.element(), s.element());
     }
     if (type instanceof MapType m) {
-      return compareSequences(Collections.unpack(a, true), Collections.unpack(b, true), m.key(), m.value());
+      return compareSequences(CollectionCodec.unpack(a, true), CollectionCodec.unpack(b, true), m.key(), m.value());
     }
     if (type instanceof TupleType t) {
-      return compareFields(Collections.unpackFields(a, t.elements().size()),
-          Collections.unpackFields(b, t.elements().size()), t.elements());
+      return compareFields(CollectionCodec.unpackFields(a, t.elements().size()),
+          CollectionCodec.unpackFields(b, t.elements().size()), t.elements());
     }
     if (type instanceof UdtType u) {
-      return compareFields(Collections.unpackFields(a, u.fieldTypes().size()),
-          Collections.unpackFields(b, u.fieldTypes().size()), u.fieldTypes());
+      return compareFields(CollectionCodec.unpackFields(a, u.fieldTypes().size()),
+          CollectionCodec.unpackFields(b, u.fieldTypes().size()), u.fieldTypes());
     }
     return Bytes.compare(a, b);
   }
@@ -706,7 +706,7 @@ public final class Values {
     if (type instanceof ListType || type instanceof SetType) {
       CqlType e = type instanceof ListType l ? l.element() : ((SetType) type).element();
       sb.append(json || type instanceof ListType ? '[' : '{');
-      List<byte[]> es = Collections.unpack(v, false);
+      List<byte[]> es = CollectionCodec.unpack(v, false);
       for (int i = 0; i < es.size(); i++) {
         sb.append(i == 0 ? "" : ", ").append(json ? toJson(e, es.get(i)) : toCqlLiteral(e, es.get(i)));
       }
@@ -714,7 +714,7 @@ public final class Values {
     }
     if (type instanceof MapType m) {
       sb.append('{');
-      List<byte[]> kv = Collections.unpack(v, true);
+      List<byte[]> kv = CollectionCodec.unpack(v, true);
       for (int i = 0; i < kv.size(); i += 2) {
         sb.append(i == 0 ? "" : ", ");
         if (json) {
@@ -729,7 +729,7 @@ public final class Values {
       return sb.append('}').toString();
     }
     if (type instanceof TupleType t) {
-      List<byte[]> fs = Collections.unpackFields(v, t.elements().size());
+      List<byte[]> fs = CollectionCodec.unpackFields(v, t.elements().size());
       sb.append(json ? '[' : '(');
       for (int i = 0; i < fs.size(); i++) {
         CqlType ft = t.elements().get(i);
@@ -738,7 +738,7 @@ public final class Values {
       return sb.append(json ? ']' : ')').toString();
     }
     if (type instanceof UdtType u) {
-      List<byte[]> fs = Collections.unpackFields(v, u.fieldTypes().size());
+      List<byte[]> fs = CollectionCodec.unpackFields(v, u.fieldTypes().size());
       sb.append('{');
       for (int i = 0; i < fs.size(); i++) {
         CqlType ft = u.fieldTypes().get(i);
@@ -769,6 +769,6 @@ public final class Values {
     if (type instanceof VectorType vt) {
       return Vectors.split(vt, v);
     }
-    return new ArrayList<>(Collections.unpack(v, type instanceof MapType));
+    return new ArrayList<>(CollectionCodec.unpack(v, type instanceof MapType));
   }
 }

@@ -82,10 +82,10 @@ class ComparableEncodingTest {
       for (int i = random.nextInt(3); i > 0; i--) {
         es.add(Values.ofInt(random.nextInt(5) - 2));
       }
-      return Collections.pack(es);
+      return CollectionCodec.pack(es);
     });
     CqlType tuple = new CqlType.TupleType(List.of(Types.TEXT, Types.BIGINT));
-    check(tuple, () -> Collections.packFields(List.of(Values.ofText(randomText()),
+    check(tuple, () -> CollectionCodec.packFields(List.of(Values.ofText(randomText()),
         Values.ofLong(random.nextInt(3)))));
   }
 
