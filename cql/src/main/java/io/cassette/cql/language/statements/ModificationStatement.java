@@ -22,6 +22,7 @@ import io.cassette.cql.language.types.CollectionCodec;
 import io.cassette.cql.language.types.ComparableEncoding;
 import io.cassette.cql.language.types.Json;
 import io.cassette.cql.language.types.Types;
+import io.cassette.cql.language.types.ValueComparison;
 import io.cassette.cql.language.types.Values;
 import io.cassette.storage.Cell;
 import io.cassette.storage.DeletionTime;
@@ -318,7 +319,7 @@ public final class ModificationStatement implements Executable {
             }
             List<byte[]> kv = CollectionCodec.unpack(v, true);
             for (int i = 0; i < kv.size(); i += 2) {
-              if (Values.compare(m.key(), kv.get(i), k) == 0) {
+              if (ValueComparison.compare(m.key(), kv.get(i), k) == 0) {
                 return kv.get(i + 1);
               }
             }
@@ -704,7 +705,7 @@ public final class ModificationStatement implements Executable {
         }
       }
       for (byte[] x : candidates) {
-        if (x == null ? cur == null : cur != null && Values.compare(c.type(), cur, x) == 0) {
+        if (x == null ? cur == null : cur != null && ValueComparison.compare(c.type(), cur, x) == 0) {
           return true;
         }
       }
@@ -715,10 +716,10 @@ public final class ModificationStatement implements Executable {
       throw invalid("Invalid 'unset' value in condition");
     }
     if (c.op() == Operator.EQ) {
-      return x == null ? cur == null : cur != null && Values.compare(c.type(), cur, x) == 0;
+      return x == null ? cur == null : cur != null && ValueComparison.compare(c.type(), cur, x) == 0;
     }
     if (c.op() == Operator.NEQ) {
-      return x == null ? cur != null : cur == null || Values.compare(c.type(), cur, x) != 0;
+      return x == null ? cur != null : cur == null || ValueComparison.compare(c.type(), cur, x) != 0;
     }
     if (x == null) {
       throw invalid("Invalid comparison with null for operator \"" + c.op().text + "\"");
@@ -736,13 +737,13 @@ public final class ModificationStatement implements Executable {
         if (map && (i % 2 == 0) != key) {
           continue;
         }
-        if (Values.compare(elem, es.get(i), x) == 0) {
+        if (ValueComparison.compare(elem, es.get(i), x) == 0) {
           return true;
         }
       }
       return false;
     }
-    return Restrictions.matches(c.op(), Values.compare(c.type(), cur, x));
+    return Restrictions.matches(c.op(), ValueComparison.compare(c.type(), cur, x));
   }
 
   // ------------------------------------------------------------------ operations
@@ -1001,7 +1002,7 @@ public final class ModificationStatement implements Executable {
         List<byte[]> remove = CollectionCodec.unpack(value, false);
         for (Cell e : CellCodec.elements(w.currentOf(c), c.name())) {
           for (byte[] r : remove) {
-            if (Values.compare(l.element(), e.value(), r) == 0) {
+            if (ValueComparison.compare(l.element(), e.value(), r) == 0) {
               w.tombstone(c, e.path(), w.ts);
               break;
             }

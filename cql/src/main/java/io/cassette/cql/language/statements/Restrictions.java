@@ -15,6 +15,7 @@ import io.cassette.cql.language.schema.IndexMetadata;
 import io.cassette.cql.language.schema.TableMetadata;
 import io.cassette.cql.language.types.CollectionCodec;
 import io.cassette.cql.language.types.Types;
+import io.cassette.cql.language.types.ValueComparison;
 import io.cassette.cql.language.types.Values;
 import io.cassette.storage.Bytes;
 import io.cassette.storage.Slice;
@@ -77,7 +78,7 @@ public final class Restrictions {
           out.add(b);
         }
       }
-      TreeMap<byte[], byte[]> sorted = new TreeMap<>((a, b) -> Values.compare(type, a, b));
+      TreeMap<byte[], byte[]> sorted = new TreeMap<>((a, b) -> ValueComparison.compare(type, a, b));
       for (byte[] b : out) {
         sorted.put(b, b);
       }
@@ -192,7 +193,7 @@ public final class Restrictions {
           r.filters.add((row, ctx) -> {
             byte[] v = row.value(c);
             for (byte[] x : kv.get(ctx, c.name(), true)) {
-              if (Values.compare(c.type(), v, x) == 0) {
+              if (ValueComparison.compare(c.type(), v, x) == 0) {
                 return true;
               }
             }
@@ -496,7 +497,7 @@ public final class Restrictions {
             if (isMap && (i % 2 == 0) != key) {
               continue;
             }
-            if (Values.compare(elem, es.get(i), x) == 0) {
+            if (ValueComparison.compare(elem, es.get(i), x) == 0) {
               return true;
             }
           }
@@ -511,7 +512,7 @@ public final class Restrictions {
             return false;
           }
           for (byte[] x : kv.get(ctx, c.name(), false)) {
-            if (Values.compare(type, v, x) == 0) {
+            if (ValueComparison.compare(type, v, x) == 0) {
               return true;
             }
           }
@@ -535,8 +536,8 @@ public final class Restrictions {
             }
             List<byte[]> es = CollectionCodec.unpack(m, true);
             for (int i = 0; i < es.size(); i += 2) {
-              if (Values.compare(mt.key(), es.get(i), kk) == 0) {
-                return matches(op, Values.compare(mt.value(), es.get(i + 1), vv));
+              if (ValueComparison.compare(mt.key(), es.get(i), kk) == 0) {
+                return matches(op, ValueComparison.compare(mt.value(), es.get(i + 1), vv));
               }
             }
             return false;
@@ -558,7 +559,7 @@ public final class Restrictions {
           if (val == null || x == null) {
             return op == Operator.NEQ && (val == null) != (x == null);
           }
-          return matches(op, Values.compare(type, val, x));
+          return matches(op, ValueComparison.compare(type, val, x));
         });
       }
     }

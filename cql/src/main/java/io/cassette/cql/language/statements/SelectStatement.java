@@ -8,6 +8,7 @@ import io.cassette.cql.language.parser.Statement;
 import io.cassette.cql.language.schema.ColumnMetadata;
 import io.cassette.cql.language.schema.TableMetadata;
 import io.cassette.cql.language.types.Types;
+import io.cassette.cql.language.types.ValueComparison;
 import io.cassette.cql.language.types.Values;
 import io.cassette.storage.Bytes;
 import io.cassette.storage.DecoratedKey;
@@ -455,7 +456,7 @@ public final class SelectStatement implements Executable {
         if (x == null || y == null) {
           return x == null ? (y == null ? 0 : -1) : 1;
         }
-        int cmp = Values.compare(c.type(), x, y);
+        int cmp = ValueComparison.compare(c.type(), x, y);
         if (c.descending()) {
           cmp = -cmp;
         }

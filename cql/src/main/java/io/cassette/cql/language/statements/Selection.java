@@ -17,7 +17,9 @@ import io.cassette.cql.language.schema.TimeUuid;
 import io.cassette.cql.language.schema.TypeResolver;
 import io.cassette.cql.language.types.CollectionCodec;
 import io.cassette.cql.language.types.Identifiers;
+import io.cassette.cql.language.types.TextForms;
 import io.cassette.cql.language.types.Types;
+import io.cassette.cql.language.types.ValueComparison;
 import io.cassette.cql.language.types.Values;
 import io.cassette.storage.Cell;
 import io.cassette.storage.Murmur3Token;
@@ -118,7 +120,7 @@ public final class Selection {
       String n = specs.get(i).name();
       String key = Identifiers.quoteIfNeeded(n);
       sb.append(i == 0 ? "" : ", ").append(io.cassette.cql.language.types.Json.quote(key)).append(": ")
-          .append(Values.toJson(specs.get(i).type(), row.get(i)));
+          .append(TextForms.toJson(specs.get(i).type(), row.get(i)));
     }
     sb.append('}');
     List<ByteBuffer> out = new ArrayList<>(1);
@@ -459,7 +461,7 @@ public final class Selection {
           throw invalid("toJson() only accepts one argument (got " + args.size() + ")");
         }
         Sel a = args.get(0);
-        return simple(dn, Types.TEXT, (row, ctx) -> Values.ofText(Values.toJson(a.type(), a.value(row, ctx))));
+        return simple(dn, Types.TEXT, (row, ctx) -> Values.ofText(TextForms.toJson(a.type(), a.value(row, ctx))));
       }
       case "ttl", "writetime" -> throw invalid("Invalid arguments for " + name);
       default -> { }
@@ -535,12 +537,12 @@ public final class Selection {
             count++;
             switch (fn) {
               case "min" -> {
-                if (best == null || Values.compare(argType, v, best) < 0) {
+                if (best == null || ValueComparison.compare(argType, v, best) < 0) {
                   best = v;
                 }
               }
               case "max" -> {
-                if (best == null || Values.compare(argType, v, best) > 0) {
+                if (best == null || ValueComparison.compare(argType, v, best) > 0) {
                   best = v;
                 }
               }
@@ -620,7 +622,7 @@ public final class Selection {
     if (tk == Native.TEXT || tk == Native.ASCII) {
       return simple(name, to, (row, ctx) -> {
         byte[] v = arg.value(row, ctx);
-        return v == null ? null : Values.ofText(Values.toText(from, v));
+        return v == null ? null : Values.ofText(TextForms.toText(from, v));
       });
     }
     if (numeric(fk) && numeric(tk) && tk != Native.COUNTER) {

@@ -18,7 +18,10 @@ import io.cassette.cql.language.schema.KeyspaceMetadata;
 import io.cassette.cql.language.schema.TypeResolver;
 import io.cassette.cql.language.types.CollectionCodec;
 import io.cassette.cql.language.types.Json;
+import io.cassette.cql.language.types.Literals;
 import io.cassette.cql.language.types.Types;
+import io.cassette.cql.language.types.ValueComparison;
+import io.cassette.cql.language.types.ValueValidation;
 import io.cassette.cql.language.types.Values.Constant;
 import io.cassette.cql.language.types.Values;
 import io.cassette.cql.language.types.Vectors;
@@ -56,7 +59,7 @@ public final class TermCompiler {
       return ctx -> {
         byte[] v = ctx.bound(index);
         if (v != null && v != QueryContext.UNSET) {
-          Values.validate(type, v);
+          ValueValidation.validate(type, v);
         }
         return v;
       };
@@ -83,7 +86,7 @@ public final class TermCompiler {
         es.add(compile(e, r.named("value(" + r.name() + ")", st.element())));
       }
       return ctx -> {
-        TreeMap<byte[], byte[]> sorted = new TreeMap<>((a, b) -> Values.compare(st.element(), a, b));
+        TreeMap<byte[], byte[]> sorted = new TreeMap<>((a, b) -> ValueComparison.compare(st.element(), a, b));
         for (Value e : es) {
           byte[] v = e.get(ctx);
           if (v == null) {
@@ -111,7 +114,7 @@ public final class TermCompiler {
         vs.add(compile(m.values().get(i), r.named("value(" + r.name() + ")", mt.value())));
       }
       return ctx -> {
-        TreeMap<byte[], byte[]> sorted = new TreeMap<>((a, b) -> Values.compare(mt.key(), a, b));
+        TreeMap<byte[], byte[]> sorted = new TreeMap<>((a, b) -> ValueComparison.compare(mt.key(), a, b));
         for (int i = 0; i < ks.size(); i++) {
           byte[] k = ks.get(i).get(ctx);
           byte[] v = vs.get(i).get(ctx);
@@ -191,10 +194,10 @@ public final class TermCompiler {
   private byte[] literal(Term.Literal l, Receiver r) {
     CqlType type = r.type();
     if (type instanceof NativeType n) {
-      return Values.fromConstant(n, l.kind(), l.text(), r.name());
+      return Literals.fromConstant(n, l.kind(), l.text(), r.name());
     }
     if (type instanceof CqlType.CustomType && l.kind() == Constant.HEX) {
-      return Values.parseHex(l.text());
+      return Literals.parseHex(l.text());
     }
     throw invalid("Invalid " + l.kind() + " constant (" + l.text() + ") for \"" + r.name()
         + "\" of type " + Types.toCql(type));

@@ -1,6 +1,5 @@
 package io.cassette.cql.language.types;
 
-import io.cassette.cql.CqlType;
 import io.cassette.cql.CqlType.ListType;
 import io.cassette.cql.CqlType.MapType;
 import io.cassette.cql.CqlType.NativeType;
@@ -8,6 +7,7 @@ import io.cassette.cql.CqlType.SetType;
 import io.cassette.cql.CqlType.TupleType;
 import io.cassette.cql.CqlType.UdtType;
 import io.cassette.cql.CqlType.VectorType;
+import io.cassette.cql.CqlType;
 import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -164,7 +164,7 @@ public final class ComparableEncoding {
   }
 
   private static void writeTimeUuid(ByteArrayOutputStream out, byte[] value) {
-    long ts = Values.uuidTimestamp(value);
+    long ts = ValueComparison.uuidTimestamp(value);
     for (int i = 7; i >= 0; i--) {
       out.write((int) (ts >>> (i * 8)) & 0xFF);
     }
