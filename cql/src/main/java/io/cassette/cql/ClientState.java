@@ -7,6 +7,7 @@ public final class ClientState {
   private final InetSocketAddress remoteAddress;
   private volatile String keyspace;
   private volatile String user;
+  private volatile java.util.Map<String, String> clientOptions = java.util.Map.of();
 
   public ClientState(InetSocketAddress remoteAddress) {
     this.remoteAddress = remoteAddress;
@@ -32,5 +33,14 @@ public final class ClientState {
 
   public void setUser(String user) {
     this.user = user;
+  }
+
+  /** The options the client sent in STARTUP (DRIVER_NAME, ...); empty before. */
+  public java.util.Map<String, String> clientOptions() {
+    return clientOptions;
+  }
+
+  public void setClientOptions(java.util.Map<String, String> options) {
+    this.clientOptions = options == null ? java.util.Map.of() : java.util.Map.copyOf(options);
   }
 }

@@ -80,7 +80,7 @@ class EndToEndDriverTest {
   static void start() throws Exception {
     engine = Engine.open(EngineOptions.defaults(dir));
     Deferred handler = new Deferred();
-    CqlLanguage language = new CqlLanguage(engine, NodeInfo.singleNode("Test Cluster",
+    CqlLanguage language = new CqlLanguage(io.cassette.coordinator.local.LocalCoordinator.open(engine, null), NodeInfo.singleNode("Test Cluster",
         InetAddress.getByName("127.0.0.1"), 9042, UUID.randomUUID(), List.of(-3074457345618258603L,
             3074457345618258602L, Long.MIN_VALUE + 1)));
     handler.target = language;

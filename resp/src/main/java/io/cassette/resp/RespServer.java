@@ -1,5 +1,6 @@
 package io.cassette.resp;
 
+import io.cassette.coordinator.Coordinator;
 import io.cassette.metrics.NodeMetrics;
 import io.cassette.resp.command.CommandTable;
 import io.cassette.resp.command.OutputLimits;
@@ -13,7 +14,6 @@ import io.cassette.resp.protocol.RespLimits;
 import io.cassette.resp.server.ActiveExpiry;
 import io.cassette.resp.server.CommandDispatcher;
 import io.cassette.resp.server.ConnectionHandler;
-import io.cassette.storage.Engine;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -45,13 +45,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Redis front door: a Netty RESP2/RESP3 server over TCP (and optionally a Unix domain
- * socket, pure Java NIO) whose commands run on one thread against the storage engine: by
+ * socket, pure Java NIO) whose commands run on one thread against the coordinator: by
  * default the single I/O event loop itself (Redis's model, no hand-off per request), or a
  * command thread of its own next to several I/O threads
  * ({@link RespServerOptions#commandsOnEventLoop()} false).
  *
  * <pre>
- *  socket ─► RespDecoder ─► ConnectionHandler ─► CommandDispatcher (command thread) ─► Keyspace ─► Engine
+ *  socket ─► RespDecoder ─► ConnectionHandler ─► CommandDispatcher (command thread) ─► Keyspace ─► Coordinator
  *         ◄──────────────── replies written by Reply into pooled buffers ◄──────────────┘
  * </pre>
  *
@@ -66,7 +66,7 @@ public final class RespServer implements AutoCloseable {
   static final long OUTPUT_CHECK_MILLIS = 1000;
 
   private final RespServerOptions options;
-  private final Engine engine;
+  private final Coordinator coordinator;
   private final RedisConfig config = new RedisConfig();
   private final AtomicLong clientIds = new AtomicLong();
   private final List<Channel> listeners = new ArrayList<>();
@@ -84,14 +84,14 @@ public final class RespServer implements AutoCloseable {
   private final NodeMetrics metrics;
 
   /** A server reporting to the running node's metrics ({@link NodeMetrics#global()}). */
-  public RespServer(RespServerOptions options, Engine engine) {
-    this(options, engine, NodeMetrics.global());
+  public RespServer(RespServerOptions options, Coordinator coordinator) {
+    this(options, coordinator, NodeMetrics.global());
   }
 
   /** A server reporting to {@code metrics} (tests pass their own). */
-  public RespServer(RespServerOptions options, Engine engine, NodeMetrics metrics) {
+  public RespServer(RespServerOptions options, Coordinator coordinator, NodeMetrics metrics) {
     this.options = options;
-    this.engine = engine;
+    this.coordinator = coordinator;
     this.metrics = metrics;
   }
 
@@ -131,7 +131,7 @@ public final class RespServer implements AutoCloseable {
     }
     Keyspace keyspace;
     try {
-      keyspace = commandThread.submit(() -> new Keyspace(engine)).get();
+      keyspace = commandThread.submit(() -> new Keyspace(coordinator)).get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       close();

@@ -23,7 +23,7 @@ public final class RespMain {
         io.cassette.storage.CommitLogSync.PERIODIC, java.time.Duration.ofSeconds(1),
         d.commitLogSegmentBytes(), d.commitLogBacklogBytes(), d.memtableBudgetBytes(),
         d.compactionThroughputBytesPerSecond(), d.compactionThreads()));
-    RespServer server = new RespServer(RespServerOptions.defaults().withPort(port), engine);
+    RespServer server = new RespServer(RespServerOptions.defaults().withPort(port), io.cassette.coordinator.local.LocalCoordinator.open(engine, null));
     Engine e = engine;
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       server.close();

@@ -1,5 +1,6 @@
 package io.cassette.server;
 
+import io.cassette.coordinator.local.LocalCoordinator;
 import io.cassette.server.config.Config;
 import io.cassette.server.config.ConfigKeys;
 import io.cassette.cql.language.CqlLanguage;
@@ -41,6 +42,7 @@ public final class CassetteNode implements AutoCloseable {
   private final List<AutoCloseable> started = new ArrayList<>();
   private final List<String> listening = new ArrayList<>();
   private Engine engine;
+  private LocalCoordinator coordinator;
   private EventLoopGroup adminLoop;
 
   public CassetteNode(Config config, ResourceSizing sizing) {
@@ -57,6 +59,9 @@ public final class CassetteNode implements AutoCloseable {
     engine = Engine.open(engineOptions());
     started.add(engine);
     engine.listen(new MetricsStorageListener(NodeMetrics.global()));
+    // The front doors see only the coordinator: every read, write and schema change goes
+    // through it (on one node, a local call to the engine).
+    coordinator = LocalCoordinator.open(engine, null);
     String host = config.string(ConfigKeys.LISTEN_ADDRESS);
 
     int cqlPort = config.integer(ConfigKeys.NATIVE_TRANSPORT_PORT);
@@ -65,14 +70,14 @@ public final class CassetteNode implements AutoCloseable {
           config.integer(ConfigKeys.NUM_TOKENS));
       NodeInfo node = NodeInfo.singleNode(config.string(ConfigKeys.CLUSTER_NAME),
           InetAddress.getByName(host), cqlPort, identity.hostId(), identity.tokens());
-      CqlServer cql = new CqlServer(cqlOptions(host, cqlPort), new CqlLanguage(engine, node));
+      CqlServer cql = new CqlServer(cqlOptions(host, cqlPort), new CqlLanguage(coordinator, node));
       listening.add("CQL " + format(bind("CQL", ConfigKeys.NATIVE_TRANSPORT_PORT, cql::start)));
       started.add(cql);
     }
 
     int respPort = config.integer(ConfigKeys.RESP_PORT);
     if (respPort != 0) {
-      RespServer resp = new RespServer(respOptions(host, respPort), engine);
+      RespServer resp = new RespServer(respOptions(host, respPort), coordinator);
       // Redis clients read durability as appendfsync: periodic is everysec, batch is always.
       resp.initialAppendfsync(config.string(ConfigKeys.COMMITLOG_SYNC).equals("periodic") ? "everysec" : "always");
       resp.onAppendfsyncChange(this::appendfsync);
@@ -101,6 +106,11 @@ public final class CassetteNode implements AutoCloseable {
 
   public Engine engine() {
     return engine;
+  }
+
+  /** The node's coordinator (after {@link #start()}). */
+  public LocalCoordinator coordinator() {
+    return coordinator;
   }
 
   /** The CQL door's options: Cassandra's keys where set, else limits derived from the heap. */

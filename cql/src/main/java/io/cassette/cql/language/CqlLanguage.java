@@ -1,7 +1,10 @@
 package io.cassette.cql.language;
 
+import io.cassette.coordinator.Coordinator;
+import io.cassette.coordinator.CoordinatorException;
 import io.cassette.cql.BatchStatement;
 import io.cassette.cql.ClientState;
+import io.cassette.cql.Consistency;
 import io.cassette.cql.ColumnSpec;
 import io.cassette.cql.Consistency;
 import io.cassette.cql.ReplicaException;
@@ -18,12 +21,10 @@ import io.cassette.cql.language.statements.BatchExecution;
 import io.cassette.cql.language.statements.Executable;
 import io.cassette.cql.language.statements.MicrosClock;
 import io.cassette.cql.language.statements.ModificationStatement;
-import io.cassette.cql.language.statements.PartitionLocks;
 import io.cassette.cql.language.statements.QueryContext;
 import io.cassette.cql.language.statements.SelectStatement;
 import io.cassette.cql.language.statements.Services;
 import io.cassette.cql.language.statements.StatementCompiler;
-import io.cassette.storage.Engine;
 import io.cassette.storage.StorageException;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
@@ -41,8 +42,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The CQL language of Cassette: parses, compiles and executes statements against the storage
- * engine with Cassandra 5.0's semantics, messages and error codes. Thread-safe.
+ * The CQL language of Cassette: parses, compiles and executes statements through the
+ * coordinator with Cassandra 5.0's semantics, messages and error codes. Thread-safe.
  *
  * <p>Prepared statements are kept by id (MD5 of keyspace + query text, as Cassandra) in a
  * bounded LRU; each remembers the schema epoch it was compiled against and is recompiled
@@ -79,9 +80,10 @@ public final class CqlLanguage implements QueryHandler {
     }
   }
 
-  public CqlLanguage(Engine engine, NodeInfo node) {
-    SchemaManager schema = new SchemaManager(engine);
-    this.services = new Services(schema, engine, new MicrosClock(), new PartitionLocks(), node);
+  /** The language over {@code coordinator}, through which every read, write and schema change goes. */
+  public CqlLanguage(Coordinator coordinator, NodeInfo node) {
+    SchemaManager schema = new SchemaManager(coordinator);
+    this.services = new Services(schema, coordinator, new MicrosClock(), node);
     this.compiler = new StatementCompiler(services);
   }
 
@@ -263,6 +265,20 @@ public final class CqlLanguage implements QueryHandler {
       return body.run();
     } catch (CqlException e) {
       throw e;
+    } catch (CoordinatorException.Unavailable e) {
+      throw new CqlException.Unavailable(Consistency.fromCode(e.consistency.code), e.required, e.alive,
+          e.getMessage());
+    } catch (CoordinatorException.Invalid e) {
+      throw Errors.invalid(e.getMessage());
+    } catch (CoordinatorException.UnknownTable e) {
+      throw Errors.invalid(e.getMessage());
+    } catch (CoordinatorException.Timeout e) {
+      Consistency cl = Consistency.fromCode(e.consistency.code);
+      if (e.writeType == null) {
+        throw new io.cassette.cql.ReplicaException.ReadTimeout(cl, e.received, e.blockFor, false, e.getMessage());
+      }
+      throw new io.cassette.cql.ReplicaException.WriteTimeout(cl, e.received, e.blockFor, e.writeType, 0,
+          e.getMessage());
     } catch (StorageException e) {
       LOG.warn("Storage failure executing a CQL request: {}", e.getMessage(), e);
       Consistency cl = options == null ? Consistency.ONE : options.consistency();

@@ -8,9 +8,10 @@
  *       {@code Statement} records; syntax errors read like Cassandra's ANTLR messages
  *       ({@code line 1:9 mismatched input 'FORM' expecting K_FROM (SELECT * [FORM]...)}).</li>
  *   <li>{@code schema}: immutable {@code Schema} snapshots numbered by epoch, with a
- *       schema_version UUID; changes are serialized by {@code SchemaManager}, persisted as CQL
- *       text in the engine table {@code system_cassette.schema} (one partition per keyspace),
- *       replayed at start, and announced to {@code onSchemaChange} listeners.</li>
+ *       schema_version UUID; changes are serialized by {@code SchemaManager} and committed as
+ *       entries of the coordinator's metadata log (each keyspace's CQL text rides in its
+ *       {@code KeyspaceDefinition}), replayed at start, and announced to
+ *       {@code onSchemaChange} listeners.</li>
  *   <li>{@code statements}: compiled, reusable {@code Executable}s (SELECT with paging,
  *       INSERT/UPDATE/DELETE with lightweight transactions and counters, BATCH, DDL,
  *       DESCRIBE); prepared statements are recompiled when the schema epoch moves.</li>
@@ -24,7 +25,9 @@
  * {@code statements.CellCodec}): partition keys are Cassandra's bytes (so Murmur3 tokens match
  * drivers'); clustering keys are byte-comparable, prefix-free encodings (DESC inverted);
  * non-frozen collections and UDTs are one cell per element with a cell path; counters are
- * bigint cells updated read-modify-write under a per-partition lock, as are LWTs.
+ * bigint cells updated read-modify-write, held by the coordinator per partition
+ * ({@code Coordinator.readModifyWrite}), as are LWTs ({@code compareAndSet}). Every read and
+ * write goes through the coordinator at the request's consistency level.
  *
  * <p>Known differences from Cassandra: a collection overwrite reads the old elements to
  * tombstone them (storage has no column-level deletion); decimals equal in value but with

@@ -249,6 +249,7 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
       throw new CqlException(ErrorCode.PROTOCOL_ERROR, "Missing value CQL_VERSION in STARTUP message");
     }
     driverName = options.get("DRIVER_NAME");
+    state.setClientOptions(options);
     String compression = options.get("COMPRESSION");
     BodyCompressor compressor = null;
     boolean lz4Segments = false;

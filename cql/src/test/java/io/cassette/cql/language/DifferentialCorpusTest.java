@@ -50,7 +50,7 @@ class DifferentialCorpusTest {
     }
     List<String> ours;
     try (Engine engine = Engine.open(EngineOptions.defaults(dir))) {
-      CqlLanguage language = new CqlLanguage(engine, NodeInfo.singleNode("anchor", InetAddress.getByName("127.0.0.1"),
+      CqlLanguage language = new CqlLanguage(io.cassette.coordinator.local.LocalCoordinator.open(engine, null), NodeInfo.singleNode("anchor", InetAddress.getByName("127.0.0.1"),
           9042, UUID.randomUUID(), List.of(0L)));
       try (CqlServer server = new CqlServer(CqlServerOptions.defaults("127.0.0.1", 0), language)) {
         InetSocketAddress a = server.start();

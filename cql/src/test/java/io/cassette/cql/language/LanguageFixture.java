@@ -5,6 +5,7 @@ import io.cassette.cql.ColumnSpec;
 import io.cassette.cql.CqlException;
 import io.cassette.cql.QueryOptions;
 import io.cassette.cql.Result;
+import io.cassette.cql.language.types.TextForms;
 import io.cassette.cql.language.types.Values;
 import io.cassette.storage.Engine;
 import io.cassette.storage.EngineOptions;
@@ -30,7 +31,7 @@ final class LanguageFixture implements AutoCloseable {
 
   void open() {
     engine = Engine.open(EngineOptions.defaults(dir));
-    cql = new CqlLanguage(engine, NodeInfo.singleNode("Test Cluster", InetAddress.getLoopbackAddress(), 9042,
+    cql = new CqlLanguage(io.cassette.coordinator.local.LocalCoordinator.open(engine, null), NodeInfo.singleNode("Test Cluster", InetAddress.getLoopbackAddress(), 9042,
         UUID.fromString("11111111-2222-3333-4444-555555555555"), List.of(-9000L, 0L, 9000L)));
   }
 
@@ -88,7 +89,7 @@ final class LanguageFixture implements AutoCloseable {
           v = new byte[b.remaining()];
           b.duplicate().get(v);
         }
-        sb.append(i == 0 ? "" : ", ").append(Values.toCqlLiteral(rows.columns().get(i).type(), v));
+        sb.append(i == 0 ? "" : ", ").append(TextForms.toCqlLiteral(rows.columns().get(i).type(), v));
       }
       out.add(sb.toString());
     }

@@ -37,7 +37,7 @@ class JavaDriver3Test {
   @BeforeAll
   static void start() throws Exception {
     engine = Engine.open(EngineOptions.defaults(dir));
-    CqlLanguage language = new CqlLanguage(engine, NodeInfo.singleNode("Test Cluster",
+    CqlLanguage language = new CqlLanguage(io.cassette.coordinator.local.LocalCoordinator.open(engine, null), NodeInfo.singleNode("Test Cluster",
         InetAddress.getByName("127.0.0.1"), 9042, UUID.randomUUID(), List.of(0L)));
     server = new CqlServer(CqlServerOptions.defaults("127.0.0.1", 0), language);
     address = server.start();

@@ -42,7 +42,7 @@ class TransportBenchmark {
       dataDir = java.nio.file.Files.createTempDirectory("cassette-bench");
       engine = io.cassette.storage.Engine.open(io.cassette.storage.EngineOptions.defaults(dataDir));
       server = new CqlServer(CqlServerOptions.defaults("127.0.0.1", 0), new io.cassette.cql.language.CqlLanguage(
-          engine, io.cassette.cql.language.NodeInfo.singleNode("Bench", java.net.InetAddress.getByName("127.0.0.1"),
+          io.cassette.coordinator.local.LocalCoordinator.open(engine, null), io.cassette.cql.language.NodeInfo.singleNode("Bench", java.net.InetAddress.getByName("127.0.0.1"),
               9042, java.util.UUID.randomUUID(), java.util.List.of(0L))));
       address = server.start();
       table = "bench.kv";

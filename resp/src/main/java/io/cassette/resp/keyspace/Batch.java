@@ -2,7 +2,6 @@ package io.cassette.resp.keyspace;
 
 import io.cassette.storage.Cell;
 import io.cassette.storage.DeletionTime;
-import io.cassette.storage.Engine;
 import io.cassette.storage.LivenessInfo;
 import io.cassette.storage.Mutation;
 import io.cassette.storage.PartitionUpdate;
@@ -22,8 +21,7 @@ import java.util.Map;
  * Not thread-safe.
  */
 public final class Batch {
-  private final Engine engine;
-  private final String table;
+  private final RedisTable table;
   private final long timestamp;
   private final long nowSeconds;
   private final Map<ByteBuffer, PartitionOps> partitions = new LinkedHashMap<>();
@@ -49,9 +47,8 @@ public final class Batch {
   /** Kept in step with the sub-rows this batch writes; null for none. */
   private final SubRowCache subRows;
 
-  Batch(Engine engine, String table, long timestamp, long nowSeconds, SubRowCache subRows) {
+  Batch(RedisTable table, long timestamp, long nowSeconds, SubRowCache subRows) {
     this.subRows = subRows;
-    this.engine = engine;
     this.table = table;
     this.timestamp = timestamp;
     this.nowSeconds = nowSeconds;
@@ -85,29 +82,29 @@ public final class Batch {
 
   /** Writes a sub-row of the collection {@code meta}. */
   public void putSub(KeyMeta meta, byte[] clustering, byte[] value) {
-    putRow(RedisLayout.subKey(meta.version), clustering, value);
+    putRow(RedisLayout.subKey(meta), clustering, value);
     if (subRows != null && SubRowCache.cacheable(clustering)) {
-      long version = meta.version;
+      long version = meta.cacheId();
       afterCommit(() -> subRows.put(version, clustering, value));
     }
   }
 
   public void deleteSub(KeyMeta meta, byte[] clustering) {
-    deleteRow(RedisLayout.subKey(meta.version), clustering);
+    deleteRow(RedisLayout.subKey(meta), clustering);
     if (subRows != null && SubRowCache.cacheable(clustering)) {
-      long version = meta.version;
+      long version = meta.cacheId();
       afterCommit(() -> subRows.remove(version, clustering));
     }
   }
 
   /** Writes the element at {@code position} of list {@code meta}. */
   public void listPut(KeyMeta meta, long position, byte[] value) {
-    putRow(RedisLayout.listChunkKey(meta.version, RedisLayout.chunkOf(position)),
+    putRow(RedisLayout.listChunkKey(meta, RedisLayout.chunkOf(position)),
         RedisLayout.listPosition(position), value);
   }
 
   public void listDelete(KeyMeta meta, long position) {
-    deleteRow(RedisLayout.listChunkKey(meta.version, RedisLayout.chunkOf(position)),
+    deleteRow(RedisLayout.listChunkKey(meta, RedisLayout.chunkOf(position)),
         RedisLayout.listPosition(position));
   }
 
@@ -119,7 +116,7 @@ public final class Batch {
     for (long c = RedisLayout.chunkOf(from); c <= RedisLayout.chunkOf(to - 1); c++) {
       long lo = Math.max(from, RedisLayout.chunkStart(c));
       long hi = Math.min(to - 1, RedisLayout.chunkEnd(c));
-      byte[] key = RedisLayout.listChunkKey(meta.version, c);
+      byte[] key = RedisLayout.listChunkKey(meta, c);
       if (lo == RedisLayout.chunkStart(c) && hi == RedisLayout.chunkEnd(c)) {
         deletePartition(key);
       } else {
@@ -145,7 +142,7 @@ public final class Batch {
     }
     List<PartitionUpdate> updates = new ArrayList<>(partitions.size());
     for (PartitionOps p : partitions.values()) {
-      PartitionUpdate.Builder b = PartitionUpdate.builder(RedisLayout.KEYSPACE, table, p.key);
+      PartitionUpdate.Builder b = PartitionUpdate.builder(RedisLayout.KEYSPACE, table.name(), p.key);
       if (!p.partitionDeletion.isLive()) {
         b.deletePartition(p.partitionDeletion);
       }
@@ -158,7 +155,7 @@ public final class Batch {
       updates.add(b.build());
     }
     partitions.clear();
-    engine.apply(new Mutation(updates));
+    table.write(new Mutation(updates));
     for (Runnable r : afterCommit) {
       r.run();
     }

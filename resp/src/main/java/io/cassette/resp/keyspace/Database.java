@@ -1,13 +1,12 @@
 package io.cassette.resp.keyspace;
 
-import io.cassette.storage.Engine;
+import io.cassette.coordinator.Coordinator;
 import io.cassette.storage.KeyRange;
 import io.cassette.storage.PartitionView;
 import io.cassette.storage.ReadQuery;
 import io.cassette.storage.Row;
 import io.cassette.storage.Slice;
 import io.cassette.storage.Table;
-import io.cassette.storage.TableSpec;
 import io.cassette.storage.DecoratedKey;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,15 +26,21 @@ public final class Database {
   static final int ACTIVE_EXPIRE_BATCH = 64;
 
   private final int index;
-  private final Engine engine;
   private final RedisClock clock;
-  private final Table table;
+  private final RedisTable table;
   /**
    * Index entries before this time were all processed: the next cycle starts here instead of
    * wading through the tombstones of entries already handled. Entries are never added in
    * the past (an expiry time already passed deletes the key at once), so none is skipped.
    */
-  private long expiryLowWater;
+  private final long[] expiryLowWater = new long[RedisLayout.EXPIRY_BUCKETS + 1];
+  /** Next expiry bucket an active-expiry step starts at (round robin). */
+  private int nextBucket;
+  /**
+   * Whether layout 1's single expiry partition may still hold entries: then it is read by
+   * active expiry (as the last bucket) and entries are deleted there too, until it is empty.
+   */
+  private boolean legacyExpiry;
   /** Number of keys; -1 until first counted (a scan), then maintained on every change. */
   private long keyCount = -1;
 
@@ -43,17 +48,45 @@ public final class Database {
 
   private final SubRowCache subRowCache;
 
-  Database(int index, Engine engine, RedisClock clock, MetaCache cache, SubRowCache subRows) {
+  Database(int index, Coordinator coordinator, RedisClock clock, MetaCache cache, SubRowCache subRows) {
     this.cache = cache;
     this.subRowCache = subRows;
     this.index = index;
-    this.engine = engine;
     this.clock = clock;
-    TableSpec defaults = TableSpec.withDefaults(RedisLayout.KEYSPACE,
-        RedisLayout.tableName(index), RedisLayout.tableId(index));
-    this.table = engine.createTable(new TableSpec(defaults.keyspace(), defaults.name(),
-        defaults.id(), defaults.compression(), defaults.compaction(),
-        RedisLayout.GC_GRACE_SECONDS, defaults.bloomFilterFpChance(), 0));
+    this.table = RedisTable.open(coordinator, index);
+    checkLayout();
+    this.legacyExpiry = !table.read(RedisLayout.LEGACY_EXPIRY_KEY,
+        new ReadQuery(List.of(Slice.ALL), false, 1, nowSeconds())).rows().isEmpty();
+  }
+
+  /**
+   * Refuses a table written with a newer layout than this code knows (never guess); marks
+   * the table with {@link RedisLayout#LAYOUT} otherwise. Layout 1 had no mark and is read
+   * as described in docs/format/redis-encoding.md.
+   */
+  private void checkLayout() {
+    byte[] v = firstValue(table.read(RedisLayout.LAYOUT_KEY, ReadQuery.row(RedisLayout.META_CLUSTERING, nowSeconds())));
+    int layout = v == null ? 1 : java.nio.ByteBuffer.wrap(v).getInt();
+    if (layout > RedisLayout.LAYOUT) {
+      throw new IllegalStateException("Redis database " + index + " (table " + RedisLayout.KEYSPACE + "."
+          + table.name() + ") was written with Redis layout " + layout + "; this release reads layouts 1 to "
+          + RedisLayout.LAYOUT + ". Use the newer release, or a new data directory.");
+    }
+    if (layout < RedisLayout.LAYOUT) {
+      Batch b = batch();
+      b.putRow(RedisLayout.LAYOUT_KEY, RedisLayout.META_CLUSTERING,
+          java.nio.ByteBuffer.allocate(4).putInt(RedisLayout.LAYOUT).array());
+      b.commit();
+    }
+  }
+
+  /** Removes the expiry-index entry of {@code key} at {@code expireAtMs}. */
+  private void deleteExpiryEntry(Batch b, byte[] key, long expireAtMs) {
+    byte[] c = RedisLayout.expiryClustering(expireAtMs, key);
+    b.deleteRow(RedisLayout.expiryKey(key), c);
+    if (legacyExpiry) {
+      b.deleteRow(RedisLayout.LEGACY_EXPIRY_KEY, c);
+    }
   }
 
   public int index() {
@@ -67,7 +100,7 @@ public final class Database {
   /** A batch of writes stamped with a fresh timestamp. */
   public Batch batch() {
     long micros = clock.nextMicros();
-    return new Batch(engine, table.spec().name(), micros, micros / 1_000_000, subRowCache);
+    return new Batch(table, micros, micros / 1_000_000, subRowCache);
   }
 
   private static long nowSeconds() {
@@ -123,15 +156,15 @@ public final class Database {
         keyCount++;
       }
     } else {
-      if (old.type != KeyType.STRING && (meta.type != old.type || meta.version != old.version)) {
+      if (old.type != KeyType.STRING && (!meta.sameIncarnation(old))) {
         dropElements(b, old);
       }
       if (old.expireAtMs != 0 && old.expireAtMs != meta.expireAtMs) {
-        b.deleteRow(RedisLayout.EXPIRY_INDEX_KEY, RedisLayout.expiryClustering(old.expireAtMs, key));
+        deleteExpiryEntry(b, key, old.expireAtMs);
       }
     }
     if (meta.expireAtMs != 0 && (old == null || old.expireAtMs != meta.expireAtMs)) {
-      b.putRow(RedisLayout.EXPIRY_INDEX_KEY, RedisLayout.expiryClustering(meta.expireAtMs, key),
+      b.putRow(RedisLayout.expiryKey(key), RedisLayout.expiryClustering(meta.expireAtMs, key),
           new byte[0]);
     }
     b.putRow(RedisLayout.metaKey(key), RedisLayout.META_CLUSTERING, meta.encode());
@@ -145,7 +178,7 @@ public final class Database {
     b.afterCommit(() -> cache.remove(index, key));
     dropElements(b, meta);
     if (meta.expireAtMs != 0) {
-      b.deleteRow(RedisLayout.EXPIRY_INDEX_KEY, RedisLayout.expiryClustering(meta.expireAtMs, key));
+      deleteExpiryEntry(b, key, meta.expireAtMs);
     }
     if (keyCount > 0) {
       keyCount--;
@@ -161,7 +194,7 @@ public final class Database {
     b.deletePartition(RedisLayout.metaKey(key));
     b.afterCommit(() -> cache.remove(index, key));
     if (meta.expireAtMs != 0) {
-      b.deleteRow(RedisLayout.EXPIRY_INDEX_KEY, RedisLayout.expiryClustering(meta.expireAtMs, key));
+      deleteExpiryEntry(b, key, meta.expireAtMs);
     }
     if (keyCount > 0) {
       keyCount--;
@@ -177,18 +210,18 @@ public final class Database {
     if (meta.type == KeyType.LIST) {
       if (meta.tail > meta.head) {
         for (long c = RedisLayout.chunkOf(meta.head); c <= RedisLayout.chunkOf(meta.tail - 1); c++) {
-          b.deletePartition(RedisLayout.listChunkKey(meta.version, c));
+          b.deletePartition(RedisLayout.listChunkKey(meta, c));
         }
       }
     } else if (meta.type != KeyType.STRING) {
-      b.deletePartition(RedisLayout.subKey(meta.version));
+      b.deletePartition(RedisLayout.subKey(meta));
     }
   }
 
   /** The element at {@code position} of list {@code meta}, or null. */
   public byte[] listGet(KeyMeta meta, long position) {
     byte[] c = RedisLayout.listPosition(position);
-    PartitionView view = table.read(RedisLayout.listChunkKey(meta.version,
+    PartitionView view = table.read(RedisLayout.listChunkKey(meta,
         RedisLayout.chunkOf(position)), new ReadQuery(List.of(new Slice(c, true, c, true)),
         false, 1, nowSeconds()));
     return view.rows().isEmpty() ? null : valueOf(view.rows().get(0));
@@ -208,7 +241,7 @@ public final class Database {
     for (long c = reverse ? last : first; reverse ? c >= first : c <= last; c += reverse ? -1 : 1) {
       long lo = Math.max(from, RedisLayout.chunkStart(c));
       long hi = Math.min(to, RedisLayout.chunkEnd(c));
-      PartitionView view = table.read(RedisLayout.listChunkKey(meta.version, c),
+      PartitionView view = table.read(RedisLayout.listChunkKey(meta, c),
           new ReadQuery(List.of(new Slice(RedisLayout.listPosition(lo), true,
               RedisLayout.listPosition(hi), true)), reverse, limit - out.size(), nowSeconds()));
       out.addAll(view.rows());
@@ -221,17 +254,17 @@ public final class Database {
 
   /** A new, empty collection of {@code type} with a fresh version (not yet stored). */
   public KeyMeta newCollection(KeyType type) {
-    return KeyMeta.collection(type, clock.nextMicros());
+    return KeyMeta.collection(type, clock.nextMicros(), clock.nextSalt());
   }
 
   /** The value of one sub-row, or null. */
   public byte[] subValue(KeyMeta meta, byte[] clustering) {
-    byte[] cached = subRowCache.get(meta.version, clustering);
+    byte[] cached = subRowCache.get(meta.cacheId(), clustering);
     if (cached != null) {
       return cached;
     }
     byte[] end = Arrays.copyOf(clustering, clustering.length + 1);
-    PartitionView view = table.read(RedisLayout.subKey(meta.version),
+    PartitionView view = table.read(RedisLayout.subKey(meta),
         new ReadQuery(List.of(new Slice(clustering, true, end, false)), false, 1, nowSeconds()));
     if (view.rows().isEmpty()) {
       return null;
@@ -244,13 +277,13 @@ public final class Database {
     if (cell == null) {
       return null;
     }
-    subRowCache.put(meta.version, clustering, cell.value());
+    subRowCache.put(meta.cacheId(), clustering, cell.value());
     return cell.value();
   }
 
   /** Live sub-rows of {@code meta} in {@code slice}, at most {@code limit}. */
   public List<Row> subRows(KeyMeta meta, Slice slice, boolean reversed, int limit) {
-    PartitionView view = table.read(RedisLayout.subKey(meta.version),
+    PartitionView view = table.read(RedisLayout.subKey(meta),
         new ReadQuery(List.of(slice), reversed, limit, nowSeconds()));
     return view.rows();
   }
@@ -322,6 +355,9 @@ public final class Database {
     cache.clear(index);
     table.truncate();
     keyCount = 0;
+    legacyExpiry = false;
+    Arrays.fill(expiryLowWater, 0);
+    checkLayout(); // the mark went with the data
   }
 
   /**
@@ -330,32 +366,52 @@ public final class Database {
    */
   public List<byte[]> expireSome() {
     long now = clock.nowMillis();
-    byte[] start = new byte[8];
-    KeyMeta.putLong(start, 0, expiryLowWater);
-    byte[] end = new byte[8];
-    KeyMeta.putLong(end, 0, now);
-    PartitionView view = table.read(RedisLayout.EXPIRY_INDEX_KEY,
-        new ReadQuery(List.of(new Slice(start, true, end, true)), false,
-            ACTIVE_EXPIRE_BATCH, nowSeconds()));
-    if (view.rows().isEmpty()) {
-      return List.of();
-    }
     List<byte[]> removed = new ArrayList<>();
     Batch b = batch();
+    int buckets = RedisLayout.EXPIRY_BUCKETS + (legacyExpiry ? 1 : 0);
+    int budget = ACTIVE_EXPIRE_BATCH;
+    for (int i = 0; i < buckets && budget > 0; i++) {
+      int bucket = (nextBucket + i) % buckets;
+      budget -= expireBucket(bucket, now, budget, b, removed);
+    }
+    nextBucket = (nextBucket + 1) % buckets;
+    b.commit();
+    return removed;
+  }
+
+  /**
+   * Handles up to {@code limit} due entries of one expiry partition (bucket {@code
+   * EXPIRY_BUCKETS} is layout 1's single partition); returns how many it read.
+   */
+  private int expireBucket(int bucket, long now, int limit, Batch b, List<byte[]> removed) {
+    boolean legacy = bucket == RedisLayout.EXPIRY_BUCKETS;
+    byte[] partition = legacy ? RedisLayout.LEGACY_EXPIRY_KEY : RedisLayout.expiryBucketKey(bucket);
+    byte[] start = new byte[8];
+    KeyMeta.putLong(start, 0, expiryLowWater[bucket]);
+    byte[] end = new byte[8];
+    KeyMeta.putLong(end, 0, now);
+    PartitionView view = table.read(partition,
+        new ReadQuery(List.of(new Slice(start, true, end, true)), false, limit, nowSeconds()));
+    if (view.rows().isEmpty()) {
+      if (legacy && table.read(partition, new ReadQuery(List.of(Slice.ALL), false, 1, nowSeconds()))
+          .rows().isEmpty()) {
+        legacyExpiry = false; // layout 1's entries are all handled
+      }
+      return 0;
+    }
     for (Row r : view.rows()) {
       byte[] c = r.clustering();
       long at = KeyMeta.getLong(c, 0);
-      expiryLowWater = Math.max(expiryLowWater, at);
+      expiryLowWater[bucket] = Math.max(expiryLowWater[bucket], at);
       byte[] key = Arrays.copyOfRange(c, 8, c.length);
       KeyMeta m = rawMeta(key);
       if (m != null && m.expireAtMs == at && m.expiresAt(now)) {
         remove(b, key, m);
         removed.add(key);
       } else {
-        b.deleteRow(RedisLayout.EXPIRY_INDEX_KEY, c);
+        b.deleteRow(partition, c);
       }
     }
-    b.commit();
-    return removed;
+    return view.rows().size();
   }
 }

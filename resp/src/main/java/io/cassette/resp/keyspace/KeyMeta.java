@@ -4,34 +4,44 @@ import java.nio.ByteBuffer;
 
 /**
  * The metadata of one Redis key, as stored in the value of its metadata row (see
- * {@link RedisLayout}). Layout, big-endian (do not change: it is on disk):
+ * {@link RedisLayout}). Layout 2, big-endian (do not change: it is on disk):
  *
  * <pre>
- *  0      1              9              17             25             33          41
- *  +------+--------------+--------------+--------------+--------------+-----------+
- *  | type | expireAtMs   | version      | size         | head         | tail      |  list
- *  +------+--------------+--------------+--------------+--------------+-----------+
- *  | type | expireAtMs   | version      | size         |                             hash, set, zset
- *  +------+--------------+--------------+--------------+
- *  | type | expireAtMs   | value bytes ...                                           string
+ *  0      1              9              17             25             33          41        49
+ *  +------+--------------+--------------+--------------+--------------+-----------+---------+
+ *  | type | expireAtMs   | version      | salt         | size         | head      | tail    |  list
+ *  +------+--------------+--------------+--------------+--------------+-----------+---------+
+ *  | type | expireAtMs   | version      | salt         | size         |                          hash, set, zset
+ *  +------+--------------+--------------+--------------+--------------+
+ *  | type | expireAtMs   | value bytes ...                                                       string
  *  +------+--------------+-----------------------------
  * </pre>
  *
- * {@code expireAtMs} is 0 for a key without expiry. {@code version} names the sub-row
- * partition of a collection; a new collection gets a new version, so rows of a deleted or
- * expired predecessor are never seen again. {@code head}/{@code tail} bound a list's
- * positions: elements live at positions head .. tail-1.
+ * {@code expireAtMs} is 0 for a key without expiry. {@code version} (the creation timestamp,
+ * µs) and {@code salt} (64 random bits, never 0) together name the sub-row partitions of a
+ * collection: unique across the ring, not just on one node, so a new collection never sees
+ * the rows of another one or of a deleted predecessor. {@code head}/{@code tail} bound a
+ * list's positions: elements live at positions head .. tail-1.
+ *
+ * <p>Layout 1 (before the ring) had no salt: collections of exactly 25 bytes (41 for a list).
+ * They are still read, as {@code salt = 0}, and their sub-rows stay under the layout-1
+ * partition keys (see {@link RedisLayout#subKey}); any other length is refused.
  *
  * <p>A mutable value object: commands change fields and write it back. Not thread-safe.
  */
 public final class KeyMeta {
   static final int HEADER = 9;
-  static final int COLLECTION_BYTES = 25;
-  static final int LIST_BYTES = 41;
+  static final int COLLECTION_BYTES = 33;
+  static final int LIST_BYTES = 49;
+  /** Layout 1 sizes (no salt). */
+  static final int COLLECTION_BYTES_V1 = 25;
+  static final int LIST_BYTES_V1 = 41;
 
   public KeyType type;
   public long expireAtMs;
   public long version;
+  /** Random, never 0 for a collection created by layout 2; 0 for a layout-1 collection. */
+  public long salt;
   public long size;
   public long head;
   public long tail;
@@ -46,11 +56,25 @@ public final class KeyMeta {
     return m;
   }
 
-  public static KeyMeta collection(KeyType type, long version) {
+  public static KeyMeta collection(KeyType type, long version, long salt) {
     KeyMeta m = new KeyMeta();
     m.type = type;
     m.version = version;
+    m.salt = salt;
     return m;
+  }
+
+  /** Whether {@code other} is the same incarnation of a collection (same sub-rows). */
+  public boolean sameIncarnation(KeyMeta other) {
+    return type == other.type && version == other.version && salt == other.salt;
+  }
+
+  /**
+   * One long standing for (version, salt), for caches keyed by collection: equal for the
+   * same incarnation; for different ones equal only with chance 2^-64 (salts are random).
+   */
+  public long cacheId() {
+    return version ^ (salt * 0x9E3779B97F4A7C15L);
   }
 
   /** A detached copy (a string's value array is shared: values are never changed in place). */
@@ -59,6 +83,7 @@ public final class KeyMeta {
     o.type = type;
     o.expireAtMs = expireAtMs;
     o.version = version;
+    o.salt = salt;
     o.size = size;
     o.head = head;
     o.tail = tail;
@@ -78,14 +103,20 @@ public final class KeyMeta {
       System.arraycopy(value, 0, out, HEADER, value.length);
       return out;
     }
-    byte[] out = new byte[type == KeyType.LIST ? LIST_BYTES : COLLECTION_BYTES];
+    boolean v1 = salt == 0;
+    int off = v1 ? 17 : 25;
+    byte[] out = new byte[type == KeyType.LIST ? (v1 ? LIST_BYTES_V1 : LIST_BYTES)
+        : (v1 ? COLLECTION_BYTES_V1 : COLLECTION_BYTES)];
     out[0] = (byte) type.code;
     putLong(out, 1, expireAtMs);
     putLong(out, 9, version);
-    putLong(out, 17, size);
+    if (!v1) {
+      putLong(out, 17, salt); // a layout-1 collection keeps its layout: its sub-rows are there
+    }
+    putLong(out, off, size);
     if (type == KeyType.LIST) {
-      putLong(out, 25, head);
-      putLong(out, 33, tail);
+      putLong(out, off + 8, head);
+      putLong(out, off + 16, tail);
     }
     return out;
   }
@@ -105,16 +136,23 @@ public final class KeyMeta {
       m.value = v;
       return m;
     }
-    int expected = m.type == KeyType.LIST ? LIST_BYTES : COLLECTION_BYTES;
-    if (in.length < expected) {
+    boolean list = m.type == KeyType.LIST;
+    int off;
+    if (in.length == (list ? LIST_BYTES : COLLECTION_BYTES)) {
+      m.salt = b.getLong(17);
+      off = 25;
+    } else if (in.length == (list ? LIST_BYTES_V1 : COLLECTION_BYTES_V1)) {
+      off = 17; // layout 1: no salt
+    } else {
       throw new IllegalStateException("Redis " + m.type.typeName + " metadata of " + in.length
-          + " bytes (expected: " + expected + ")");
+          + " bytes (expected: " + (list ? LIST_BYTES : COLLECTION_BYTES) + ", or "
+          + (list ? LIST_BYTES_V1 : COLLECTION_BYTES_V1) + " for layout 1)");
     }
     m.version = b.getLong(9);
-    m.size = b.getLong(17);
-    if (m.type == KeyType.LIST) {
-      m.head = b.getLong(25);
-      m.tail = b.getLong(33);
+    m.size = b.getLong(off);
+    if (list) {
+      m.head = b.getLong(off + 8);
+      m.tail = b.getLong(off + 16);
     }
     return m;
   }

@@ -1,14 +1,14 @@
 package io.cassette.resp.keyspace;
 
-import io.cassette.storage.Engine;
+import io.cassette.coordinator.Coordinator;
 
 /**
- * The Redis databases of one server on one engine. Databases (and their tables) are created
- * on first use; database 0 at once, so a broken engine fails the server's start.
+ * The Redis databases of one server, reached through the coordinator. Databases (and their tables) are created
+ * on first use; database 0 at once, so a broken storage fails the server's start.
  * Not thread-safe: used by the single command thread.
  */
 public final class Keyspace {
-  private final Engine engine;
+  private final Coordinator coordinator;
   private final RedisClock clock = new RedisClock();
   private final Database[] databases = new Database[RedisLayout.DATABASES];
 
@@ -17,22 +17,22 @@ public final class Keyspace {
   private final MetaCache cache;
   private final SubRowCache subRows;
 
-  public Keyspace(Engine engine) {
-    this(engine, Runtime.getRuntime().maxMemory() / CACHE_HEAP_DIVISOR);
+  public Keyspace(Coordinator coordinator) {
+    this(coordinator, Runtime.getRuntime().maxMemory() / CACHE_HEAP_DIVISOR);
   }
 
   /**
    * @param cacheBytes metadata cache budget of all databases together (0 = no cache); the
    *                   sub-row cache gets half as much again
    */
-  public Keyspace(Engine engine, long cacheBytes) {
-    this.engine = engine;
+  public Keyspace(Coordinator coordinator, long cacheBytes) {
+    this.coordinator = coordinator;
     this.cache = new MetaCache(cacheBytes);
     this.subRows = new SubRowCache(cacheBytes / 2);
     // Reopen databases that already have tables, so DBSIZE/INFO and expiry see them.
     for (int i = 0; i < RedisLayout.DATABASES; i++) {
-      if (i == 0 || engine.table(RedisLayout.KEYSPACE, RedisLayout.tableName(i)).isPresent()) {
-        databases[i] = new Database(i, engine, clock, cache, subRows);
+      if (i == 0 || RedisTable.exists(coordinator, i)) {
+        databases[i] = new Database(i, coordinator, clock, cache, subRows);
       }
     }
   }
@@ -41,7 +41,7 @@ public final class Keyspace {
   public Database db(int index) {
     Database d = databases[index];
     if (d == null) {
-      d = new Database(index, engine, clock, cache, subRows);
+      d = new Database(index, coordinator, clock, cache, subRows);
       databases[index] = d;
     }
     return d;

@@ -2,11 +2,14 @@ package io.cassette.resp.keyspace;
 
 /**
  * Write timestamps (µs) that strictly increase, so a delete and a re-create in the same
- * microsecond still order correctly, and so each timestamp can serve as a unique collection
- * version. Not thread-safe: used by the single command thread.
+ * microsecond still order correctly; with a random salt ({@link #nextSalt}) a timestamp names
+ * a new collection. Not thread-safe: used by the single command thread.
  */
 public final class RedisClock {
   private long last;
+  /** Salts of new collections; seeded from the OS so nodes (and restarts) draw differently. */
+  private final java.util.SplittableRandom random =
+      new java.util.SplittableRandom(new java.security.SecureRandom().nextLong());
 
   /** A timestamp greater than every one returned before. */
   public long nextMicros() {
@@ -17,5 +20,14 @@ public final class RedisClock {
 
   public long nowMillis() {
     return System.currentTimeMillis();
+  }
+
+  /** 64 random bits, never 0 (0 marks a layout-1 collection): half of a collection's name. */
+  public long nextSalt() {
+    long s;
+    do {
+      s = random.nextLong();
+    } while (s == 0);
+    return s;
   }
 }

@@ -6,34 +6,47 @@ import java.util.UUID;
 
 /**
  * How Redis keys are laid out in storage (Kvrocks-style; described in
- * docs/format/redis-encoding.md). One table per database, {@code redis.db0} .. {@code redis.db15},
- * created on first use; every row has one cell, column {@code "v"}. Do not change these
- * values: they are on disk.
+ * docs/format/redis-encoding.md, layout {@value #LAYOUT}). One table per database,
+ * {@code redis.db0} .. {@code redis.db15}, created on first use; every row has one cell,
+ * column {@code "v"}. Do not change these values: they are on disk.
  *
  * <pre>
- *  partition key              clustering                        cell v
- *  'm' | key                  0x00                              {@link KeyMeta} (strings inline)
- *  's' | version(8)           'f' | field                       hash value
- *                             'e' | member                      (empty)   set member
- *                             'm' | member                      score(8, IEEE 754)
- *                             's' | sortable score(8) | member  (empty)   zset by score
- *  'l' | version(8) | chunk(8) 'i' | position^0x80..(8)          list element
- *  'x'                        expireAtMs(8) | key               (empty)   expiry index
+ *  partition key                          clustering                        cell v
+ *  'm' | key                              0x00                              {@link KeyMeta} (strings inline)
+ *  's' | version(8) | salt(8)             'f' | field                       hash value
+ *                                         'e' | member                      (empty)   set member
+ *                                         'm' | member                      score(8, IEEE 754)
+ *                                         's' | sortable score(8) | member  (empty)   zset by score
+ *  'l' | version(8) | salt(8) | chunk(8)  'i' | position^0x80..(8)          list element
+ *  'x' | bucket(1)                        expireAtMs(8) | key               (empty)   expiry index
+ *  'L'                                    0x00                              layout version (4)
  * </pre>
  *
  * A list is cut into chunk partitions of {@link #LIST_CHUNK} positions ({@code chunk =
  * position >> 10}, sign bit flipped), so reading an element near either end of a long list
  * reads one small partition, not the whole list.
  *
- * Versions are write timestamps (µs), unique per node, so a sub-row partition belongs to
- * exactly one incarnation of one key and RENAME moves only the metadata row. Deleting a
- * collection writes one partition tombstone on its sub-row partition: O(1), and compaction
- * purges the rows.
+ * Ring-ready: a collection's sub-rows are named by (version, salt) — creation timestamp and
+ * 64 random bits — unique across nodes without any node-local counter, so RENAME still moves
+ * only the metadata row. Expiry entries are spread over {@link #EXPIRY_BUCKETS} partitions by
+ * the token of the key's metadata partition, so the entries of a token range are found
+ * without reading one ring-wide partition (each node scans the buckets of its ranges).
+ * Layout 1 (one node): sub-rows under {@code 's'|version} / {@code 'l'|version|chunk} with
+ * salt 0, all expiry entries in partition {@code 'x'}; still read, see docs.
  */
 public final class RedisLayout {
   public static final String KEYSPACE = "redis";
   public static final String COLUMN = "v";
   public static final int DATABASES = 16;
+  /** The layout this code writes; a table marked with a newer one is refused. */
+  public static final int LAYOUT = 2;
+  /** Expiry index partitions per database: the top bits of the metadata partition's token. */
+  static final int EXPIRY_BUCKET_BITS = 4;
+  static final int EXPIRY_BUCKETS = 1 << EXPIRY_BUCKET_BITS;
+  static final byte[] LAYOUT_KEY = {'L'};
+  /** The Redis keyspace's replication in the metadata log: placed by token like any keyspace. */
+  static final java.util.Map<String, String> REPLICATION =
+      java.util.Map.of("class", "SimpleStrategy", "replication_factor", "1");
   /** Deleted Redis data is not replicated yet, so tombstones may be purged soon. */
   public static final int GC_GRACE_SECONDS = 3600;
 
@@ -43,7 +56,8 @@ public final class RedisLayout {
   /** log2 of the positions per list chunk partition. */
   public static final int LIST_CHUNK_BITS = 10;
   public static final long LIST_CHUNK = 1L << LIST_CHUNK_BITS;
-  static final byte[] EXPIRY_INDEX_KEY = {'x'};
+  /** Layout 1's single expiry partition (read until it is empty). */
+  static final byte[] LEGACY_EXPIRY_KEY = {'x'};
   static final byte[] META_CLUSTERING = {0};
 
   public static final byte HASH_FIELD = 'f';
@@ -78,20 +92,42 @@ public final class RedisLayout {
     return Arrays.copyOfRange(metaKey, 1, metaKey.length);
   }
 
-  static byte[] subKey(long version) {
-    byte[] k = new byte[9];
+  /** The partition of a hash, set or sorted set's elements (layout 1 when salt is 0). */
+  static byte[] subKey(KeyMeta meta) {
+    byte[] k = new byte[meta.salt == 0 ? 9 : 17];
     k[0] = SUB_PREFIX;
-    KeyMeta.putLong(k, 1, version);
+    KeyMeta.putLong(k, 1, meta.version);
+    if (meta.salt != 0) {
+      KeyMeta.putLong(k, 9, meta.salt);
+    }
     return k;
   }
 
-  /** The partition of list {@code version} holding {@code position}. */
-  static byte[] listChunkKey(long version, long chunk) {
-    byte[] k = new byte[17];
+  /** The partition of list {@code meta} holding chunk {@code chunk} (layout 1 when salt is 0). */
+  static byte[] listChunkKey(KeyMeta meta, long chunk) {
+    int at = meta.salt == 0 ? 9 : 17;
+    byte[] k = new byte[at + 8];
     k[0] = LIST_PREFIX;
-    KeyMeta.putLong(k, 1, version);
-    KeyMeta.putLong(k, 9, chunk ^ Long.MIN_VALUE);
+    KeyMeta.putLong(k, 1, meta.version);
+    if (meta.salt != 0) {
+      KeyMeta.putLong(k, 9, meta.salt);
+    }
+    KeyMeta.putLong(k, at, chunk ^ Long.MIN_VALUE);
     return k;
+  }
+
+  /** {@code 'x' | bucket}: the expiry partition of {@code key}, by its metadata's token. */
+  static byte[] expiryKey(byte[] key) {
+    return expiryBucketKey(expiryBucket(key));
+  }
+
+  static int expiryBucket(byte[] key) {
+    long token = io.cassette.storage.Murmur3Token.of(metaKey(key));
+    return (int) ((token ^ Long.MIN_VALUE) >>> (64 - EXPIRY_BUCKET_BITS)); // token order
+  }
+
+  static byte[] expiryBucketKey(int bucket) {
+    return new byte[] {'x', (byte) bucket};
   }
 
   static long chunkOf(long position) {

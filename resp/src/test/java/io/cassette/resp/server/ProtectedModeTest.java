@@ -52,7 +52,7 @@ class ProtectedModeTest {
     try (Engine engine = Engine.open(EngineOptions.defaults(dir.resolve("server" + servers++)))) {
       RedisConfig config = new RedisConfig();
       config.init("requirepass", requirePass);
-      ServerContext server = new ServerContext(new Keyspace(engine),
+      ServerContext server = new ServerContext(new Keyspace(io.cassette.coordinator.local.LocalCoordinator.open(engine, null)),
           CommandTable.standard(), config, thread, 1 << 20,
           new NodeMetrics(new LatencyMonitor()));
       CommandDispatcher dispatcher = new CommandDispatcher(server, thread);

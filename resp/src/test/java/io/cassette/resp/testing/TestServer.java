@@ -19,7 +19,7 @@ public final class TestServer implements AutoCloseable {
 
   private TestServer(Engine engine, RespServerOptions options) {
     this.engine = engine;
-    this.server = new RespServer(options, engine,
+    this.server = new RespServer(options, io.cassette.coordinator.local.LocalCoordinator.open(engine, null),
         new io.cassette.metrics.NodeMetrics(new io.cassette.metrics.LatencyMonitor()));
     this.address = server.start();
   }

@@ -2,10 +2,11 @@ package io.cassette.cql.language.functions;
 
 import static io.cassette.cql.language.Errors.invalid;
 
-import io.cassette.cql.CqlType;
 import io.cassette.cql.CqlType.Native;
+import io.cassette.cql.CqlType;
 import io.cassette.cql.language.schema.TimeUuid;
 import io.cassette.cql.language.types.Types;
+import io.cassette.cql.language.types.ValueValidation;
 import io.cassette.cql.language.types.Values;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -63,7 +64,7 @@ public final class NativeFunctions {
       add("blobas" + name, List.of(Types.BLOB), t, (a, c) -> {
         if (a.get(0) != null) {
           try {
-            Values.validate(t, a.get(0));
+            ValueValidation.validate(t, a.get(0));
           } catch (io.cassette.cql.CqlException e) {
             throw io.cassette.cql.language.Errors.invalid("In call to function system.blobas" + name + ", value "
                 + io.cassette.storage.Bytes.hex(a.get(0)) + " is not a valid binary representation for type " + name);

@@ -1,16 +1,19 @@
 package io.cassette.cql.language.schema;
 
+import io.cassette.coordinator.Coordinator;
+import io.cassette.coordinator.Request;
+import io.cassette.coordinator.metadata.ClusterMetadata;
+import io.cassette.coordinator.metadata.KeyspaceDefinition;
+import io.cassette.coordinator.metadata.MetadataChange;
+import io.cassette.coordinator.metadata.MetadataLog;
 import io.cassette.cql.Result;
 import io.cassette.cql.language.parser.Parser;
 import io.cassette.cql.language.parser.Statement;
+import io.cassette.cql.language.statements.SecondaryIndexes;
 import io.cassette.cql.language.system.SystemKeyspaces;
-import io.cassette.cql.language.types.Collections;
+import io.cassette.cql.language.types.CollectionCodec;
 import io.cassette.cql.language.types.Values;
-import io.cassette.storage.Cell;
-import io.cassette.storage.DeletionTime;
-import io.cassette.storage.Engine;
 import io.cassette.storage.KeyRange;
-import io.cassette.storage.PartitionUpdate;
 import io.cassette.storage.PartitionView;
 import io.cassette.storage.ReadQuery;
 import io.cassette.storage.Row;
@@ -20,40 +23,48 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 /**
- * Owns the schema: the current immutable {@link Schema} snapshot, its durable copy in the
- * engine, and schema-change listeners. Changes are serialized (one at a time), each producing
- * a new snapshot with the next epoch; readers never lock.
+ * Owns the CQL schema: the current immutable {@link Schema} snapshot, derived from the
+ * coordinator's metadata log, and schema-change listeners. A change is one log entry: the
+ * keyspaces it changes, each as a {@link KeyspaceDefinition} whose replication and storage
+ * tables the coordinator understands and whose opaque definition is a packed list of the CQL
+ * texts ({@link SchemaDdl}) that recreate the keyspace, its types, tables (with their ids)
+ * and indexes. The snapshot's epoch is the log's. Changes are serialised; readers never lock.
  *
- * <p>Durable form: table {@code system_cassette.schema}, one partition per keyspace (key = the
- * keyspace name as UTF-8), one row holding cell {@code statements}: a packed list of CQL texts
- * ({@link SchemaDdl}) that recreate the keyspace, its types, tables (with their ids) and indexes.
+ * <p>Data directories written before the metadata log kept the same texts in table
+ * {@code system_cassette.schema} (one partition per keyspace, cell {@code statements}); when
+ * the log is empty and that table holds keyspaces, they become the log's first entry.
  */
 public final class SchemaManager {
   static final String SCHEMA_TABLE = "schema";
   static final String STATEMENTS_COLUMN = "statements";
-  private static final UUID SCHEMA_TABLE_ID = UUID.fromString("5c4e3a00-0000-1000-8000-00000000ca55");
 
-  private final Engine engine;
-  private final Table store;
+  private final Coordinator coordinator;
+  private final MetadataLog log;
   private final List<Consumer<Result.SchemaChange>> listeners = new CopyOnWriteArrayList<>();
   private volatile Schema current;
-  /** Index builds of the change in progress (guarded by this). */
-  private final List<Runnable> pendingBuilds = new ArrayList<>();
 
-  public SchemaManager(Engine engine) {
-    this.engine = engine;
-    TableSpec spec = TableSpec.withDefaults(SystemKeyspaces.CASSETTE, SCHEMA_TABLE, SCHEMA_TABLE_ID);
-    this.store = engine.createTable(spec);
-    this.current = load();
+  /** A keyspace's CQL view and the definition it was built from, so it is parsed once. */
+  private record Known(byte[] definition, KeyspaceMetadata keyspace) {}
+
+  private final Map<String, Known> known = new ConcurrentHashMap<>();
+
+  public SchemaManager(Coordinator coordinator) {
+    this.coordinator = coordinator;
+    this.log = coordinator.metadata();
+    this.log.listen((entry, after) -> current = build(after));
+    this.current = build(log.current());
+    migrateLegacy();
   }
 
   public Schema current() {
@@ -64,88 +75,124 @@ public final class SchemaManager {
     listeners.add(listener);
   }
 
-  public Engine engine() {
-    return engine;
+  public Coordinator coordinator() {
+    return coordinator;
   }
 
-  /** Reads every keyspace's statements back and replays them onto the built-in schema. */
-  private Schema load() {
+  /** The CQL schema of a metadata snapshot: the built-in keyspaces plus every CQL keyspace. */
+  private Schema build(ClusterMetadata metadata) {
     Map<String, KeyspaceMetadata> ks = new LinkedHashMap<>(SystemKeyspaces.builtIn());
+    for (KeyspaceDefinition d : metadata.keyspaces().values()) {
+      byte[] def = d.definition();
+      if (def == null) {
+        continue; // not a CQL keyspace (the Redis one)
+      }
+      Known k = known.get(d.name());
+      if (k == null || !Arrays.equals(k.definition(), def)) {
+        k = new Known(def, replay(def));
+        known.put(d.name(), k);
+      }
+      ks.put(d.name(), k.keyspace());
+    }
+    known.keySet().retainAll(metadata.keyspaces().keySet());
+    return new Schema(metadata.epoch(), versionOf(ks), ks);
+  }
+
+  private static KeyspaceMetadata replay(byte[] definition) {
+    KeyspaceMetadata k = null;
+    for (byte[] s : CollectionCodec.unpack(definition, false)) {
+      k = DdlApplier.replay(k, Parser.parse(new String(s, StandardCharsets.UTF_8)));
+    }
+    return k;
+  }
+
+  /** Moves the keyspaces of a pre-log data directory into the (empty) metadata log. */
+  private void migrateLegacy() {
+    if (log.current().epoch() != 0 || coordinator.table(SystemKeyspaces.CASSETTE, SCHEMA_TABLE).isEmpty()) {
+      return;
+    }
+    List<KeyspaceDefinition> put = new ArrayList<>();
     long now = System.currentTimeMillis() / 1000;
-    try (Table.CloseableIterator<PartitionView> it = store.scan(KeyRange.ALL, ReadQuery.all(now))) {
+    try (Table.CloseableIterator<PartitionView> it = coordinator.scan(SystemKeyspaces.CASSETTE, SCHEMA_TABLE,
+        KeyRange.ALL, ReadQuery.all(now), Request.INTERNAL)) {
       while (it.hasNext()) {
         PartitionView p = it.next();
         Row row = p.rows().isEmpty() ? p.staticRow() : p.rows().get(0);
         if (row == null || row.cell(STATEMENTS_COLUMN) == null) {
           continue;
         }
-        KeyspaceMetadata k = null;
-        for (byte[] s : Collections.unpack(row.cell(STATEMENTS_COLUMN).value(), false)) {
-          k = DdlApplier.replay(k, Parser.parse(new String(s, StandardCharsets.UTF_8)));
-        }
+        byte[] def = row.cell(STATEMENTS_COLUMN).value();
+        KeyspaceMetadata k = replay(def);
         if (k != null) {
-          ks.put(k.name(), k);
-          for (TableMetadata t : k.tables().values()) {
-            engine.createTable(toSpec(t));
-            for (IndexMetadata i : t.indexes.values()) {
-              if (io.cassette.cql.language.statements.SecondaryIndexes.target(t, i) != null) {
-                engine.createTable(io.cassette.cql.language.statements.SecondaryIndexes.spec(t, i));
-              }
-            }
-          }
+          put.add(definition(k, def));
         }
       }
     }
-    return new Schema(1, versionOf(ks), ks);
+    if (!put.isEmpty()) {
+      log.commit(new MetadataChange(put, List.of()));
+    }
   }
 
   /**
-   * Applies one change under the schema lock: {@code change} maps the current snapshot's
-   * keyspaces to the new ones, or returns null when nothing changes (IF [NOT] EXISTS).
-   * Persists the keyspaces that changed, then publishes the snapshot and the event.
+   * Applies one change: {@code change} maps the current snapshot's keyspaces to the new ones,
+   * or returns null when nothing changes (IF [NOT] EXISTS). Commits the keyspaces that changed
+   * as one metadata-log entry (which creates, alters and drops their storage tables), then
+   * fills new indexes and publishes the event.
    */
   public synchronized Result change(UnaryOperator<Map<String, KeyspaceMetadata>> change,
                                     Result.SchemaChange event) {
-    pendingBuilds.clear();
     Schema before = current;
     Map<String, KeyspaceMetadata> after = change.apply(new LinkedHashMap<>(before.keyspaces()));
     if (after == null) {
       return Result.Void.INSTANCE;
     }
-    long now = System.currentTimeMillis();
-    long micros = now * 1000;
+    List<KeyspaceDefinition> put = new ArrayList<>();
+    List<String> drop = new ArrayList<>();
+    List<Runnable> builds = new ArrayList<>();
     for (String name : union(before.keyspaces().keySet(), after.keySet())) {
       KeyspaceMetadata old = before.keyspaces().get(name);
       KeyspaceMetadata neu = after.get(name);
-      if (old == neu || SystemKeyspaces.isSystem(name) || builtInUnchanged(name, neu)) {
+      if (old == neu || SystemKeyspaces.isSystem(name)) {
         continue;
       }
-      byte[] key = name.getBytes(StandardCharsets.UTF_8);
-      PartitionUpdate.Builder u = PartitionUpdate.builder(SystemKeyspaces.CASSETTE, SCHEMA_TABLE, key);
-      if (neu == null) {
-        u.deletePartition(new DeletionTime(micros, now / 1000));
-      } else {
-        List<byte[]> stmts = new ArrayList<>();
-        for (String s : SchemaDdl.keyspace(neu)) {
-          stmts.add(s.getBytes(StandardCharsets.UTF_8));
-        }
-        u.row(Row.of(new byte[0], List.of(Cell.live(STATEMENTS_COLUMN, Collections.pack(stmts), micros))));
+      KeyspaceDefinition existing = log.current().keyspace(name);
+      if (existing != null && existing.definition() == null) {
+        throw io.cassette.cql.language.Errors.invalid("Keyspace " + name + " is reserved for the node's own use");
       }
-      // Engine tables first: a crash after this leaves storage ahead of schema, which replay heals.
+      if (neu == null) {
+        drop.add(name);
+        continue;
+      }
+      List<byte[]> stmts = new ArrayList<>();
+      for (String s : SchemaDdl.keyspace(neu)) {
+        stmts.add(s.getBytes(StandardCharsets.UTF_8));
+      }
+      byte[] def = CollectionCodec.pack(stmts);
+      known.put(name, new Known(def, neu));
+      put.add(definition(neu, def));
+      for (TableMetadata t : neu.tables().values()) {
+        TableMetadata o = old == null ? null : old.tables().get(t.name);
+        for (IndexMetadata i : t.indexes.values()) {
+          if (o == null || !o.id.equals(t.id) || !o.indexes.containsKey(i.name())) {
+            builds.add(() -> SecondaryIndexes.build(coordinator, t, i));
+          }
+        }
+      }
+    }
+    if (!put.isEmpty() || !drop.isEmpty()) {
       try {
-        syncEngineTables(old, neu);
+        log.commit(new MetadataChange(put, drop));
       } catch (io.cassette.storage.StorageException e) {
         // Options storage cannot honour (e.g. a codec it lacks) are configuration errors.
         throw io.cassette.cql.language.Errors.config(e.getMessage());
       }
-      store.apply(u.build());
+    } else {
+      current = new Schema(before.epoch(), versionOf(after), after);
     }
-    current = new Schema(before.epoch() + 1, versionOf(after), after);
     // Index builds scan after the new schema is visible, so writes from now on add entries too.
-    for (Runnable build : pendingBuilds) {
+    for (Runnable build : builds) {
       build.run();
     }
-    pendingBuilds.clear();
     if (event != null) {
       for (Consumer<Result.SchemaChange> l : listeners) {
         l.accept(event);
@@ -154,37 +201,18 @@ public final class SchemaManager {
     return event == null ? Result.Void.INSTANCE : event;
   }
 
-  private static boolean builtInUnchanged(String name, KeyspaceMetadata neu) {
-    return false;
-  }
-
-  private void syncEngineTables(KeyspaceMetadata old, KeyspaceMetadata neu) {
-    Map<String, TableMetadata> before = old == null ? Map.of() : old.tables();
-    Map<String, TableMetadata> after = neu == null ? Map.of() : neu.tables();
-    for (TableMetadata t : before.values()) {
-      TableMetadata n = after.get(t.name);
+  /** The coordinator's view of a CQL keyspace: replication and storage tables (with indexes). */
+  private static KeyspaceDefinition definition(KeyspaceMetadata k, byte[] def) {
+    List<TableSpec> tables = new ArrayList<>();
+    for (TableMetadata t : k.tables().values()) {
+      tables.add(toSpec(t));
       for (IndexMetadata i : t.indexes.values()) {
-        if (n == null || !n.id.equals(t.id) || !n.indexes.containsKey(i.name())) {
-          io.cassette.cql.language.statements.SecondaryIndexes.drop(engine, t, i);
-        }
-      }
-      if (n == null || !n.id.equals(t.id)) {
-        engine.dropTable(t.keyspace, t.name);
-      }
-    }
-    for (TableMetadata t : after.values()) {
-      TableMetadata o = before.get(t.name);
-      if (o == null || !o.id.equals(t.id)) {
-        engine.createTable(toSpec(t));
-      } else if (!o.options.equals(t.options)) {
-        engine.alterTable(toSpec(t));
-      }
-      for (IndexMetadata i : t.indexes.values()) {
-        if (o == null || !o.id.equals(t.id) || !o.indexes.containsKey(i.name())) {
-          pendingBuilds.add(() -> io.cassette.cql.language.statements.SecondaryIndexes.build(engine, t, i));
+        if (SecondaryIndexes.target(t, i) != null) {
+          tables.add(SecondaryIndexes.spec(t, i));
         }
       }
     }
+    return new KeyspaceDefinition(k.name(), k.replication(), tables, def);
   }
 
   private static List<String> union(java.util.Set<String> a, java.util.Set<String> b) {

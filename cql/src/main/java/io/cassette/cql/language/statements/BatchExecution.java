@@ -2,6 +2,8 @@ package io.cassette.cql.language.statements;
 
 import static io.cassette.cql.language.Errors.invalid;
 
+import io.cassette.coordinator.BatchType;
+import io.cassette.coordinator.PartitionReader;
 import io.cassette.cql.ClientWarnings;
 import io.cassette.cql.ColumnSpec;
 import io.cassette.cql.Result;
@@ -10,10 +12,8 @@ import io.cassette.cql.language.schema.Schema;
 import io.cassette.cql.language.schema.TableMetadata;
 import io.cassette.cql.language.types.Types;
 import io.cassette.storage.Cell;
-import io.cassette.storage.Mutation;
 import io.cassette.storage.PartitionUpdate;
 import io.cassette.storage.Row;
-import io.cassette.storage.Table;
 import io.cassette.cql.language.types.Values;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -21,7 +21,6 @@ import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A BATCH: its statements' partition updates written as one mutation (atomic on this node),
@@ -136,7 +135,8 @@ public final class BatchExecution implements Executable {
       warnUnlogged(updates);
     }
     if (!updates.isEmpty()) {
-      batchCtx.services.engine().apply(new Mutation(merge(updates)));
+      batchCtx.services.coordinator().batch(merge(updates),
+          type == Statement.Batch.UNLOGGED ? BatchType.UNLOGGED : BatchType.LOGGED, batchCtx.request());
     }
     return Result.Void.INSTANCE;
   }
@@ -231,16 +231,24 @@ public final class BatchExecution implements Executable {
       throw invalid("Batch with conditions cannot span multiple partitions");
     }
     ModificationStatement first = statements.get(0);
-    ReentrantLock lock = batchCtx.services.locks().lockFor(first.table.keyspace, first.table.name, key);
-    lock.lock();
-    try {
+    byte[] partition = key;
+    return batchCtx.services.coordinator().compareAndSet(first.table.keyspace, first.table.name, partition,
+        (reader, writes) -> runConditional(statements, ctxs, batchCtx, partition, reader, writes),
+        batchCtx.request());
+  }
+
+  /** The body of a conditional batch, run by the coordinator with the partition held. */
+  private static Result runConditional(List<ModificationStatement> statements, List<QueryContext> ctxs,
+                                       QueryContext batchCtx, byte[] key, PartitionReader reader,
+                                       List<PartitionUpdate> writes) {
+    ModificationStatement first = statements.get(0);
+    {
       for (int i = 0; i < statements.size(); i++) {
         ModificationStatement s = statements.get(i);
         if (!s.isConditional()) {
           continue;
         }
-        Table t = batchCtx.services.engine().table(s.table.keyspace, s.table.name).orElseThrow();
-        RowView current = s.currentRow(ctxs.get(i), t, key);
+        RowView current = s.currentRow(ctxs.get(i), reader, key);
         List<ByteBuffer> failure = s.check(ctxs.get(i), current);
         if (failure != null) {
           List<ColumnSpec> specs = new ArrayList<>();
@@ -255,13 +263,11 @@ public final class BatchExecution implements Executable {
       for (int i = 0; i < statements.size(); i++) {
         statements.get(i).collect(ctxs.get(i), ts, updates);
       }
-      batchCtx.services.engine().apply(new Mutation(merge(updates)));
+      writes.addAll(merge(updates));
       List<ByteBuffer> row = new ArrayList<>();
       row.add(ByteBuffer.wrap(Values.ofBoolean(true)));
       return new Result.Rows(List.of(new ColumnSpec(first.table.keyspace, first.table.name, "[applied]",
           Types.BOOLEAN)), List.of(row), null);
-    } finally {
-      lock.unlock();
     }
   }
 

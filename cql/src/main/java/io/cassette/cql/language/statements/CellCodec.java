@@ -1,11 +1,11 @@
 package io.cassette.cql.language.statements;
 
-import io.cassette.cql.CqlType;
 import io.cassette.cql.CqlType.ListType;
 import io.cassette.cql.CqlType.MapType;
 import io.cassette.cql.CqlType.SetType;
 import io.cassette.cql.CqlType.UdtType;
-import io.cassette.cql.language.types.Collections;
+import io.cassette.cql.CqlType;
+import io.cassette.cql.language.types.CollectionCodec;
 import io.cassette.cql.language.types.ComparableEncoding;
 import io.cassette.storage.Cell;
 import io.cassette.storage.Row;
@@ -52,20 +52,20 @@ public final class CellCodec {
   public static List<Cell> explode(String column, CqlType type, byte[] value, long ts, int ttl, long now) {
     List<Cell> out = new ArrayList<>();
     if (type instanceof ListType) {
-      for (byte[] e : Collections.unpack(value, false)) {
+      for (byte[] e : CollectionCodec.unpack(value, false)) {
         out.add(cell(column, appendPath(), e, ts, ttl, now));
       }
     } else if (type instanceof SetType s) {
-      for (byte[] e : Collections.unpack(value, false)) {
+      for (byte[] e : CollectionCodec.unpack(value, false)) {
         out.add(cell(column, ComparableEncoding.encode(s.element(), e, false), new byte[0], ts, ttl, now));
       }
     } else if (type instanceof MapType m) {
-      List<byte[]> kv = Collections.unpack(value, true);
+      List<byte[]> kv = CollectionCodec.unpack(value, true);
       for (int i = 0; i < kv.size(); i += 2) {
         out.add(cell(column, ComparableEncoding.encode(m.key(), kv.get(i), false), kv.get(i + 1), ts, ttl, now));
       }
     } else if (type instanceof UdtType u) {
-      List<byte[]> fs = Collections.unpackFields(value, u.fieldTypes().size());
+      List<byte[]> fs = CollectionCodec.unpackFields(value, u.fieldTypes().size());
       for (int i = 0; i < fs.size(); i++) {
         if (fs.get(i) != null) {
           out.add(cell(column, fieldPath(i), fs.get(i), ts, ttl, now));
@@ -109,20 +109,20 @@ public final class CellCodec {
       for (Cell c : cells) {
         a.add(c.value());
       }
-      return Collections.pack(a);
+      return CollectionCodec.pack(a);
     }
     if (type instanceof SetType s) {
       for (Cell c : cells) {
         a.add(ComparableEncoding.decodeOne(s.element(), c.path()));
       }
-      return Collections.pack(a);
+      return CollectionCodec.pack(a);
     }
     if (type instanceof MapType m) {
       for (Cell c : cells) {
         a.add(ComparableEncoding.decodeOne(m.key(), c.path()));
         b.add(c.value());
       }
-      return Collections.packMap(a, b);
+      return CollectionCodec.packMap(a, b);
     }
     if (type instanceof UdtType u) {
       byte[][] fields = new byte[u.fieldTypes().size()][];
@@ -137,7 +137,7 @@ public final class CellCodec {
       for (int i = 0; i < last; i++) {
         fs.add(fields[i]);
       }
-      return Collections.packFields(fs);
+      return CollectionCodec.packFields(fs);
     }
     throw new IllegalArgumentException("not a multi-cell type: " + type);
   }

@@ -2,7 +2,6 @@ package io.cassette.cql.language.statements;
 
 import static io.cassette.cql.language.Errors.invalid;
 
-import io.cassette.cql.CqlType;
 import io.cassette.cql.CqlType.ListType;
 import io.cassette.cql.CqlType.MapType;
 import io.cassette.cql.CqlType.NativeType;
@@ -10,11 +9,14 @@ import io.cassette.cql.CqlType.SetType;
 import io.cassette.cql.CqlType.TupleType;
 import io.cassette.cql.CqlType.UdtType;
 import io.cassette.cql.CqlType.VectorType;
-import io.cassette.cql.language.types.Collections;
+import io.cassette.cql.CqlType;
+import io.cassette.cql.language.types.CollectionCodec;
 import io.cassette.cql.language.types.Json;
+import io.cassette.cql.language.types.Literals;
 import io.cassette.cql.language.types.Types;
-import io.cassette.cql.language.types.Values;
+import io.cassette.cql.language.types.ValueComparison;
 import io.cassette.cql.language.types.Values.Constant;
+import io.cassette.cql.language.types.Values;
 import io.cassette.cql.language.types.Vectors;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,27 +40,27 @@ public final class JsonValues {
         for (Object o : list(json, type)) {
           es.add(notNull(fromJson(l.element(), o, column)));
         }
-        return Collections.pack(es);
+        return CollectionCodec.pack(es);
       }
       if (type instanceof SetType s) {
-        TreeMap<byte[], byte[]> sorted = new TreeMap<>((a, b) -> Values.compare(s.element(), a, b));
+        TreeMap<byte[], byte[]> sorted = new TreeMap<>((a, b) -> ValueComparison.compare(s.element(), a, b));
         for (Object o : list(json, type)) {
           byte[] v = notNull(fromJson(s.element(), o, column));
           sorted.put(v, v);
         }
-        return Collections.pack(new ArrayList<>(sorted.keySet()));
+        return CollectionCodec.pack(new ArrayList<>(sorted.keySet()));
       }
       if (type instanceof MapType m) {
         if (!(json instanceof Map<?, ?> obj)) {
           throw invalid("Expected a map, but got a " + json.getClass().getSimpleName() + ": " + json);
         }
-        TreeMap<byte[], byte[]> sorted = new TreeMap<>((a, b) -> Values.compare(m.key(), a, b));
+        TreeMap<byte[], byte[]> sorted = new TreeMap<>((a, b) -> ValueComparison.compare(m.key(), a, b));
         for (Map.Entry<?, ?> e : obj.entrySet()) {
           String k = (String) e.getKey();
           Object keyJson = m.key() instanceof NativeType kn && isStringy(kn) ? k : Json.parse(k);
           sorted.put(notNull(fromJson(m.key(), keyJson, column)), notNull(fromJson(m.value(), e.getValue(), column)));
         }
-        return Collections.packMap(new ArrayList<>(sorted.keySet()), new ArrayList<>(sorted.values()));
+        return CollectionCodec.packMap(new ArrayList<>(sorted.keySet()), new ArrayList<>(sorted.values()));
       }
       if (type instanceof TupleType t) {
         List<?> l = list(json, type);
@@ -69,7 +71,7 @@ public final class JsonValues {
         for (int i = 0; i < l.size(); i++) {
           fs.add(fromJson(t.elements().get(i), l.get(i), column));
         }
-        return Collections.packFields(fs);
+        return CollectionCodec.packFields(fs);
       }
       if (type instanceof UdtType u) {
         if (!(json instanceof Map<?, ?> obj)) {
@@ -84,7 +86,7 @@ public final class JsonValues {
           }
           fs[idx] = fromJson(u.fieldTypes().get(idx), e.getValue(), column);
         }
-        return Collections.packFields(java.util.Arrays.asList(fs));
+        return CollectionCodec.packFields(java.util.Arrays.asList(fs));
       }
       if (type instanceof VectorType v) {
         List<byte[]> es = new ArrayList<>();
@@ -124,7 +126,7 @@ public final class JsonValues {
         if (!(json instanceof String s)) {
           throw invalid(prefix + "Expected a UTF-8 string, but got a " + json.getClass().getSimpleName() + ": " + json);
         }
-        return Values.fromConstant(n, Constant.STRING, s, column);
+        return Literals.fromConstant(n, Constant.STRING, s, column);
       case BOOLEAN:
         if (json instanceof Boolean b) {
           return Values.ofBoolean(b);
@@ -135,21 +137,21 @@ public final class JsonValues {
         throw invalid(prefix + "Expected a boolean value, but got a " + json.getClass().getSimpleName() + ": " + json);
       case BLOB:
         if (json instanceof String s && s.startsWith("0x")) {
-          return Values.parseHex(s);
+          return Literals.parseHex(s);
         }
         throw invalid(prefix + "Value '" + json + "' is not a valid blob representation: String representation of blob is missing 0x prefix: " + json);
       case UUID, TIMEUUID, DURATION:
         if (json instanceof String s) {
-          return Values.fromConstant(n, n.kind() == CqlType.Native.DURATION ? Constant.DURATION : Constant.UUID, s, column);
+          return Literals.fromConstant(n, n.kind() == CqlType.Native.DURATION ? Constant.DURATION : Constant.UUID, s, column);
         }
         throw invalid(prefix + "Expected a string representation of a uuid, but got a "
             + json.getClass().getSimpleName() + ": " + json);
       case TIMESTAMP, DATE, TIME:
         if (json instanceof String s) {
-          return Values.fromConstant(n, Constant.STRING, s, column);
+          return Literals.fromConstant(n, Constant.STRING, s, column);
         }
         if (json instanceof Json.Number num) {
-          return Values.fromConstant(n, Constant.INTEGER, num.text(), column);
+          return Literals.fromConstant(n, Constant.INTEGER, num.text(), column);
         }
         throw invalid(prefix + "Expected a long or a datestring representation of a timestamp value, but got a "
             + json.getClass().getSimpleName() + ": " + json);
@@ -160,7 +162,7 @@ public final class JsonValues {
         }
         boolean floating = text.contains(".") || text.contains("e") || text.contains("E");
         try {
-          return Values.fromConstant(n, floating ? Constant.FLOAT : Constant.INTEGER, text, column);
+          return Literals.fromConstant(n, floating ? Constant.FLOAT : Constant.INTEGER, text, column);
         } catch (io.cassette.cql.CqlException e) {
           throw invalid(prefix + "Unable to make " + Types.toCql(n) + " from '" + text + "'");
         }

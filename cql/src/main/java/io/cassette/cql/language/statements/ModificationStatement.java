@@ -2,25 +2,27 @@ package io.cassette.cql.language.statements;
 
 import static io.cassette.cql.language.Errors.invalid;
 
+import io.cassette.coordinator.PartitionReader;
 import io.cassette.cql.ColumnSpec;
-import io.cassette.cql.CqlType;
 import io.cassette.cql.CqlType.ListType;
 import io.cassette.cql.CqlType.MapType;
 import io.cassette.cql.CqlType.SetType;
 import io.cassette.cql.CqlType.UdtType;
+import io.cassette.cql.CqlType;
 import io.cassette.cql.Result;
 import io.cassette.cql.language.parser.Condition;
 import io.cassette.cql.language.parser.Operation;
-import io.cassette.cql.language.parser.Relation;
 import io.cassette.cql.language.parser.Relation.Operator;
+import io.cassette.cql.language.parser.Relation;
 import io.cassette.cql.language.parser.Statement;
 import io.cassette.cql.language.parser.Term;
 import io.cassette.cql.language.schema.ColumnMetadata;
 import io.cassette.cql.language.schema.TableMetadata;
-import io.cassette.cql.language.types.Collections;
+import io.cassette.cql.language.types.CollectionCodec;
 import io.cassette.cql.language.types.ComparableEncoding;
 import io.cassette.cql.language.types.Json;
 import io.cassette.cql.language.types.Types;
+import io.cassette.cql.language.types.ValueComparison;
 import io.cassette.cql.language.types.Values;
 import io.cassette.storage.Cell;
 import io.cassette.storage.DeletionTime;
@@ -31,7 +33,6 @@ import io.cassette.storage.PartitionView;
 import io.cassette.storage.ReadQuery;
 import io.cassette.storage.Row;
 import io.cassette.storage.Slice;
-import io.cassette.storage.Table;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -40,8 +41,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Function;
 
 /** A compiled INSERT, UPDATE or DELETE, with lightweight-transaction conditions and counters. */
 public final class ModificationStatement implements Executable {
@@ -66,7 +65,7 @@ public final class ModificationStatement implements Executable {
 
   private final Kind kind;
   final TableMetadata table;
-  private final Function<TableMetadata, Table> source;
+  private final TableSource source;
   private final Restrictions where;
   private final List<Op> ops = new ArrayList<>();
   private final Value ttl;
@@ -81,7 +80,7 @@ public final class ModificationStatement implements Executable {
   private final boolean needsRead;
 
   public ModificationStatement(TableMetadata table, Statement s, TermCompiler terms,
-                               Function<TableMetadata, Table> source) {
+                               TableSource source) {
     this.table = table;
     this.source = source;
     if (s instanceof Statement.Insert ins) {
@@ -305,7 +304,7 @@ public final class ModificationStatement implements Executable {
             if (v == null || i == null) {
               return null;
             }
-            List<byte[]> es = Collections.unpack(v, false);
+            List<byte[]> es = CollectionCodec.unpack(v, false);
             int n = Values.toInt(i);
             return n >= 0 && n < es.size() ? es.get(n) : null;
           };
@@ -318,9 +317,9 @@ public final class ModificationStatement implements Executable {
             if (v == null || k == null) {
               return null;
             }
-            List<byte[]> kv = Collections.unpack(v, true);
+            List<byte[]> kv = CollectionCodec.unpack(v, true);
             for (int i = 0; i < kv.size(); i += 2) {
-              if (Values.compare(m.key(), kv.get(i), k) == 0) {
+              if (ValueComparison.compare(m.key(), kv.get(i), k) == 0) {
                 return kv.get(i + 1);
               }
             }
@@ -340,7 +339,7 @@ public final class ModificationStatement implements Executable {
         type = u.fieldTypes().get(i);
         current = (r, x) -> {
           byte[] v = r.value(c);
-          return v == null ? null : Collections.unpackFields(v, u.fieldTypes().size()).get(i);
+          return v == null ? null : CollectionCodec.unpackFields(v, u.fieldTypes().size()).get(i);
         };
       }
       Receiver r = rc.named(c.name(), type);
@@ -408,34 +407,29 @@ public final class ModificationStatement implements Executable {
       return executeConditional(ctx);
     }
     long ts = timestamp(ctx);
-    Table t = source.apply(table);
     if (table.isCounter || needsRead) {
+      // Counters and list-by-index updates read before they write: the coordinator holds
+      // the partition for the read-modify-write.
       List<byte[]> keys = where.partitionKeys(ctx);
       for (byte[] key : keys) {
-        ReentrantLock lock = ctx.services.locks().lockFor(table.keyspace, table.name, key);
-        lock.lock();
-        try {
-          List<PartitionUpdate> updates = new ArrayList<>();
-          collectFor(ctx, ts, key, t, updates);
-          applyAll(ctx, t, updates);
-        } finally {
-          lock.unlock();
-        }
+        ctx.services.coordinator().readModifyWrite(table.keyspace, table.name, key, table.isCounter,
+            (current, writes) -> {
+              collectFor(ctx, ts, key, current, writes);
+              return null;
+            }, ctx.request());
       }
       return Result.Void.INSTANCE;
     }
     List<PartitionUpdate> updates = new ArrayList<>();
     collect(ctx, ts, updates);
-    applyAll(ctx, t, updates);
+    applyAll(ctx, updates);
     return Result.Void.INSTANCE;
   }
 
-  /** One update goes straight to its table; several (IN, index entries) as one mutation. */
-  private static void applyAll(QueryContext ctx, Table t, List<PartitionUpdate> updates) {
-    if (updates.size() == 1) {
-      t.apply(updates.get(0));
-    } else if (!updates.isEmpty()) {
-      ctx.services.engine().apply(new Mutation(updates));
+  /** The updates of one statement (IN, index entries: several) as one mutation. */
+  private static void applyAll(QueryContext ctx, List<PartitionUpdate> updates) {
+    if (!updates.isEmpty()) {
+      ctx.services.coordinator().write(new Mutation(updates), ctx.request());
     }
   }
 
@@ -478,13 +472,15 @@ public final class ModificationStatement implements Executable {
 
   /** Adds this statement's partition updates to {@code out} (batches; no conditions). */
   void collect(QueryContext ctx, long ts, List<PartitionUpdate> out) {
-    Table t = needsRead || table.isCounter ? source.apply(table) : null;
+    TableReader t = needsRead || table.isCounter ? source.open(table, ctx) : null;
     for (byte[] key : where.partitionKeys(ctx)) {
-      collectFor(ctx, ts, key, t, out);
+      collectFor(ctx, ts, key, t == null ? null : q -> t.read(key, q), out);
     }
   }
 
-  private void collectFor(QueryContext ctx, long ts, byte[] key, Table t, List<PartitionUpdate> out) {
+  /** @param current reads partition {@code key} (when this statement reads before writing) */
+  private void collectFor(QueryContext ctx, long ts, byte[] key, PartitionReader current,
+                          List<PartitionUpdate> out) {
     long now = ctx.nowInSeconds();
     PartitionUpdate.Builder b = PartitionUpdate.builder(table.keyspace, table.name, key);
     if (kind == Kind.DELETE && deleteRows) {
@@ -520,7 +516,7 @@ public final class ModificationStatement implements Executable {
       byte[] clustering = onlyStatic ? new byte[0] : KeyCodec.clustering(table, ck);
       Writer w = new Writer(ctx, ts, ttlSeconds, now);
       if (needsRead || table.isCounter) {
-        PartitionView pv = SelectStatement.normalize(table, t.read(key, ReadQuery.row(clustering, now)));
+        PartitionView pv = SelectStatement.normalize(table, current.read(ReadQuery.row(clustering, now)));
         w.current = pv.rows().isEmpty() ? null : pv.rows().get(0);
         w.currentStatic = pv.staticRow();
       }
@@ -601,11 +597,15 @@ public final class ModificationStatement implements Executable {
       throw invalid("IN on the clustering key columns is not supported with conditional " + (kind == Kind.DELETE ? "deletions" : "updates"));
     }
     byte[] key = keys.get(0);
-    Table t = source.apply(table);
-    ReentrantLock lock = ctx.services.locks().lockFor(table.keyspace, table.name, key);
-    lock.lock();
-    try {
-      RowView current = currentRow(ctx, t, key);
+    return ctx.services.coordinator().compareAndSet(table.keyspace, table.name, key,
+        (reader, writes) -> executeConditional(ctx, key, reader, writes), ctx.request());
+  }
+
+  /** The body of a lightweight transaction, run by the coordinator with the partition held. */
+  private Result executeConditional(QueryContext ctx, byte[] key, PartitionReader reader,
+                                    List<PartitionUpdate> writes) {
+    {
+      RowView current = currentRow(ctx, reader, key);
       List<ByteBuffer> failure = check(ctx, current);
       if (failure != null) {
         List<ColumnSpec> specs = new ArrayList<>();
@@ -628,26 +628,22 @@ public final class ModificationStatement implements Executable {
         return new Result.Rows(specs, List.of(failure), null);
       }
       long ts = ctx.services.clock().nextMicros();
-      List<PartitionUpdate> updates = new ArrayList<>();
-      collectFor(ctx, ts, key, t, updates);
-      applyAll(ctx, t, updates);
+      collectFor(ctx, ts, key, reader, writes);
       List<ByteBuffer> row = new ArrayList<>();
       row.add(ByteBuffer.wrap(Values.ofBoolean(true)));
       return new Result.Rows(List.of(applied()), List.of(row), null);
-    } finally {
-      lock.unlock();
     }
   }
 
   /** The row the conditions are checked against, or null when it does not exist. */
-  RowView currentRow(QueryContext ctx, Table t, byte[] key) {
+  RowView currentRow(QueryContext ctx, PartitionReader reader, byte[] key) {
     byte[] clustering = new byte[0];
     List<byte[]> ck = null;
     if (!onlyStatic && !table.clustering.isEmpty()) {
       ck = where.clusteringPrefixes(ctx).get(0);
       clustering = KeyCodec.clustering(table, ck);
     }
-    PartitionView pv = SelectStatement.normalize(table, t.read(key, ReadQuery.row(clustering, ctx.nowInSeconds())));
+    PartitionView pv = SelectStatement.normalize(table, reader.read(ReadQuery.row(clustering, ctx.nowInSeconds())));
     Row row = pv.rows().isEmpty() ? null : pv.rows().get(0);
     boolean exists = onlyStatic ? pv.staticRow() != null : row != null;
     if (!exists) {
@@ -705,11 +701,11 @@ public final class ModificationStatement implements Executable {
       } else {
         byte[] l = c.value().get(ctx);
         if (l != null) {
-          candidates.addAll(Collections.unpack(l, false));
+          candidates.addAll(CollectionCodec.unpack(l, false));
         }
       }
       for (byte[] x : candidates) {
-        if (x == null ? cur == null : cur != null && Values.compare(c.type(), cur, x) == 0) {
+        if (x == null ? cur == null : cur != null && ValueComparison.compare(c.type(), cur, x) == 0) {
           return true;
         }
       }
@@ -720,10 +716,10 @@ public final class ModificationStatement implements Executable {
       throw invalid("Invalid 'unset' value in condition");
     }
     if (c.op() == Operator.EQ) {
-      return x == null ? cur == null : cur != null && Values.compare(c.type(), cur, x) == 0;
+      return x == null ? cur == null : cur != null && ValueComparison.compare(c.type(), cur, x) == 0;
     }
     if (c.op() == Operator.NEQ) {
-      return x == null ? cur != null : cur == null || Values.compare(c.type(), cur, x) != 0;
+      return x == null ? cur != null : cur == null || ValueComparison.compare(c.type(), cur, x) != 0;
     }
     if (x == null) {
       throw invalid("Invalid comparison with null for operator \"" + c.op().text + "\"");
@@ -736,18 +732,18 @@ public final class ModificationStatement implements Executable {
       boolean key = c.op() == Operator.CONTAINS_KEY;
       CqlType elem = c.type() instanceof ListType l ? l.element() : c.type() instanceof SetType s ? s.element()
           : key ? ((MapType) c.type()).key() : ((MapType) c.type()).value();
-      List<byte[]> es = Collections.unpack(cur, map);
+      List<byte[]> es = CollectionCodec.unpack(cur, map);
       for (int i = 0; i < es.size(); i++) {
         if (map && (i % 2 == 0) != key) {
           continue;
         }
-        if (Values.compare(elem, es.get(i), x) == 0) {
+        if (ValueComparison.compare(elem, es.get(i), x) == 0) {
           return true;
         }
       }
       return false;
     }
-    return Restrictions.matches(c.op(), Values.compare(c.type(), cur, x));
+    return Restrictions.matches(c.op(), ValueComparison.compare(c.type(), cur, x));
   }
 
   // ------------------------------------------------------------------ operations
@@ -877,7 +873,7 @@ public final class ModificationStatement implements Executable {
           if (l == null || l == QueryContext.UNSET) {
             return;
           }
-          List<byte[]> es = Collections.unpack(l, false);
+          List<byte[]> es = CollectionCodec.unpack(l, false);
           for (int i = es.size() - 1; i >= 0; i--) {
             w.target(c).add(CellCodec.cell(c.name(), CellCodec.prependPath(), es.get(i), w.ts, w.ttl, w.now));
           }
@@ -1003,10 +999,10 @@ public final class ModificationStatement implements Executable {
         return;
       }
       if (type instanceof ListType l) {
-        List<byte[]> remove = Collections.unpack(value, false);
+        List<byte[]> remove = CollectionCodec.unpack(value, false);
         for (Cell e : CellCodec.elements(w.currentOf(c), c.name())) {
           for (byte[] r : remove) {
-            if (Values.compare(l.element(), e.value(), r) == 0) {
+            if (ValueComparison.compare(l.element(), e.value(), r) == 0) {
               w.tombstone(c, e.path(), w.ts);
               break;
             }
@@ -1015,7 +1011,7 @@ public final class ModificationStatement implements Executable {
         return;
       }
       CqlType elem = type instanceof SetType s ? s.element() : ((MapType) type).key();
-      for (byte[] e : Collections.unpack(value, false)) {
+      for (byte[] e : CollectionCodec.unpack(value, false)) {
         w.tombstone(c, ComparableEncoding.encode(elem, e, false), w.ts);
       }
     });

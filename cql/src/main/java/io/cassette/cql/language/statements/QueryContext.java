@@ -1,5 +1,8 @@
 package io.cassette.cql.language.statements;
 
+import io.cassette.coordinator.ClientContext;
+import io.cassette.coordinator.ConsistencyLevel;
+import io.cassette.coordinator.Request;
 import io.cassette.cql.ClientState;
 import io.cassette.cql.QueryOptions;
 import io.cassette.cql.language.Errors;
@@ -21,6 +24,7 @@ public final class QueryContext {
   private final long nowMillis;
   private final long nowInSeconds;
   private long timestamp = Long.MIN_VALUE;
+  private Request request;
 
   public QueryContext(QueryOptions options, ClientState state, Services services, List<ByteBuffer> values) {
     this.options = options;
@@ -69,5 +73,19 @@ public final class QueryContext {
           : services.clock().nextMicros();
     }
     return timestamp;
+  }
+
+  /** What the coordinator is told of this request: levels, timeout, client. */
+  public Request request() {
+    if (request == null) {
+      request = new Request(level(options.consistency()), level(options.serialConsistency()),
+          Request.DEFAULT_TIMEOUT, state == null ? ClientContext.INTERNAL
+              : new ClientContext(state.remoteAddress(), state.user(), state.clientOptions()));
+    }
+    return request;
+  }
+
+  private static ConsistencyLevel level(io.cassette.cql.Consistency c) {
+    return c == null ? null : ConsistencyLevel.ofCode(c.code);
   }
 }

@@ -2,19 +2,20 @@ package io.cassette.cql.language.statements;
 
 import static io.cassette.cql.language.Errors.invalid;
 
-import io.cassette.cql.CqlType;
 import io.cassette.cql.CqlType.ListType;
 import io.cassette.cql.CqlType.MapType;
 import io.cassette.cql.CqlType.SetType;
 import io.cassette.cql.CqlType.TupleType;
-import io.cassette.cql.language.parser.Relation;
+import io.cassette.cql.CqlType;
 import io.cassette.cql.language.parser.Relation.Operator;
+import io.cassette.cql.language.parser.Relation;
 import io.cassette.cql.language.parser.Term;
 import io.cassette.cql.language.schema.ColumnMetadata;
 import io.cassette.cql.language.schema.IndexMetadata;
 import io.cassette.cql.language.schema.TableMetadata;
-import io.cassette.cql.language.types.Collections;
+import io.cassette.cql.language.types.CollectionCodec;
 import io.cassette.cql.language.types.Types;
+import io.cassette.cql.language.types.ValueComparison;
 import io.cassette.cql.language.types.Values;
 import io.cassette.storage.Bytes;
 import io.cassette.storage.Slice;
@@ -61,7 +62,7 @@ public final class Restrictions {
         if (l == QueryContext.UNSET) {
           throw invalid("Invalid unset value for column " + column);
         }
-        out.addAll(Collections.unpack(l, false));
+        out.addAll(CollectionCodec.unpack(l, false));
       } else {
         for (Value v : values) {
           byte[] b = v.get(ctx);
@@ -77,7 +78,7 @@ public final class Restrictions {
           out.add(b);
         }
       }
-      TreeMap<byte[], byte[]> sorted = new TreeMap<>((a, b) -> Values.compare(type, a, b));
+      TreeMap<byte[], byte[]> sorted = new TreeMap<>((a, b) -> ValueComparison.compare(type, a, b));
       for (byte[] b : out) {
         sorted.put(b, b);
       }
@@ -192,7 +193,7 @@ public final class Restrictions {
           r.filters.add((row, ctx) -> {
             byte[] v = row.value(c);
             for (byte[] x : kv.get(ctx, c.name(), true)) {
-              if (Values.compare(c.type(), v, x) == 0) {
+              if (ValueComparison.compare(c.type(), v, x) == 0) {
                 return true;
               }
             }
@@ -491,12 +492,12 @@ public final class Restrictions {
           if (coll == null || x == null) {
             return false;
           }
-          List<byte[]> es = Collections.unpack(coll, isMap);
+          List<byte[]> es = CollectionCodec.unpack(coll, isMap);
           for (int i = 0; i < es.size(); i++) {
             if (isMap && (i % 2 == 0) != key) {
               continue;
             }
-            if (Values.compare(elem, es.get(i), x) == 0) {
+            if (ValueComparison.compare(elem, es.get(i), x) == 0) {
               return true;
             }
           }
@@ -511,7 +512,7 @@ public final class Restrictions {
             return false;
           }
           for (byte[] x : kv.get(ctx, c.name(), false)) {
-            if (Values.compare(type, v, x) == 0) {
+            if (ValueComparison.compare(type, v, x) == 0) {
               return true;
             }
           }
@@ -533,10 +534,10 @@ public final class Restrictions {
             if (m == null || kk == null || vv == null) {
               return false;
             }
-            List<byte[]> es = Collections.unpack(m, true);
+            List<byte[]> es = CollectionCodec.unpack(m, true);
             for (int i = 0; i < es.size(); i += 2) {
-              if (Values.compare(mt.key(), es.get(i), kk) == 0) {
-                return matches(op, Values.compare(mt.value(), es.get(i + 1), vv));
+              if (ValueComparison.compare(mt.key(), es.get(i), kk) == 0) {
+                return matches(op, ValueComparison.compare(mt.value(), es.get(i + 1), vv));
               }
             }
             return false;
@@ -558,7 +559,7 @@ public final class Restrictions {
           if (val == null || x == null) {
             return op == Operator.NEQ && (val == null) != (x == null);
           }
-          return matches(op, Values.compare(type, val, x));
+          return matches(op, ValueComparison.compare(type, val, x));
         });
       }
     }
@@ -640,7 +641,7 @@ public final class Restrictions {
         if (l == null) {
           throw invalid("Invalid null value for IN restriction");
         }
-        tuples.addAll(Collections.unpack(l, false));
+        tuples.addAll(CollectionCodec.unpack(l, false));
       } else {
         for (Value v : multiInValues) {
           byte[] t = v.get(ctx);
@@ -651,7 +652,7 @@ public final class Restrictions {
         }
       }
       for (byte[] t : tuples) {
-        List<byte[]> fs = Collections.unpackFields(t, multiColumns);
+        List<byte[]> fs = CollectionCodec.unpackFields(t, multiColumns);
         for (byte[] f : fs) {
           if (f == null) {
             throw invalid("Invalid null value in condition for column " + table.clustering.get(fs.indexOf(f)).name());
@@ -741,7 +742,7 @@ public final class Restrictions {
     if (t == null || t == QueryContext.UNSET) {
       throw invalid("Invalid null value in condition for column " + table.clustering.get(0).name());
     }
-    List<byte[]> fs = Collections.unpackFields(t, sliceTuple.elements().size());
+    List<byte[]> fs = CollectionCodec.unpackFields(t, sliceTuple.elements().size());
     List<byte[]> out = new ArrayList<>();
     for (byte[] f : fs) {
       if (f == null) {

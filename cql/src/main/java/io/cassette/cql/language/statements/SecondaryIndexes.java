@@ -1,5 +1,7 @@
 package io.cassette.cql.language.statements;
 
+import io.cassette.coordinator.Coordinator;
+import io.cassette.coordinator.Request;
 import io.cassette.cql.CqlType;
 import io.cassette.cql.CqlType.ListType;
 import io.cassette.cql.CqlType.MapType;
@@ -11,7 +13,6 @@ import io.cassette.cql.language.types.ComparableEncoding;
 import io.cassette.cql.language.types.Types;
 import io.cassette.storage.Cell;
 import io.cassette.storage.DeletionTime;
-import io.cassette.storage.Engine;
 import io.cassette.storage.KeyRange;
 import io.cassette.storage.LivenessInfo;
 import io.cassette.storage.Murmur3Token;
@@ -177,21 +178,20 @@ public final class SecondaryIndexes {
     return new byte[][] {key.toByteArray(), ck};
   }
 
-  /** Creates the storage table of a new index and fills it from the existing rows. */
-  public static void build(Engine engine, TableMetadata t, IndexMetadata i) {
+  /**
+   * Fills the storage table of a new index (created by the schema change) from the existing
+   * rows, through the coordinator.
+   */
+  public static void build(Coordinator coordinator, TableMetadata t, IndexMetadata i) {
     Target target = target(t, i);
-    if (target == null) {
-      return;
-    }
-    engine.createTable(spec(t, i));
-    Table base = engine.table(t.keyspace, t.name).orElse(null);
-    if (base == null) {
+    if (target == null || coordinator.table(t.keyspace, t.name).isEmpty()) {
       return;
     }
     long now = System.currentTimeMillis() / 1000;
     TableMetadata only = t.with(t.columns, t.options, java.util.Map.of(i.name(), i));
     List<PartitionUpdate> batch = new ArrayList<>();
-    try (Table.CloseableIterator<PartitionView> it = base.scan(KeyRange.ALL, ReadQuery.all(now))) {
+    try (Table.CloseableIterator<PartitionView> it = coordinator.scan(t.keyspace, t.name, KeyRange.ALL,
+        ReadQuery.all(now), Request.INTERNAL)) {
       while (it.hasNext()) {
         PartitionView pv = it.next();
         List<Row> rows = new ArrayList<>(pv.rows());
@@ -201,19 +201,13 @@ public final class SecondaryIndexes {
         addEntries(only, new PartitionUpdate(t.keyspace, t.name, pv.key().key(), DeletionTime.LIVE, List.of(), rows),
             batch, now);
         if (batch.size() >= 256) {
-          engine.apply(new Mutation(batch));
+          coordinator.write(new Mutation(batch), Request.INTERNAL);
           batch.clear();
         }
       }
     }
     if (!batch.isEmpty()) {
-      engine.apply(new Mutation(batch));
-    }
-  }
-
-  public static void drop(Engine engine, TableMetadata t, IndexMetadata i) {
-    if (engine.table(t.keyspace, storageName(t, i)).isPresent()) {
-      engine.dropTable(t.keyspace, storageName(t, i));
+      coordinator.write(new Mutation(batch), Request.INTERNAL);
     }
   }
 

@@ -8,6 +8,7 @@ import io.cassette.cql.language.parser.Statement;
 import io.cassette.cql.language.schema.ColumnMetadata;
 import io.cassette.cql.language.schema.TableMetadata;
 import io.cassette.cql.language.types.Types;
+import io.cassette.cql.language.types.ValueComparison;
 import io.cassette.cql.language.types.Values;
 import io.cassette.storage.Bytes;
 import io.cassette.storage.DecoratedKey;
@@ -22,7 +23,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.function.Function;
 
 /** A compiled SELECT: partitions, slices, filters, selection, ordering, limits and paging. */
 public final class SelectStatement implements Executable {
@@ -31,7 +31,7 @@ public final class SelectStatement implements Executable {
       + " query despite the performance unpredictability, use ALLOW FILTERING";
 
   private final TableMetadata table;
-  private final Function<TableMetadata, Table> source;
+  private final TableSource source;
   private final Restrictions where;
   private final Selection selection;
   private final List<ColumnSpec> variables;
@@ -45,7 +45,7 @@ public final class SelectStatement implements Executable {
   private final int[] pkIndexes;
 
   public SelectStatement(TableMetadata table, Statement.Select s, TermCompiler terms,
-                         Function<TableMetadata, Table> source) {
+                         TableSource source) {
     this.table = table;
     this.source = source;
     this.selection = new Selection(table, s.selectors(), s.json(), terms);
@@ -214,7 +214,7 @@ public final class SelectStatement implements Executable {
     }
     List<Slice> slices = where.clusteringRestricted ? where.slices(ctx) : List.of(Slice.ALL);
     Collector out = new Collector(ctx, grouped, pageSize, state == null ? userLimit : state.remaining());
-    Table t = source.apply(table);
+    TableReader t = source.open(table, ctx);
     if (!slices.isEmpty() || !where.clusteringRestricted) {
       if (keys != null) {
         boolean sortAll = orderAcrossPartitions && keys.size() > 1;
@@ -244,7 +244,7 @@ public final class SelectStatement implements Executable {
           }
         }
       } else if (where.indexQuery != null && !where.hasToken && !table.virtual
-          && ctx.services.engine().table(table.keyspace,
+          && ctx.services.coordinator().table(table.keyspace,
               SecondaryIndexes.storageName(table, where.indexQuery.index())).isPresent()) {
         indexScan(t, ctx, out, slices, state, ppl);
       } else {
@@ -256,7 +256,7 @@ public final class SelectStatement implements Executable {
     return new Result.Rows(selection.resultSpecs(), rows, paging);
   }
 
-  private void scan(Table t, QueryContext ctx, Collector out, List<Slice> slices, PagingState state, int ppl) {
+  private void scan(TableReader t, QueryContext ctx, Collector out, List<Slice> slices, PagingState state, int ppl) {
     long startExclusive = Long.MIN_VALUE;
     long endToken = Long.MAX_VALUE;
     boolean empty = false;
@@ -316,14 +316,14 @@ public final class SelectStatement implements Executable {
   }
 
   /** Answers through the index: its entries in scan order, each base row re-checked. */
-  private void indexScan(Table t, QueryContext ctx, Collector out, List<Slice> slices, PagingState state, int ppl) {
+  private void indexScan(TableReader t, QueryContext ctx, Collector out, List<Slice> slices, PagingState state, int ppl) {
     byte[] v = where.indexQuery.value().get(ctx);
     if (v == null || v == QueryContext.UNSET) {
       throw invalid("Unsupported null value for indexed column "
           + SecondaryIndexes.target(table, where.indexQuery.index()).column().name());
     }
-    Table index = ctx.services.engine().table(table.keyspace,
-        SecondaryIndexes.storageName(table, where.indexQuery.index())).orElseThrow();
+    TableReader index = new CoordinatedTable(ctx.services.coordinator(), table.keyspace,
+        SecondaryIndexes.storageName(table, where.indexQuery.index()), ctx.request());
     Slice entries = Slice.ALL;
     if (state != null) {
       byte[] from = SecondaryIndexes.entryClustering(state.partitionKey(),
@@ -456,7 +456,7 @@ public final class SelectStatement implements Executable {
         if (x == null || y == null) {
           return x == null ? (y == null ? 0 : -1) : 1;
         }
-        int cmp = Values.compare(c.type(), x, y);
+        int cmp = ValueComparison.compare(c.type(), x, y);
         if (c.descending()) {
           cmp = -cmp;
         }

@@ -3,10 +3,10 @@ package io.cassette.cql.language.statements;
 import static io.cassette.cql.language.Errors.invalid;
 
 import io.cassette.cql.ColumnSpec;
-import io.cassette.cql.CqlType;
 import io.cassette.cql.CqlType.Native;
 import io.cassette.cql.CqlType.NativeType;
 import io.cassette.cql.CqlType.UdtType;
+import io.cassette.cql.CqlType;
 import io.cassette.cql.language.functions.NativeFunction;
 import io.cassette.cql.language.functions.NativeFunctions;
 import io.cassette.cql.language.parser.Selector;
@@ -15,9 +15,11 @@ import io.cassette.cql.language.schema.ColumnMetadata;
 import io.cassette.cql.language.schema.TableMetadata;
 import io.cassette.cql.language.schema.TimeUuid;
 import io.cassette.cql.language.schema.TypeResolver;
-import io.cassette.cql.language.types.Collections;
+import io.cassette.cql.language.types.CollectionCodec;
 import io.cassette.cql.language.types.Identifiers;
+import io.cassette.cql.language.types.TextForms;
 import io.cassette.cql.language.types.Types;
+import io.cassette.cql.language.types.ValueComparison;
 import io.cassette.cql.language.types.Values;
 import io.cassette.storage.Cell;
 import io.cassette.storage.Murmur3Token;
@@ -118,7 +120,7 @@ public final class Selection {
       String n = specs.get(i).name();
       String key = Identifiers.quoteIfNeeded(n);
       sb.append(i == 0 ? "" : ", ").append(io.cassette.cql.language.types.Json.quote(key)).append(": ")
-          .append(Values.toJson(specs.get(i).type(), row.get(i)));
+          .append(TextForms.toJson(specs.get(i).type(), row.get(i)));
     }
     sb.append('}');
     List<ByteBuffer> out = new ArrayList<>(1);
@@ -181,7 +183,7 @@ public final class Selection {
       CqlType ft = u.fieldTypes().get(idx);
       return simple(inner.name() + "." + f.field(), ft, (row, ctx) -> {
         byte[] v = inner.value(row, ctx);
-        return v == null ? null : Collections.unpackFields(v, u.fieldTypes().size()).get(idx);
+        return v == null ? null : CollectionCodec.unpackFields(v, u.fieldTypes().size()).get(idx);
       });
     }
     if (s instanceof Selector.Function f) {
@@ -352,7 +354,7 @@ public final class Selection {
             out.add(Values.ofLong(e.timestamp()));
           }
         }
-        return Collections.pack(out);
+        return CollectionCodec.pack(out);
       });
     }
     return simple(display + "(" + c.name() + ")", ttl ? Types.INT : Types.BIGINT, (row, ctx) -> {
@@ -459,7 +461,7 @@ public final class Selection {
           throw invalid("toJson() only accepts one argument (got " + args.size() + ")");
         }
         Sel a = args.get(0);
-        return simple(dn, Types.TEXT, (row, ctx) -> Values.ofText(Values.toJson(a.type(), a.value(row, ctx))));
+        return simple(dn, Types.TEXT, (row, ctx) -> Values.ofText(TextForms.toJson(a.type(), a.value(row, ctx))));
       }
       case "ttl", "writetime" -> throw invalid("Invalid arguments for " + name);
       default -> { }
@@ -535,12 +537,12 @@ public final class Selection {
             count++;
             switch (fn) {
               case "min" -> {
-                if (best == null || Values.compare(argType, v, best) < 0) {
+                if (best == null || ValueComparison.compare(argType, v, best) < 0) {
                   best = v;
                 }
               }
               case "max" -> {
-                if (best == null || Values.compare(argType, v, best) > 0) {
+                if (best == null || ValueComparison.compare(argType, v, best) > 0) {
                   best = v;
                 }
               }
@@ -620,7 +622,7 @@ public final class Selection {
     if (tk == Native.TEXT || tk == Native.ASCII) {
       return simple(name, to, (row, ctx) -> {
         byte[] v = arg.value(row, ctx);
-        return v == null ? null : Values.ofText(Values.toText(from, v));
+        return v == null ? null : Values.ofText(TextForms.toText(from, v));
       });
     }
     if (numeric(fk) && numeric(tk) && tk != Native.COUNTER) {

@@ -11,9 +11,7 @@ import io.cassette.cql.language.schema.TableMetadata;
 import io.cassette.cql.language.system.SystemKeyspaces;
 import io.cassette.cql.language.system.SystemTables;
 import io.cassette.cql.language.system.VirtualTable;
-import io.cassette.storage.Table;
 import java.util.List;
-import java.util.function.Function;
 
 /** Turns a parsed statement into an {@link Executable} against the current schema. */
 public final class StatementCompiler {
@@ -64,9 +62,9 @@ public final class StatementCompiler {
       TableMetadata t = writableTable(schema, tr.table(), keyspace);
       return new Executable() {
         public Result execute(QueryContext ctx) {
-          services.engine().table(t.keyspace, t.name).ifPresent(Table::truncate);
+          truncate(t.keyspace, t.name, ctx);
           for (io.cassette.cql.language.schema.IndexMetadata i : t.indexes.values()) {
-            services.engine().table(t.keyspace, SecondaryIndexes.storageName(t, i)).ifPresent(Table::truncate);
+            truncate(t.keyspace, SecondaryIndexes.storageName(t, i), ctx);
           }
           return Result.Void.INSTANCE;
         }
@@ -94,13 +92,21 @@ public final class StatementCompiler {
     return terms(schema, t, new Bindings());
   }
 
-  Function<TableMetadata, Table> source(Schema schema) {
-    return t -> {
+  private void truncate(String keyspace, String table, QueryContext ctx) {
+    if (services.coordinator().table(keyspace, table).isPresent()) {
+      services.coordinator().truncate(keyspace, table, ctx.request());
+    }
+  }
+
+  TableSource source(Schema schema) {
+    return (t, ctx) -> {
       if (t.virtual) {
         return new VirtualTable(t, SystemTables.rows(t, services.schema().current(), services.node()));
       }
-      return services.engine().table(t.keyspace, t.name).orElseThrow(
-          () -> invalid("table " + t.name + " does not exist"));
+      if (services.coordinator().table(t.keyspace, t.name).isEmpty()) {
+        throw invalid("table " + t.name + " does not exist");
+      }
+      return new CoordinatedTable(services.coordinator(), t.keyspace, t.name, ctx.request());
     };
   }
 

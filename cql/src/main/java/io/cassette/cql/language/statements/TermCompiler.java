@@ -2,7 +2,6 @@ package io.cassette.cql.language.statements;
 
 import static io.cassette.cql.language.Errors.invalid;
 
-import io.cassette.cql.CqlType;
 import io.cassette.cql.CqlType.ListType;
 import io.cassette.cql.CqlType.MapType;
 import io.cassette.cql.CqlType.Native;
@@ -11,16 +10,20 @@ import io.cassette.cql.CqlType.SetType;
 import io.cassette.cql.CqlType.TupleType;
 import io.cassette.cql.CqlType.UdtType;
 import io.cassette.cql.CqlType.VectorType;
+import io.cassette.cql.CqlType;
 import io.cassette.cql.language.functions.NativeFunction;
 import io.cassette.cql.language.functions.NativeFunctions;
 import io.cassette.cql.language.parser.Term;
 import io.cassette.cql.language.schema.KeyspaceMetadata;
 import io.cassette.cql.language.schema.TypeResolver;
-import io.cassette.cql.language.types.Collections;
+import io.cassette.cql.language.types.CollectionCodec;
 import io.cassette.cql.language.types.Json;
+import io.cassette.cql.language.types.Literals;
 import io.cassette.cql.language.types.Types;
-import io.cassette.cql.language.types.Values;
+import io.cassette.cql.language.types.ValueComparison;
+import io.cassette.cql.language.types.ValueValidation;
 import io.cassette.cql.language.types.Values.Constant;
+import io.cassette.cql.language.types.Values;
 import io.cassette.cql.language.types.Vectors;
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -56,7 +59,7 @@ public final class TermCompiler {
       return ctx -> {
         byte[] v = ctx.bound(index);
         if (v != null && v != QueryContext.UNSET) {
-          Values.validate(type, v);
+          ValueValidation.validate(type, v);
         }
         return v;
       };
@@ -83,7 +86,7 @@ public final class TermCompiler {
         es.add(compile(e, r.named("value(" + r.name() + ")", st.element())));
       }
       return ctx -> {
-        TreeMap<byte[], byte[]> sorted = new TreeMap<>((a, b) -> Values.compare(st.element(), a, b));
+        TreeMap<byte[], byte[]> sorted = new TreeMap<>((a, b) -> ValueComparison.compare(st.element(), a, b));
         for (Value e : es) {
           byte[] v = e.get(ctx);
           if (v == null) {
@@ -94,12 +97,12 @@ public final class TermCompiler {
           }
           sorted.put(v, v);
         }
-        return Collections.pack(new ArrayList<>(sorted.keySet()));
+        return CollectionCodec.pack(new ArrayList<>(sorted.keySet()));
       };
     }
     if (t instanceof Term.MapLiteral m) {
       if (m.keys().isEmpty() && (type instanceof SetType || type instanceof ListType)) {
-        return Value.constant(Collections.pack(List.of()));
+        return Value.constant(CollectionCodec.pack(List.of()));
       }
       if (!(type instanceof MapType mt)) {
         throw invalid("Invalid map literal for " + r.name() + " of type " + Types.toCql(type));
@@ -111,7 +114,7 @@ public final class TermCompiler {
         vs.add(compile(m.values().get(i), r.named("value(" + r.name() + ")", mt.value())));
       }
       return ctx -> {
-        TreeMap<byte[], byte[]> sorted = new TreeMap<>((a, b) -> Values.compare(mt.key(), a, b));
+        TreeMap<byte[], byte[]> sorted = new TreeMap<>((a, b) -> ValueComparison.compare(mt.key(), a, b));
         for (int i = 0; i < ks.size(); i++) {
           byte[] k = ks.get(i).get(ctx);
           byte[] v = vs.get(i).get(ctx);
@@ -123,7 +126,7 @@ public final class TermCompiler {
           }
           sorted.put(k, v);
         }
-        return Collections.packMap(new ArrayList<>(sorted.keySet()), new ArrayList<>(sorted.values()));
+        return CollectionCodec.packMap(new ArrayList<>(sorted.keySet()), new ArrayList<>(sorted.values()));
       };
     }
     if (t instanceof Term.TupleLiteral tl) {
@@ -144,7 +147,7 @@ public final class TermCompiler {
           byte[] v = e.get(ctx);
           fs.add(v == QueryContext.UNSET ? null : v);
         }
-        return Collections.packFields(fs);
+        return CollectionCodec.packFields(fs);
       };
     }
     if (t instanceof Term.UdtLiteral ul) {
@@ -165,7 +168,7 @@ public final class TermCompiler {
           byte[] v = f == null ? null : f.get(ctx);
           fs.add(v == QueryContext.UNSET ? null : v);
         }
-        return Collections.packFields(fs);
+        return CollectionCodec.packFields(fs);
       };
     }
     if (t instanceof Term.FunctionCall f) {
@@ -191,10 +194,10 @@ public final class TermCompiler {
   private byte[] literal(Term.Literal l, Receiver r) {
     CqlType type = r.type();
     if (type instanceof NativeType n) {
-      return Values.fromConstant(n, l.kind(), l.text(), r.name());
+      return Literals.fromConstant(n, l.kind(), l.text(), r.name());
     }
     if (type instanceof CqlType.CustomType && l.kind() == Constant.HEX) {
-      return Values.parseHex(l.text());
+      return Literals.parseHex(l.text());
     }
     throw invalid("Invalid " + l.kind() + " constant (" + l.text() + ") for \"" + r.name()
         + "\" of type " + Types.toCql(type));
@@ -242,7 +245,7 @@ public final class TermCompiler {
         }
         vs.add(v);
       }
-      return Collections.pack(vs);
+      return CollectionCodec.pack(vs);
     };
   }
 

@@ -8,7 +8,7 @@ import io.cassette.cql.language.schema.KeyspaceMetadata;
 import io.cassette.cql.language.schema.Schema;
 import io.cassette.cql.language.schema.TableMetadata;
 import io.cassette.cql.language.schema.TableOptions;
-import io.cassette.cql.language.types.Collections;
+import io.cassette.cql.language.types.CollectionCodec;
 import io.cassette.cql.language.types.Types;
 import io.cassette.cql.language.types.Values;
 import java.util.ArrayList;
@@ -54,7 +54,7 @@ public final class SystemTables {
       ks.add(text(e.getKey()));
       vs.add(text(e.getValue()));
     }
-    return Collections.packMap(ks, vs);
+    return CollectionCodec.packMap(ks, vs);
   }
 
   private static byte[] textList(List<String> l) {
@@ -62,7 +62,7 @@ public final class SystemTables {
     for (String s : l) {
       es.add(text(s));
     }
-    return Collections.pack(es);
+    return CollectionCodec.pack(es);
   }
 
   private static Map<String, byte[]> local(Schema schema, NodeInfo node) {
@@ -93,7 +93,7 @@ public final class SystemTables {
     for (String s : tokens) {
       sorted.put(text(s), text(s));
     }
-    r.put("tokens", Collections.pack(new ArrayList<>(sorted.keySet())));
+    r.put("tokens", CollectionCodec.pack(new ArrayList<>(sorted.keySet())));
     return r;
   }
 
@@ -137,9 +137,9 @@ public final class SystemTables {
         r.put("dclocal_read_repair_chance", Values.ofDouble(0.0)); // legacy columns Cassandra 5.0 still fills
         r.put("read_repair_chance", Values.ofDouble(0.0));
         r.put("default_time_to_live", Values.ofInt(o.defaultTimeToLive()));
-        r.put("extensions", Collections.packMap(List.of(), List.of()));
-        r.put("flags", t.isCounter ? Collections.pack(List.of(text("compound"), text("counter")))
-            : Collections.pack(List.of(text("compound"))));
+        r.put("extensions", CollectionCodec.packMap(List.of(), List.of()));
+        r.put("flags", t.isCounter ? CollectionCodec.pack(List.of(text("compound"), text("counter")))
+            : CollectionCodec.pack(List.of(text("compound"))));
         r.put("gc_grace_seconds", Values.ofInt(o.gcGraceSeconds()));
         r.put("id", Values.ofUuid(t.id));
         r.put("incremental_backups", Values.ofBoolean(true));

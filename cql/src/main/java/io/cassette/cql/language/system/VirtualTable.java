@@ -4,20 +4,18 @@ import io.cassette.cql.language.schema.ColumnMetadata;
 import io.cassette.cql.language.schema.TableMetadata;
 import io.cassette.cql.language.statements.CellCodec;
 import io.cassette.cql.language.statements.KeyCodec;
+import io.cassette.cql.language.statements.TableReader;
 import io.cassette.cql.language.types.Types;
 import io.cassette.storage.Bytes;
 import io.cassette.storage.Cell;
 import io.cassette.storage.DecoratedKey;
 import io.cassette.storage.KeyRange;
 import io.cassette.storage.LivenessInfo;
-import io.cassette.storage.PartitionUpdate;
 import io.cassette.storage.PartitionView;
 import io.cassette.storage.ReadQuery;
 import io.cassette.storage.Row;
 import io.cassette.storage.Slice;
 import io.cassette.storage.Table;
-import io.cassette.storage.TableMetrics;
-import io.cassette.storage.TableSpec;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -27,10 +25,10 @@ import java.util.TreeMap;
 
 /**
  * A read-only table computed in memory (system.local, system_schema.*): rows are built per
- * query and served through the storage {@link Table} reading contract, so SELECT treats it
+ * query and served through the {@link TableReader} contract, so SELECT treats it
  * like any stored table.
  */
-public final class VirtualTable implements Table {
+public final class VirtualTable implements TableReader {
   private final TableMetadata table;
   private final TreeMap<DecoratedKey, PartitionView> partitions = new TreeMap<>();
 
@@ -77,16 +75,6 @@ public final class VirtualTable implements Table {
   }
 
   @Override
-  public TableSpec spec() {
-    return TableSpec.withDefaults(table.keyspace, table.name, table.id);
-  }
-
-  @Override
-  public void apply(PartitionUpdate update) {
-    throw new UnsupportedOperationException("virtual table " + table + " is read-only");
-  }
-
-  @Override
   public PartitionView read(byte[] partitionKey, ReadQuery query) {
     DecoratedKey key = DecoratedKey.of(partitionKey);
     PartitionView p = partitions.get(key);
@@ -116,7 +104,7 @@ public final class VirtualTable implements Table {
   }
 
   @Override
-  public CloseableIterator<PartitionView> scan(KeyRange range, ReadQuery query) {
+  public Table.CloseableIterator<PartitionView> scan(KeyRange range, ReadQuery query) {
     List<PartitionView> out = new ArrayList<>();
     for (PartitionView p : partitions.values()) {
       DecoratedKey k = p.key();
@@ -139,7 +127,7 @@ public final class VirtualTable implements Table {
       }
     }
     Iterator<PartitionView> it = out.iterator();
-    return new CloseableIterator<>() {
+    return new Table.CloseableIterator<>() {
       public boolean hasNext() {
         return it.hasNext();
       }
@@ -151,28 +139,6 @@ public final class VirtualTable implements Table {
       public void close() {
       }
     };
-  }
-
-  @Override
-  public void flush() {
-  }
-
-  @Override
-  public void compact() {
-  }
-
-  @Override
-  public void truncate() {
-    throw new UnsupportedOperationException("virtual table " + table + " is read-only");
-  }
-
-  @Override
-  public void snapshot(String tag) {
-  }
-
-  @Override
-  public TableMetrics metrics() {
-    return new TableMetrics(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
   }
 
   static boolean same(byte[] a, byte[] b) {

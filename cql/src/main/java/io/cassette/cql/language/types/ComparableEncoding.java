@@ -1,6 +1,5 @@
 package io.cassette.cql.language.types;
 
-import io.cassette.cql.CqlType;
 import io.cassette.cql.CqlType.ListType;
 import io.cassette.cql.CqlType.MapType;
 import io.cassette.cql.CqlType.NativeType;
@@ -8,6 +7,7 @@ import io.cassette.cql.CqlType.SetType;
 import io.cassette.cql.CqlType.TupleType;
 import io.cassette.cql.CqlType.UdtType;
 import io.cassette.cql.CqlType.VectorType;
+import io.cassette.cql.CqlType;
 import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -108,7 +108,7 @@ public final class ComparableEncoding {
     }
     if (type instanceof ListType || type instanceof SetType || type instanceof MapType) {
       boolean map = type instanceof MapType;
-      List<byte[]> es = Collections.unpack(value, map);
+      List<byte[]> es = CollectionCodec.unpack(value, map);
       for (int i = 0; i < es.size(); i++) {
         if (!map || i % 2 == 0) {
           out.write(1);
@@ -120,7 +120,7 @@ public final class ComparableEncoding {
     }
     if (type instanceof TupleType || type instanceof UdtType) {
       List<CqlType> fts = fieldTypes(type);
-      List<byte[]> fs = Collections.unpackFields(value, fts.size());
+      List<byte[]> fs = CollectionCodec.unpackFields(value, fts.size());
       for (int i = 0; i < fts.size(); i++) {
         if (fs.get(i) == null) {
           out.write(0);
@@ -164,7 +164,7 @@ public final class ComparableEncoding {
   }
 
   private static void writeTimeUuid(ByteArrayOutputStream out, byte[] value) {
-    long ts = Values.uuidTimestamp(value);
+    long ts = ValueComparison.uuidTimestamp(value);
     for (int i = 7; i >= 0; i--) {
       out.write((int) (ts >>> (i * 8)) & 0xFF);
     }
@@ -319,7 +319,7 @@ public final class ComparableEncoding {
             keys.add(read(elementType(type, 0)));
           }
         }
-        return map ? Collections.packMap(keys, values) : Collections.pack(keys);
+        return map ? CollectionCodec.packMap(keys, values) : CollectionCodec.pack(keys);
       }
       if (type instanceof TupleType || type instanceof UdtType) {
         List<CqlType> fts = fieldTypes(type);
@@ -327,7 +327,7 @@ public final class ComparableEncoding {
         for (CqlType ft : fts) {
           fs.add(next() == 0 ? null : read(ft));
         }
-        return Collections.packFields(fs);
+        return CollectionCodec.packFields(fs);
       }
       if (type instanceof VectorType v) {
         List<byte[]> es = new ArrayList<>();

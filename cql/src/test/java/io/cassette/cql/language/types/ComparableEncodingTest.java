@@ -2,8 +2,8 @@ package io.cassette.cql.language.types;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cassette.cql.CqlType;
 import io.cassette.cql.CqlType.Native;
+import io.cassette.cql.CqlType;
 import io.cassette.cql.language.schema.TimeUuid;
 import io.cassette.storage.Bytes;
 import java.math.BigDecimal;
@@ -36,7 +36,7 @@ class ComparableEncodingTest {
         assertThat(decoded.get(0)).as("round trip %s %s", Types.toCql(type), Bytes.hex(a)).isEqualTo(a);
         byte[] b = vs.get((i * 7 + 3) % vs.size());
         byte[] eb = ComparableEncoding.encode(type, b, desc);
-        int expected = Integer.signum(Values.compare(type, a, b)) * (desc ? -1 : 1);
+        int expected = Integer.signum(ValueComparison.compare(type, a, b)) * (desc ? -1 : 1);
         assertThat(Integer.signum(Bytes.compare(ea, eb))).as("order %s %s vs %s", Types.toCql(type),
             Bytes.hex(a), Bytes.hex(b)).isEqualTo(expected);
         if (expected != 0) {
@@ -82,10 +82,10 @@ class ComparableEncodingTest {
       for (int i = random.nextInt(3); i > 0; i--) {
         es.add(Values.ofInt(random.nextInt(5) - 2));
       }
-      return Collections.pack(es);
+      return CollectionCodec.pack(es);
     });
     CqlType tuple = new CqlType.TupleType(List.of(Types.TEXT, Types.BIGINT));
-    check(tuple, () -> Collections.packFields(List.of(Values.ofText(randomText()),
+    check(tuple, () -> CollectionCodec.packFields(List.of(Values.ofText(randomText()),
         Values.ofLong(random.nextInt(3)))));
   }
 

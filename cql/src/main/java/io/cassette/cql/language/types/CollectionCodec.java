@@ -14,8 +14,8 @@ import java.util.List;
  * tuple/udt: fields x ([int32 len, -1 = null][bytes])
  * </pre>
  */
-public final class Collections {
-  private Collections() {}
+public final class CollectionCodec {
+  private CollectionCodec() {}
 
   public static byte[] pack(List<byte[]> elements) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();

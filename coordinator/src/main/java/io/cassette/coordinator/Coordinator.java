@@ -1,0 +1,79 @@
+package io.cassette.coordinator;
+
+import io.cassette.coordinator.metadata.MetadataLog;
+import io.cassette.storage.KeyRange;
+import io.cassette.storage.Mutation;
+import io.cassette.storage.PartitionUpdate;
+import io.cassette.storage.PartitionView;
+import io.cassette.storage.ReadQuery;
+import io.cassette.storage.Table;
+import io.cassette.storage.TableSpec;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The one way the query layers (CQL, Redis) reach data and schema. Each call names its
+ * keyspace and table, carries a {@link Request} (consistency, timeout, client), finds the
+ * replicas of the partition's token, checks that enough of them are alive for the level
+ * (else {@link CoordinatorException.Unavailable}, having done nothing) and then reads or
+ * writes them. On one node ({@link io.cassette.coordinator.local.LocalCoordinator}) that is a
+ * local call to the storage engine; the ring replaces the implementation, not its callers.
+ *
+ * <p>Values are storage's ({@link Mutation}, {@link PartitionUpdate}, {@link ReadQuery},
+ * {@link PartitionView}, {@link KeyRange}): the coordinator moves partitions, it does not
+ * interpret CQL or Redis. Thread-safe.
+ *
+ * <p>Errors: {@link CoordinatorException} for refusals (unavailable, invalid level, unknown
+ * table); {@link io.cassette.storage.StorageException} when a replica's storage failed.
+ */
+public interface Coordinator {
+
+  // ------------------------------------------------------------------ schema
+
+  /** The metadata log: the schema as epoch-numbered entries; schema changes are committed there. */
+  MetadataLog metadata();
+
+  /** The storage options of a table, or empty when it does not exist (also node-local tables). */
+  Optional<TableSpec> table(String keyspace, String name);
+
+  // ------------------------------------------------------------------ data
+
+  /** One partition, filtered by {@code query}; an empty view when nothing is live. */
+  PartitionView read(String keyspace, String table, byte[] partitionKey, ReadQuery query, Request request);
+
+  /**
+   * Live partitions of {@code range} in token order, each filtered by {@code query}. Lazy: the
+   * caller pages by stopping early and resuming with {@code KeyRange(lastKey, end)}; it must
+   * close the iterator.
+   */
+  Table.CloseableIterator<PartitionView> scan(String keyspace, String table, KeyRange range,
+                                              ReadQuery query, Request request);
+
+  /** Applies a mutation: each partition atomically, and on one node all of it as one record. */
+  void write(Mutation mutation, Request request);
+
+  /** Applies a CQL batch (updates of one partition already merged) as {@code type} says. */
+  void batch(List<PartitionUpdate> updates, BatchType type, Request request);
+
+  /**
+   * A lightweight transaction on one partition: {@code operation} reads the current state,
+   * checks its condition and adds its writes; the check and the writes are atomic with respect
+   * to every other compare-and-set and counter write of the partition. Needs
+   * {@code request.serialConsistency()} for the Paxos round and {@code request.consistency()}
+   * for the commit.
+   */
+  <R> R compareAndSet(String keyspace, String table, byte[] partitionKey,
+                      PartitionOperation<R> operation, Request request);
+
+  /**
+   * A read-modify-write that is not a transaction: counter increments and CQL's list-by-index
+   * updates, serialised per partition like {@link #compareAndSet} but at the ordinary level.
+   *
+   * @param counter true for counter tables (ANY is refused there, as Cassandra does)
+   */
+  <R> R readModifyWrite(String keyspace, String table, byte[] partitionKey, boolean counter,
+                        PartitionOperation<R> operation, Request request);
+
+  /** Removes all data of a table on every replica (CQL TRUNCATE, Redis FLUSHDB). */
+  void truncate(String keyspace, String table, Request request);
+}

@@ -1,0 +1,247 @@
+package io.cassette.coordinator.local;
+
+import io.cassette.coordinator.BatchType;
+import io.cassette.coordinator.ConsistencyLevel;
+import io.cassette.coordinator.Coordinator;
+import io.cassette.coordinator.CoordinatorException;
+import io.cassette.coordinator.PartitionOperation;
+import io.cassette.coordinator.Request;
+import io.cassette.coordinator.metadata.KeyspaceDefinition;
+import io.cassette.coordinator.metadata.LocalMetadataLog;
+import io.cassette.coordinator.metadata.MetadataLog;
+import io.cassette.coordinator.replication.LocalStrategy;
+import io.cassette.coordinator.replication.ReplicaCount;
+import io.cassette.coordinator.replication.ReplicationStrategy;
+import io.cassette.coordinator.replication.Topology;
+import io.cassette.storage.Engine;
+import io.cassette.storage.KeyRange;
+import io.cassette.storage.Mutation;
+import io.cassette.storage.PartitionUpdate;
+import io.cassette.storage.PartitionView;
+import io.cassette.storage.ReadQuery;
+import io.cassette.storage.Table;
+import io.cassette.storage.TableSpec;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The coordinator of a one-node ring: every replica is this node, so a call checks the
+ * consistency level against the keyspace's replication factor (one copy alive) and then is a
+ * local call to the {@link Engine}. Read-modify-writes of a partition are serialised by
+ * partition locks. Thread-safe.
+ */
+public final class LocalCoordinator implements Coordinator {
+  private final Engine engine;
+  private final Topology topology;
+  private final MetadataLog metadata;
+  private final PartitionLocks locks = new PartitionLocks();
+  /** Strategies by keyspace, rebuilt lazily when the metadata changes. */
+  private final Map<String, ReplicationStrategy> strategies = new ConcurrentHashMap<>();
+
+  private LocalCoordinator(Engine engine, Topology topology) {
+    this.engine = engine;
+    this.topology = topology;
+    this.metadata = LocalMetadataLog.open(engine, new StorageSchemaSync(engine));
+    this.metadata.listen((entry, after) -> strategies.clear());
+  }
+
+  /**
+   * A coordinator over {@code engine} for a node in data centre {@code datacenter} (null:
+   * {@code datacenter1}); opens and replays the metadata log.
+   */
+  public static LocalCoordinator open(Engine engine, String datacenter) {
+    return new LocalCoordinator(engine, Topology.singleNode(datacenter));
+  }
+
+  /** The node's view of the ring (one node, alive). */
+  public Topology topology() {
+    return topology;
+  }
+
+  @Override
+  public MetadataLog metadata() {
+    return metadata;
+  }
+
+  @Override
+  public Optional<TableSpec> table(String keyspace, String name) {
+    return engine.table(keyspace, name).map(Table::spec);
+  }
+
+  // ------------------------------------------------------------------ data
+
+  @Override
+  public PartitionView read(String keyspace, String table, byte[] partitionKey, ReadQuery query,
+                            Request request) {
+    ConsistencyLevel cl = request.consistency();
+    checkRead(cl);
+    if (cl.isSerial()) {
+      // A serial read is a Paxos round: Cassandra reports its QUORUM / LOCAL_QUORUM.
+      check(keyspace, cl == ConsistencyLevel.SERIAL ? ConsistencyLevel.QUORUM : ConsistencyLevel.LOCAL_QUORUM);
+      ReentrantLock lock = lock(keyspace, table, partitionKey, request, null);
+      try {
+        return local(keyspace, table).read(partitionKey, query);
+      } finally {
+        lock.unlock();
+      }
+    }
+    check(keyspace, cl);
+    return local(keyspace, table).read(partitionKey, query);
+  }
+
+  @Override
+  public Table.CloseableIterator<PartitionView> scan(String keyspace, String table, KeyRange range,
+                                                     ReadQuery query, Request request) {
+    checkRead(request.consistency());
+    check(keyspace, request.consistency());
+    return local(keyspace, table).scan(range, query);
+  }
+
+  @Override
+  public void write(Mutation mutation, Request request) {
+    ConsistencyLevel cl = request.consistency();
+    if (cl.isSerial()) {
+      throw new CoordinatorException.Invalid("You must use conditional updates for serializable writes");
+    }
+    for (String ks : keyspaces(mutation.updates())) {
+      check(ks, cl);
+    }
+    if (mutation.updates().size() == 1) {
+      PartitionUpdate u = mutation.updates().get(0);
+      local(u.keyspace(), u.table()).apply(u);
+    } else if (!mutation.updates().isEmpty()) {
+      engine.apply(mutation);
+    }
+  }
+
+  @Override
+  public void batch(List<PartitionUpdate> updates, BatchType type, Request request) {
+    // A batch at SERIAL is a write that needs a serial quorum (Cassandra: Unavailable, not
+    // "use conditional updates").
+    for (String ks : keyspaces(updates)) {
+      check(ks, request.consistency());
+    }
+    if (!updates.isEmpty()) {
+      // One node: logged and unlogged alike are one commit-log record.
+      engine.apply(new Mutation(updates));
+    }
+  }
+
+  @Override
+  public <R> R compareAndSet(String keyspace, String table, byte[] partitionKey,
+                             PartitionOperation<R> operation, Request request) {
+    ConsistencyLevel commit = request.consistency();
+    if (commit.isSerial()) {
+      throw new CoordinatorException.Invalid(commit + " is not supported as conditional update commit"
+          + " consistency. Use ANY if you mean \"make sure it is accepted but I don't care how many"
+          + " replicas commit it for non-SERIAL reads\"");
+    }
+    ConsistencyLevel serial = request.serialConsistency();
+    // Paxos prepare needs a quorum; Cassandra's Unavailable names QUORUM / LOCAL_QUORUM.
+    check(keyspace, serial == ConsistencyLevel.LOCAL_SERIAL ? ConsistencyLevel.LOCAL_QUORUM
+        : ConsistencyLevel.QUORUM);
+    if (commit != ConsistencyLevel.ANY) {
+      check(keyspace, commit);
+    }
+    return underLock(keyspace, table, partitionKey, operation, request, "CAS");
+  }
+
+  @Override
+  public <R> R readModifyWrite(String keyspace, String table, byte[] partitionKey, boolean counter,
+                               PartitionOperation<R> operation, Request request) {
+    ConsistencyLevel cl = request.consistency();
+    if (counter && cl == ConsistencyLevel.ANY) {
+      throw new CoordinatorException.Invalid("Consistency level ANY is not yet supported for counter table " + table);
+    }
+    if (cl.isSerial()) {
+      throw new CoordinatorException.Invalid(counter ? "Counter operations are inherently non-serializable"
+          : "You must use conditional updates for serializable writes");
+    }
+    check(keyspace, cl);
+    return underLock(keyspace, table, partitionKey, operation, request, counter ? "COUNTER" : "SIMPLE");
+  }
+
+  @Override
+  public void truncate(String keyspace, String table, Request request) {
+    // Cassandra needs every node up for TRUNCATE, not a number of replicas: one node always is.
+    local(keyspace, table).truncate();
+  }
+
+  // ------------------------------------------------------------------ helpers
+
+  private <R> R underLock(String keyspace, String table, byte[] key, PartitionOperation<R> operation,
+                          Request request, String writeType) {
+    Table t = local(keyspace, table);
+    ReentrantLock lock = lock(keyspace, table, key, request, writeType);
+    try {
+      List<PartitionUpdate> writes = new ArrayList<>();
+      R answer = operation.run(q -> t.read(key, q), writes);
+      if (writes.size() == 1) {
+        PartitionUpdate u = writes.get(0);
+        local(u.keyspace(), u.table()).apply(u);
+      } else if (!writes.isEmpty()) {
+        engine.apply(new Mutation(writes));
+      }
+      return answer;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Takes the partition's lock within the request's timeout (Cassandra: a CAS write timeout). */
+  private ReentrantLock lock(String keyspace, String table, byte[] key, Request request, String writeType) {
+    ReentrantLock lock = locks.lockFor(keyspace, table, key);
+    try {
+      if (!lock.tryLock(Math.max(1, request.timeout().toNanos()), TimeUnit.NANOSECONDS)) {
+        throw new CoordinatorException.Timeout(request.consistency(), 0, 1, writeType);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CoordinatorException.Timeout(request.consistency(), 0, 1, writeType);
+    }
+    return lock;
+  }
+
+  private Table local(String keyspace, String table) {
+    return engine.table(keyspace, table).orElseThrow(() -> new CoordinatorException.UnknownTable(keyspace, table));
+  }
+
+  private static void checkRead(ConsistencyLevel cl) {
+    if (cl == ConsistencyLevel.ANY) {
+      throw new CoordinatorException.Invalid("ANY ConsistencyLevel is only supported for writes");
+    }
+  }
+
+  private void check(String keyspace, ConsistencyLevel cl) {
+    if (cl == ConsistencyLevel.ONE || cl == ConsistencyLevel.LOCAL_ONE || cl == ConsistencyLevel.ANY) {
+      return; // the common case: this node is a live replica of everything
+    }
+    ReplicaCount.check(cl, strategy(keyspace), topology);
+  }
+
+  /** The keyspace's strategy; node-local keyspaces (not in the metadata) have one copy. */
+  public ReplicationStrategy strategy(String keyspace) {
+    return strategies.computeIfAbsent(keyspace, ks -> {
+      KeyspaceDefinition k = metadata.current().keyspace(ks);
+      return k == null ? LocalStrategy.INSTANCE : ReplicationStrategy.of(k.replication());
+    });
+  }
+
+  private static Set<String> keyspaces(List<PartitionUpdate> updates) {
+    if (updates.size() == 1) {
+      return Set.of(updates.get(0).keyspace());
+    }
+    Set<String> out = new LinkedHashSet<>();
+    for (PartitionUpdate u : updates) {
+      out.add(u.keyspace());
+    }
+    return out;
+  }
+}

@@ -1,0 +1,33 @@
+package io.cassette.cql.language.statements;
+
+import io.cassette.coordinator.Coordinator;
+import io.cassette.coordinator.Request;
+import io.cassette.storage.KeyRange;
+import io.cassette.storage.PartitionView;
+import io.cassette.storage.ReadQuery;
+import io.cassette.storage.Table;
+
+/** A stored table read through the coordinator at one request's consistency level. */
+final class CoordinatedTable implements TableReader {
+  private final Coordinator coordinator;
+  private final String keyspace;
+  private final String table;
+  private final Request request;
+
+  CoordinatedTable(Coordinator coordinator, String keyspace, String table, Request request) {
+    this.coordinator = coordinator;
+    this.keyspace = keyspace;
+    this.table = table;
+    this.request = request;
+  }
+
+  @Override
+  public PartitionView read(byte[] partitionKey, ReadQuery query) {
+    return coordinator.read(keyspace, table, partitionKey, query, request);
+  }
+
+  @Override
+  public Table.CloseableIterator<PartitionView> scan(KeyRange range, ReadQuery query) {
+    return coordinator.scan(keyspace, table, range, query, request);
+  }
+}
