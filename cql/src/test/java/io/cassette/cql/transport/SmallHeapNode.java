@@ -30,7 +30,8 @@ public final class SmallHeapNode {
         64L << 20, 1));
     NodeInfo node = NodeInfo.singleNode("Test Cluster", InetAddress.getLoopbackAddress(), 9042,
         UUID.fromString("11111111-2222-3333-4444-555555555555"), List.of(-9000L, 0L, 9000L));
-    CqlServer server = new CqlServer(CqlServerOptions.defaults("127.0.0.1", 0), new CqlLanguage(engine, node));
+    CqlServer server = new CqlServer(CqlServerOptions.defaults("127.0.0.1", 0), new CqlLanguage(
+        io.cassette.coordinator.local.LocalCoordinator.open(engine, null), node));
     InetSocketAddress a = server.start();
     System.out.println("PORT=" + a.getPort());
     System.out.flush();
