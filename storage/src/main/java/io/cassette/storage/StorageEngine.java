@@ -7,6 +7,7 @@ import io.cassette.storage.commitlog.CommitLogSegment;
 import io.cassette.storage.commitlog.MutationSerializer;
 import io.cassette.storage.io.ByteArrayReader;
 import io.cassette.storage.io.ByteArrayWriter;
+import io.cassette.storage.io.FileTree;
 import io.cassette.storage.io.Throttle;
 import io.cassette.storage.memtable.Memtable;
 import io.cassette.storage.sstable.SSTableReader;
@@ -305,13 +306,8 @@ final class StorageEngine implements Engine {
   }
 
   private static void deleteRecursively(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (var paths = Files.walk(dir)) {
-      for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
-        Files.deleteIfExists(p);
-      }
+    try {
+      FileTree.delete(dir);
     } catch (IOException e) {
       LOG.warn("could not delete all of {}: {}", dir, e.toString());
     }
