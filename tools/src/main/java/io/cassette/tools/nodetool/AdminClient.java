@@ -1,7 +1,7 @@
 package io.cassette.tools.nodetool;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.cassette.tools.json.Json;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -25,8 +25,6 @@ final class AdminClient {
   static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
   /** Flush and compact wait for the engine; a large compaction on an SD card takes a while. */
   static final Duration OPERATION_TIMEOUT = Duration.ofHours(6);
-
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final String host;
   private final int port;
@@ -82,8 +80,8 @@ final class AdminClient {
 
   private JsonNode parse(String text, int status) {
     try {
-      return JSON.readTree(text);
-    } catch (IOException e) {
+      return Json.tree(text);
+    } catch (IllegalArgumentException e) {
       throw new NodetoolException("'" + host + ":" + port + "' answered HTTP " + status
           + " with something that is not JSON: it is not a Cassette admin port");
     }
