@@ -651,6 +651,11 @@ final class StorageEngine implements Engine {
     commitLog.setSync(mode, period.toNanos());
   }
 
+  /** Commit-log bytes written out and not yet fsynced; for tests that wait on a sync. */
+  long commitLogUnsyncedBytes() {
+    return commitLog.unsyncedBytes();
+  }
+
   @Override
   public void setCompactionThroughput(long bytesPerSecond) {
     compactionThrottle.setRate(bytesPerSecond);
