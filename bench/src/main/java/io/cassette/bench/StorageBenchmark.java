@@ -1,12 +1,11 @@
 package io.cassette.bench;
 
+import io.cassette.storage.io.FileTree;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.Locale;
 import java.util.Random;
-import java.util.stream.Stream;
 
 /**
  * Sequential and random writes, point reads and slices with 100-byte and 1 KB values,
@@ -89,7 +88,7 @@ public final class StorageBenchmark {
   }
 
   public static Result run(Path dir, StoreFactory factory, int n, int valueSize) throws Exception {
-    deleteRecursively(dir);
+    FileTree.delete(dir);
     Files.createDirectories(dir);
     Random random = new Random(42);
     byte[] value = new byte[valueSize];
@@ -163,7 +162,7 @@ public final class StorageBenchmark {
       store.close();
     }
     long diskBytes = diskWriteBytes() - diskBefore;
-    deleteRecursively(dir);
+    FileTree.delete(dir);
     return new Result(seq, rnd, reads, slices, (double) diskBytes / userBytes, cpuMicros);
   }
 
@@ -171,14 +170,4 @@ public final class StorageBenchmark {
     return (System.nanoTime() - t0) / 1e9;
   }
 
-  public static void deleteRecursively(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> s = Files.walk(dir)) {
-      for (Path p : (Iterable<Path>) s.sorted(Comparator.reverseOrder())::iterator) {
-        Files.delete(p);
-      }
-    }
-  }
 }

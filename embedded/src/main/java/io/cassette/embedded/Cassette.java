@@ -5,15 +5,13 @@ import io.cassette.server.ResourceSizing;
 import io.cassette.server.config.Config;
 import io.cassette.server.config.ConfigLoader;
 import io.cassette.server.config.ConfigLoader.FlagValue;
+import io.cassette.storage.io.FileTree;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -224,23 +222,8 @@ public final class Cassette implements AutoCloseable {
   }
 
   private static void deleteTree(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
     try {
-      Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-        @Override
-        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-          Files.deleteIfExists(file);
-          return FileVisitResult.CONTINUE;
-        }
-
-        @Override
-        public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-          Files.deleteIfExists(d);
-          return FileVisitResult.CONTINUE;
-        }
-      });
+      FileTree.delete(dir);
     } catch (IOException e) {
       // a leftover temporary directory is not worth failing a test run for
     }

@@ -20,7 +20,7 @@ public final class NodeMetrics {
   private final MetricsRegistry registry = new MetricsRegistry();
   private final LatencyMonitor monitor;
   private final FlashWear flashWear;
-  private final StorageMetrics storage;
+  private final StorageIoMetrics storage;
   private final RequestMetrics cql;
   private final RequestMetrics resp;
   private final SlowLog cqlSlowLog = new SlowLog(CQL_SLOWLOG_MAX_STATEMENT_BYTES, System::currentTimeMillis);
@@ -32,7 +32,7 @@ public final class NodeMetrics {
   public NodeMetrics(LatencyMonitor monitor) {
     this.monitor = monitor;
     flashWear = new FlashWear(registry);
-    storage = new StorageMetrics(registry, monitor, flashWear);
+    storage = new StorageIoMetrics(registry, monitor, flashWear);
     cql = new RequestMetrics("cql", registry, monitor);
     resp = new RequestMetrics("resp", registry, monitor);
     doctor = new LatencyDoctor(monitor, () -> settings);
@@ -62,7 +62,7 @@ public final class NodeMetrics {
     return flashWear;
   }
 
-  public StorageMetrics storage() {
+  public StorageIoMetrics storage() {
     return storage;
   }
 

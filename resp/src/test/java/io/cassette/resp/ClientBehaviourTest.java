@@ -122,6 +122,7 @@ class ClientBehaviourTest {
   void publishReachesChannelAndPatternSubscribers() throws Exception {
     try (TestServer s = TestServer.start(dir); Jedis sub = jedis(s); Jedis pub = jedis(s)) {
       CountDownLatch subscribed = new CountDownLatch(2);
+      CountDownLatch channelSubscribed = new CountDownLatch(1);
       CountDownLatch received = new CountDownLatch(2);
       List<String> got = new java.util.concurrent.CopyOnWriteArrayList<>();
       JedisPubSub listener = new JedisPubSub() {
@@ -140,6 +141,7 @@ class ClientBehaviourTest {
         @Override
         public void onSubscribe(String channel, int count) {
           subscribed.countDown();
+          channelSubscribed.countDown();
         }
 
         @Override
@@ -150,7 +152,8 @@ class ClientBehaviourTest {
       CompletableFuture<Void> loop = CompletableFuture.runAsync(() -> {
         sub.subscribe(listener, "news");
       });
-      Thread.sleep(100);
+      // psubscribe needs the listener bound to its connection: wait for the SUBSCRIBE reply.
+      assertThat(channelSubscribed.await(5, TimeUnit.SECONDS)).isTrue();
       listener.psubscribe("n*");
       assertThat(subscribed.await(5, TimeUnit.SECONDS)).isTrue();
       assertThat(pub.publish("news", "hello")).isEqualTo(2);

@@ -5,6 +5,7 @@ import io.cassette.storage.commitlog.CommitLogPosition;
 import io.cassette.storage.commitlog.CommitLogSegment;
 import io.cassette.storage.commitlog.MutationSerializer;
 import io.cassette.storage.io.ByteArrayWriter;
+import io.cassette.storage.io.FileTree;
 import io.cassette.storage.memtable.Memtable;
 import io.cassette.storage.sstable.SSTableReader;
 import java.io.IOException;
@@ -291,13 +292,8 @@ final class StorageEngine implements Engine {
   }
 
   private static void deleteRecursively(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (var paths = Files.walk(dir)) {
-      for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
-        Files.deleteIfExists(p);
-      }
+    try {
+      FileTree.delete(dir);
     } catch (IOException e) {
       LOG.warn("could not delete all of {}: {}", dir, e.toString());
     }
@@ -580,6 +576,11 @@ final class StorageEngine implements Engine {
   @Override
   public void setCommitLogSync(CommitLogSync mode, java.time.Duration period) {
     commitLog.setSync(mode, period.toNanos());
+  }
+
+  /** Commit-log bytes written out and not yet fsynced; for tests that wait on a sync. */
+  long commitLogUnsyncedBytes() {
+    return commitLog.unsyncedBytes();
   }
 
   @Override

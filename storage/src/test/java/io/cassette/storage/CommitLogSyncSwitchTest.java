@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,6 +17,18 @@ class CommitLogSyncSwitchTest {
   private static void write(Table t, int k) {
     t.apply(PartitionUpdate.builder("ks", "t", new byte[] {(byte) k})
         .row(Row.of(Bytes.EMPTY, List.of(Cell.live("v", new byte[] {1}, k + 1)))).build());
+  }
+
+  /**
+   * Waits (at most 10 s) until every byte written to the log is fsynced. The sync thread counts
+   * a sync before it marks its bytes synced, so after this the sync count is final.
+   */
+  private static void awaitNothingUnsynced(StorageEngine engine) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (engine.commitLogUnsyncedBytes() > 0) {
+      assertThat(System.nanoTime() - deadline).as("commit log synced within 10 s").isNegative();
+      Thread.sleep(1);
+    }
   }
 
   @Test
@@ -37,7 +50,7 @@ class CommitLogSyncSwitchTest {
       assertThat(engine.metrics().commitLogSyncs()).isGreaterThanOrEqualTo(before + 5);
 
       engine.setCommitLogSync(CommitLogSync.PERIODIC, Duration.ofHours(1));
-      Thread.sleep(200); // a sync the switch forces (only if anything is unsynced) finishes
+      awaitNothingUnsynced((StorageEngine) engine); // a sync the switch forces, if any, is counted
       long afterSwitch = engine.metrics().commitLogSyncs();
       for (int k = 6; k <= 20; k++) {
         write(t, k);

@@ -1,5 +1,7 @@
 package io.cassette.server.admin;
 
+import io.cassette.storage.io.FileTree;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileVisitResult;
@@ -112,19 +114,7 @@ final class SnapshotDirectory {
 
   private static void deleteTree(Path dir) {
     try {
-      Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-        @Override
-        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-          Files.delete(file);
-          return FileVisitResult.CONTINUE;
-        }
-
-        @Override
-        public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-          Files.delete(d);
-          return FileVisitResult.CONTINUE;
-        }
-      });
+      FileTree.delete(dir);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot delete snapshot " + dir + ": " + e.getMessage(), e);
     }

@@ -1,7 +1,7 @@
 package io.cassette.tools.nodetool;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.cassette.tools.json.Json;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -28,8 +28,6 @@ final class AdminClient {
 
   /** Sent on every call; the node refuses POSTs without it (or a JSON body) as possibly from a web page. */
   static final String REQUESTED_BY = "X-Requested-By";
-
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final String host;
   private final int port;
@@ -88,8 +86,8 @@ final class AdminClient {
 
   private JsonNode parse(String text, int status) {
     try {
-      return JSON.readTree(text);
-    } catch (IOException e) {
+      return Json.tree(text);
+    } catch (IllegalArgumentException e) {
       throw new NodetoolException("'" + host + ":" + port + "' answered HTTP " + status
           + " with something that is not JSON: it is not a Cassette admin port");
     }

@@ -1,5 +1,6 @@
 package io.cassette.tools.stress;
 
+import io.cassette.tools.json.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.math.BigDecimal;

@@ -1,5 +1,6 @@
 package io.cassette.tools.stress;
 
+import io.cassette.tools.json.Json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-class StorageMetricsTest {
+class StorageIoMetricsTest {
   private final LatencyMonitor monitor = new LatencyMonitor(100, System::currentTimeMillis);
   private final NodeMetrics m = new NodeMetrics(monitor);
 

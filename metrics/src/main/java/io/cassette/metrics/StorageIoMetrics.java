@@ -7,9 +7,10 @@ import java.util.function.DoubleSupplier;
  * unsynced backlog), flushes, compactions and disk-full episodes. Slow fsyncs, flushes and
  * compactions also become {@link LatencyMonitor} events; every byte written also counts toward
  * {@link FlashWear}. Per-table statistics are not here: the server reads them from each table
- * at scrape time. Thread-safe; each call allocates nothing below the latency threshold.
+ * at scrape time, nor are the engine's own counters (storage's {@code StorageMetrics} record).
+ * Thread-safe; each call allocates nothing below the latency threshold.
  */
-public final class StorageMetrics {
+public final class StorageIoMetrics {
   private final LatencyMonitor monitor;
   private final FlashWear wear;
   private final Counter commitLogAppends;
@@ -24,7 +25,7 @@ public final class StorageMetrics {
   private final Counter diskFullRefusals;
   private final MetricsRegistry registry;
 
-  StorageMetrics(MetricsRegistry registry, LatencyMonitor monitor, FlashWear wear) {
+  StorageIoMetrics(MetricsRegistry registry, LatencyMonitor monitor, FlashWear wear) {
     this.registry = registry;
     this.monitor = monitor;
     this.wear = wear;

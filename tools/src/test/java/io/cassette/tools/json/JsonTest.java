@@ -1,4 +1,4 @@
-package io.cassette.tools.stress;
+package io.cassette.tools.json;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -21,6 +21,16 @@ class JsonTest {
     String text = Json.write(m);
     assertThat(text).doesNotContain("</script>");
     assertThat(Json.read(text)).isEqualTo(m);
+  }
+
+  @Test
+  void numbersReadAsDecimalsAndTreesForTheAdminApi() {
+    assertThat(Json.read("{\"n\": 2, \"x\": 2.5, \"big\": 12345678901234}"))
+        .isEqualTo(Map.of("n", new BigDecimal("2"), "x", new BigDecimal("2.5"), "big", new BigDecimal("12345678901234")));
+    assertThat(Json.tree("{\"nodes\": [{\"state\": \"UN\"}]}").path("nodes").get(0).path("state").asText())
+        .isEqualTo("UN");
+    assertThatThrownBy(() -> Json.tree("")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> Json.read("<html>")).hasMessageContaining("offset 0");
   }
 
   @Test

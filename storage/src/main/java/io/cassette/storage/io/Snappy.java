@@ -1,11 +1,12 @@
-package io.cassette.cql.transport.compression;
+package io.cassette.storage.io;
 
 import java.util.Arrays;
 
 /**
- * A small pure-Java codec for the raw Snappy block format (google/snappy format_description.txt),
- * which is what the CQL protocol's "snappy" compression carries. No native library: the
- * native Snappy that Cassandra drivers load is what fails on many ARM boards.
+ * Cassette's one Snappy codec: the raw Snappy block format (google/snappy
+ * format_description.txt) in pure Java, for SSTable chunks ({@link Compressors#SNAPPY}) and the
+ * CQL protocol's "snappy" body compression. No native library: the native Snappy that
+ * Cassandra and its drivers load is what fails on many ARM boards.
  *
  * <pre>
  * block   := varint(uncompressed length) element*
@@ -18,7 +19,11 @@ import java.util.Arrays;
  * </pre>
  *
  * <p>The compressor works in 64 KiB blocks (as the reference does) so every offset fits in two
- * bytes, and finds matches through a hash of the next four bytes. Thread-safety: stateless.
+ * bytes, finds matches through a hash of the next four bytes, and skips ahead faster the
+ * longer it finds none (incompressible input costs little). The decompressor accepts any valid
+ * block, checks every length and offset against both buffers, and throws
+ * {@link IllegalArgumentException} saying what is wrong. Thread-safety: stateless (the match
+ * table is per thread).
  */
 public final class Snappy {
   /** Input is matched in blocks of this size so copy offsets stay below 2^16. */
@@ -28,7 +33,7 @@ public final class Snappy {
   private static final int SKIP_START = 32;
   private static final int MIN_BLOCK_TO_MATCH = 15;
 
-  /** The match table, reused per thread: 64 KiB not allocated per compressed body. */
+  /** The match table, reused per thread: 64 KiB not allocated per compressed block. */
   private static final ThreadLocal<int[]> HASH_TABLE = ThreadLocal.withInitial(() -> new int[1 << HASH_BITS]);
 
   private Snappy() {}
@@ -142,30 +147,47 @@ public final class Snappy {
   }
 
   /**
-   * Decompresses one block.
+   * The uncompressed length a block declares in its preamble (not yet checked against its
+   * contents: {@link #uncompress} does that).
    *
-   * @throws CompressionException when the block is malformed or declares more than {@code maxLength} bytes
+   * @throws IllegalArgumentException when the preamble is missing or longer than 32 bits
    */
-  public static byte[] uncompress(byte[] in, int inOff, int length, int maxLength) {
+  public static long declaredLength(byte[] in, int inOff, int length) {
     int end = inOff + length;
     int p = inOff;
     long declared = 0;
     for (int shift = 0; ; shift += 7) {
       if (p >= end || shift > 28) {
-        throw new CompressionException("Snappy block of " + length + " bytes has a bad length preamble");
+        throw new IllegalArgumentException("Snappy block of " + length + " bytes has a bad length preamble");
       }
       int b = in[p++] & 0xff;
       declared |= (long) (b & 0x7f) << shift;
       if ((b & 0x80) == 0) {
-        break;
+        return declared;
       }
     }
-    if (declared > maxLength) {
-      throw new CompressionException("Snappy block declares " + declared
-          + " uncompressed bytes (expected: <= " + maxLength + ")");
+  }
+
+  /**
+   * Decompresses one block that declares {@code uncompressedLength} bytes into
+   * {@code out[outOff, outOff+uncompressedLength)}.
+   *
+   * @throws IllegalArgumentException when the block is malformed, declares another length, or
+   *     does not decompress to exactly that length
+   */
+  public static void uncompress(byte[] in, int inOff, int length, byte[] out, int outOff, int uncompressedLength) {
+    int end = inOff + length;
+    int p = inOff;
+    long declared = declaredLength(in, inOff, length);
+    while ((in[p++] & 0x80) != 0) {
+      // past the preamble declaredLength has checked
     }
-    byte[] out = new byte[(int) declared];
-    int op = 0;
+    if (declared != uncompressedLength) {
+      throw new IllegalArgumentException("Snappy block declares " + declared
+          + " uncompressed bytes (expected: " + uncompressedLength + ")");
+    }
+    int op = outOff;
+    int opEnd = outOff + uncompressedLength;
     while (p < end) {
       int tag = in[p++] & 0xff;
       int len;
@@ -176,14 +198,14 @@ public final class Snappy {
           if (len >= 60) {
             int lengthBytes = len - 59;
             if (p + lengthBytes > end) {
-              throw truncated(p, length);
+              throw truncated(length);
             }
             len = readLittleEndian(in, p, lengthBytes);
             p += lengthBytes;
           }
           len += 1;
-          if (len <= 0 || len > end - p || len > out.length - op) {
-            throw new CompressionException("Snappy literal of " + len + " bytes at offset "
+          if (len <= 0 || len > end - p || len > opEnd - op) {
+            throw new IllegalArgumentException("Snappy literal of " + len + " bytes at offset "
                 + (p - inOff) + " overruns the block");
           }
           System.arraycopy(in, p, out, op, len);
@@ -193,14 +215,14 @@ public final class Snappy {
         }
         case 1 -> {
           if (p + 1 > end) {
-            throw truncated(p, length);
+            throw truncated(length);
           }
           len = 4 + ((tag >>> 2) & 7);
           offset = ((tag >>> 5) << 8) | (in[p++] & 0xff);
         }
         case 2 -> {
           if (p + 2 > end) {
-            throw truncated(p, length);
+            throw truncated(length);
           }
           len = (tag >>> 2) + 1;
           offset = readLittleEndian(in, p, 2);
@@ -208,31 +230,48 @@ public final class Snappy {
         }
         default -> {
           if (p + 4 > end) {
-            throw truncated(p, length);
+            throw truncated(length);
           }
           len = (tag >>> 2) + 1;
           offset = readLittleEndian(in, p, 4);
           p += 4;
         }
       }
-      if (offset <= 0 || offset > op || len > out.length - op) {
-        throw new CompressionException("Snappy copy (offset " + offset + ", length " + len
-            + ") at output position " + op + " is out of bounds");
+      if (offset <= 0 || offset > op - outOff || len > opEnd - op) {
+        throw new IllegalArgumentException("Snappy copy (offset " + offset + ", length " + len
+            + ") at output position " + (op - outOff) + " is out of bounds");
       }
+      int from = op - offset;
       for (int i = 0; i < len; i++) {
-        out[op + i] = out[op - offset + i];
+        out[op + i] = out[from + i];
       }
       op += len;
     }
-    if (op != out.length) {
-      throw new CompressionException("Snappy block decompressed to " + op + " bytes (expected: "
-          + out.length + ")");
+    if (op != opEnd) {
+      throw new IllegalArgumentException("Snappy block decompressed to " + (op - outOff)
+          + " bytes (expected: " + uncompressedLength + ")");
     }
+  }
+
+  /**
+   * Decompresses one block of unknown length into a new array.
+   *
+   * @throws IllegalArgumentException when the block is malformed or declares more than
+   *     {@code maxLength} bytes (checked before anything is allocated)
+   */
+  public static byte[] uncompress(byte[] in, int inOff, int length, int maxLength) {
+    long declared = declaredLength(in, inOff, length);
+    if (declared > maxLength) {
+      throw new IllegalArgumentException("Snappy block declares " + declared
+          + " uncompressed bytes (expected: <= " + maxLength + ")");
+    }
+    byte[] out = new byte[(int) declared];
+    uncompress(in, inOff, length, out, 0, out.length);
     return out;
   }
 
-  private static CompressionException truncated(int position, int length) {
-    return new CompressionException("Snappy block of " + length + " bytes is truncated");
+  private static IllegalArgumentException truncated(int length) {
+    return new IllegalArgumentException("Snappy block of " + length + " bytes is truncated");
   }
 
   private static int readLittleEndian(byte[] in, int p, int byteCount) {
