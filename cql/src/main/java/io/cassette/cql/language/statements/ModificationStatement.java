@@ -19,7 +19,6 @@ import io.cassette.cql.language.schema.ColumnMetadata;
 import io.cassette.cql.language.schema.TableMetadata;
 import io.cassette.cql.language.types.CollectionCodec;
 import io.cassette.cql.language.types.ComparableEncoding;
-import io.cassette.cql.language.types.Json;
 import io.cassette.cql.language.types.Types;
 import io.cassette.cql.language.types.ValueComparison;
 import io.cassette.cql.language.types.Values;
@@ -35,10 +34,8 @@ import io.cassette.storage.Slice;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /** A compiled INSERT, UPDATE or DELETE, with lightweight-transaction conditions and counters. */
@@ -207,7 +204,10 @@ public final class ModificationStatement implements Executable {
     return t == null ? null : terms.compile(t, new Receiver(table.keyspace, table.name, name, type));
   }
 
-  /** INSERT's values become EQ relations on the key plus SET operations on the rest. */
+  /**
+   * INSERT's values become EQ relations on the key plus SET operations on the rest (INSERT
+   * JSON: each column's value is taken from the bound map by {@link InsertJson}).
+   */
   private List<Relation> insertRelations(Statement.Insert ins, TermCompiler terms) {
     List<Relation> rels = new ArrayList<>();
     if (ins.json() != null) {
@@ -217,26 +217,7 @@ public final class ModificationStatement implements Executable {
         final ColumnMetadata col = c;
         final boolean check = first;
         first = false;
-        Value v = ctx -> {
-          byte[] j = json.get(ctx);
-          if (j == null || j == QueryContext.UNSET) {
-            throw invalid("Got null for INSERT JSON values");
-          }
-          Map<String, Object> m = jsonObject(j);
-          if (check) {
-            for (String k : m.keySet()) {
-              String name = k.startsWith("\"") ? k.substring(1, k.length() - 1) : k;
-              if (table.column(name) == null) {
-                throw invalid("JSON values map contains unrecognized column: " + name);
-              }
-            }
-          }
-          String key = m.containsKey(col.name()) ? col.name() : "\"" + col.name() + "\"";
-          if (!m.containsKey(key)) {
-            return ins.defaultUnset() ? QueryContext.UNSET : null;
-          }
-          return JsonValues.fromJson(col.type(), m.get(key), col.name());
-        };
+        Value v = InsertJson.column(table, json, col, check, ins.defaultUnset());
         if (c.isPrimaryKey()) {
           rels.add(new Relation(Relation.Kind.SINGLE, List.of(c.name()), null, Operator.EQ,
               new Term.Precompiled(v), null));
@@ -262,20 +243,6 @@ public final class ModificationStatement implements Executable {
       }
     }
     return rels;
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> jsonObject(byte[] j) {
-    Object o = Json.parse(Values.toText(j));
-    if (!(o instanceof Map)) {
-      throw invalid("Could not decode JSON string as a map: " + Values.toText(j));
-    }
-    Map<String, Object> m = new LinkedHashMap<>();
-    for (Map.Entry<String, Object> e : ((Map<String, Object>) o).entrySet()) {
-      String k = e.getKey();
-      m.put(k.startsWith("\"") ? k : k.toLowerCase(), e.getValue());
-    }
-    return m;
   }
 
   boolean isConditional() {
