@@ -4,7 +4,6 @@ import io.cassette.coordinator.Coordinator;
 import io.cassette.coordinator.CoordinatorException;
 import io.cassette.cql.BatchStatement;
 import io.cassette.cql.ClientState;
-import io.cassette.cql.Consistency;
 import io.cassette.cql.ColumnSpec;
 import io.cassette.cql.Consistency;
 import io.cassette.cql.ReplicaException;

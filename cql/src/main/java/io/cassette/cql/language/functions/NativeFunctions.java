@@ -2,8 +2,8 @@ package io.cassette.cql.language.functions;
 
 import static io.cassette.cql.language.Errors.invalid;
 
-import io.cassette.cql.CqlType.Native;
 import io.cassette.cql.CqlType;
+import io.cassette.cql.CqlType.Native;
 import io.cassette.cql.language.schema.TimeUuid;
 import io.cassette.cql.language.types.Types;
 import io.cassette.cql.language.types.ValueValidation;

@@ -1,10 +1,10 @@
 package io.cassette.cql.language.statements;
 
+import io.cassette.cql.CqlType;
 import io.cassette.cql.CqlType.ListType;
 import io.cassette.cql.CqlType.MapType;
 import io.cassette.cql.CqlType.SetType;
 import io.cassette.cql.CqlType.UdtType;
-import io.cassette.cql.CqlType;
 import io.cassette.cql.language.types.CollectionCodec;
 import io.cassette.cql.language.types.ComparableEncoding;
 import io.cassette.storage.Cell;

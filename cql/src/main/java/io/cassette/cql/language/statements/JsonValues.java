@@ -2,6 +2,7 @@ package io.cassette.cql.language.statements;
 
 import static io.cassette.cql.language.Errors.invalid;
 
+import io.cassette.cql.CqlType;
 import io.cassette.cql.CqlType.ListType;
 import io.cassette.cql.CqlType.MapType;
 import io.cassette.cql.CqlType.NativeType;
@@ -9,14 +10,13 @@ import io.cassette.cql.CqlType.SetType;
 import io.cassette.cql.CqlType.TupleType;
 import io.cassette.cql.CqlType.UdtType;
 import io.cassette.cql.CqlType.VectorType;
-import io.cassette.cql.CqlType;
 import io.cassette.cql.language.types.CollectionCodec;
 import io.cassette.cql.language.types.Json;
 import io.cassette.cql.language.types.Literals;
 import io.cassette.cql.language.types.Types;
 import io.cassette.cql.language.types.ValueComparison;
-import io.cassette.cql.language.types.Values.Constant;
 import io.cassette.cql.language.types.Values;
+import io.cassette.cql.language.types.Values.Constant;
 import io.cassette.cql.language.types.Vectors;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,23 +4,21 @@ import static io.cassette.cql.language.Errors.invalid;
 
 import io.cassette.coordinator.PartitionReader;
 import io.cassette.cql.ColumnSpec;
+import io.cassette.cql.CqlType;
 import io.cassette.cql.CqlType.ListType;
 import io.cassette.cql.CqlType.MapType;
 import io.cassette.cql.CqlType.SetType;
 import io.cassette.cql.CqlType.UdtType;
-import io.cassette.cql.CqlType;
 import io.cassette.cql.Result;
-import io.cassette.cql.language.parser.Condition;
 import io.cassette.cql.language.parser.Operation;
-import io.cassette.cql.language.parser.Relation.Operator;
 import io.cassette.cql.language.parser.Relation;
+import io.cassette.cql.language.parser.Relation.Operator;
 import io.cassette.cql.language.parser.Statement;
 import io.cassette.cql.language.parser.Term;
 import io.cassette.cql.language.schema.ColumnMetadata;
 import io.cassette.cql.language.schema.TableMetadata;
 import io.cassette.cql.language.types.CollectionCodec;
 import io.cassette.cql.language.types.ComparableEncoding;
-import io.cassette.cql.language.types.Json;
 import io.cassette.cql.language.types.Types;
 import io.cassette.cql.language.types.ValueComparison;
 import io.cassette.cql.language.types.Values;
@@ -36,10 +34,8 @@ import io.cassette.storage.Slice;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /** A compiled INSERT, UPDATE or DELETE, with lightweight-transaction conditions and counters. */
@@ -59,10 +55,6 @@ public final class ModificationStatement implements Executable {
     void apply(Writer w);
   }
 
-  /** One compiled IF condition. */
-  private record Cond(ColumnMetadata column, java.util.function.BiFunction<RowView, QueryContext, byte[]> current, CqlType type,
-                      Operator op, Value value, List<Value> inValues) {}
-
   private final Kind kind;
   final TableMetadata table;
   private final TableSource source;
@@ -72,7 +64,7 @@ public final class ModificationStatement implements Executable {
   private final Value timestamp;
   private final boolean ifNotExists;
   private final boolean ifExists;
-  private final List<Cond> conditions = new ArrayList<>();
+  private final Conditions conditions;
   private final List<ColumnSpec> variables;
   private final int[] pkIndexes;
   private final boolean deleteRows;
@@ -83,6 +75,7 @@ public final class ModificationStatement implements Executable {
                                TableSource source) {
     this.table = table;
     this.source = source;
+    this.conditions = new Conditions(table);
     if (s instanceof Statement.Insert ins) {
       kind = Kind.INSERT;
       if (table.isCounter) {
@@ -116,7 +109,7 @@ public final class ModificationStatement implements Executable {
       }
       where = Restrictions.compile(table, up.where(), terms, false);
       deleteRows = false;
-      compileConditions(up.conditions(), terms);
+      conditions.compile(up.conditions(), terms);
     } else {
       Statement.Delete del = (Statement.Delete) s;
       kind = Kind.DELETE;
@@ -133,7 +126,7 @@ public final class ModificationStatement implements Executable {
       }
       where = Restrictions.compile(table, del.where(), terms, false);
       deleteRows = del.targets().isEmpty();
-      compileConditions(del.conditions(), terms);
+      conditions.compile(del.conditions(), terms);
     }
     if (where.hasToken) {
       throw invalid("The token function cannot be used in WHERE clauses for " + kind + " statements");
@@ -154,7 +147,7 @@ public final class ModificationStatement implements Executable {
     for (Op o : ops) {
       allStatic &= o.column().isStatic();
     }
-    for (Cond c : conditions) {
+    for (Conditions.Cond c : conditions) {
       allStatic &= c.column().isStatic();
     }
     if (allStatic && where.clusteringRestricted && kind == Kind.UPDATE) {
@@ -211,7 +204,10 @@ public final class ModificationStatement implements Executable {
     return t == null ? null : terms.compile(t, new Receiver(table.keyspace, table.name, name, type));
   }
 
-  /** INSERT's values become EQ relations on the key plus SET operations on the rest. */
+  /**
+   * INSERT's values become EQ relations on the key plus SET operations on the rest (INSERT
+   * JSON: each column's value is taken from the bound map by {@link InsertJson}).
+   */
   private List<Relation> insertRelations(Statement.Insert ins, TermCompiler terms) {
     List<Relation> rels = new ArrayList<>();
     if (ins.json() != null) {
@@ -221,26 +217,7 @@ public final class ModificationStatement implements Executable {
         final ColumnMetadata col = c;
         final boolean check = first;
         first = false;
-        Value v = ctx -> {
-          byte[] j = json.get(ctx);
-          if (j == null || j == QueryContext.UNSET) {
-            throw invalid("Got null for INSERT JSON values");
-          }
-          Map<String, Object> m = jsonObject(j);
-          if (check) {
-            for (String k : m.keySet()) {
-              String name = k.startsWith("\"") ? k.substring(1, k.length() - 1) : k;
-              if (table.column(name) == null) {
-                throw invalid("JSON values map contains unrecognized column: " + name);
-              }
-            }
-          }
-          String key = m.containsKey(col.name()) ? col.name() : "\"" + col.name() + "\"";
-          if (!m.containsKey(key)) {
-            return ins.defaultUnset() ? QueryContext.UNSET : null;
-          }
-          return JsonValues.fromJson(col.type(), m.get(key), col.name());
-        };
+        Value v = InsertJson.column(table, json, col, check, ins.defaultUnset());
         if (c.isPrimaryKey()) {
           rels.add(new Relation(Relation.Kind.SINGLE, List.of(c.name()), null, Operator.EQ,
               new Term.Precompiled(v), null));
@@ -266,110 +243,6 @@ public final class ModificationStatement implements Executable {
       }
     }
     return rels;
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> jsonObject(byte[] j) {
-    Object o = Json.parse(Values.toText(j));
-    if (!(o instanceof Map)) {
-      throw invalid("Could not decode JSON string as a map: " + Values.toText(j));
-    }
-    Map<String, Object> m = new LinkedHashMap<>();
-    for (Map.Entry<String, Object> e : ((Map<String, Object>) o).entrySet()) {
-      String k = e.getKey();
-      m.put(k.startsWith("\"") ? k : k.toLowerCase(), e.getValue());
-    }
-    return m;
-  }
-
-  private void compileConditions(List<Condition> conds, TermCompiler terms) {
-    for (Condition cond : conds) {
-      ColumnMetadata c = column(cond.column());
-      if (c.isPrimaryKey()) {
-        throw invalid("PRIMARY KEY column '" + c.name() + "' cannot have IF conditions");
-      }
-      if (Types.isCounter(c.type())) {
-        throw invalid("Conditions on counters are not supported");
-      }
-      CqlType type = c.type();
-      java.util.function.BiFunction<RowView, QueryContext, byte[]> current = (r, x) -> r.value(c);
-      Receiver rc = Restrictions.receiver(table, c);
-      if (cond.elementKey() != null) {
-        if (type instanceof ListType l) {
-          Value idx = terms.compile(cond.elementKey(), rc.named("idx(" + c.name() + ")", Types.INT));
-          type = l.element();
-          current = (r, x) -> {
-            byte[] v = r.value(c);
-            byte[] i = idx.get(x);
-            if (v == null || i == null) {
-              return null;
-            }
-            List<byte[]> es = CollectionCodec.unpack(v, false);
-            int n = Values.toInt(i);
-            return n >= 0 && n < es.size() ? es.get(n) : null;
-          };
-        } else if (type instanceof MapType m) {
-          Value key = terms.compile(cond.elementKey(), rc.named("key(" + c.name() + ")", m.key()));
-          type = m.value();
-          current = (r, x) -> {
-            byte[] v = r.value(c);
-            byte[] k = key.get(x);
-            if (v == null || k == null) {
-              return null;
-            }
-            List<byte[]> kv = CollectionCodec.unpack(v, true);
-            for (int i = 0; i < kv.size(); i += 2) {
-              if (ValueComparison.compare(m.key(), kv.get(i), k) == 0) {
-                return kv.get(i + 1);
-              }
-            }
-            return null;
-          };
-        } else {
-          throw invalid("Invalid element access syntax for non-collection column " + c.name());
-        }
-      } else if (cond.field() != null) {
-        if (!(type instanceof UdtType u)) {
-          throw invalid("Invalid field access for non-UDT column " + c.name());
-        }
-        int i = u.fieldNames().indexOf(cond.field());
-        if (i < 0) {
-          throw invalid("Unknown field " + cond.field() + " for column " + c.name());
-        }
-        type = u.fieldTypes().get(i);
-        current = (r, x) -> {
-          byte[] v = r.value(c);
-          return v == null ? null : CollectionCodec.unpackFields(v, u.fieldTypes().size()).get(i);
-        };
-      }
-      Receiver r = rc.named(c.name(), type);
-      Value v = null;
-      List<Value> in = null;
-      if (cond.op() == Operator.CONTAINS || cond.op() == Operator.CONTAINS_KEY) {
-        boolean key = cond.op() == Operator.CONTAINS_KEY;
-        if (!Types.isCollection(type) || (key && !(type instanceof MapType))) {
-          throw invalid("Cannot use " + cond.op().text + " on non-" + (key ? "map" : "collection") + " column " + c.name());
-        }
-        CqlType elem = type instanceof ListType l ? l.element() : type instanceof SetType s ? s.element()
-            : key ? ((MapType) type).key() : ((MapType) type).value();
-        v = terms.compile(cond.value(), r.named((key ? "key(" : "value(") + c.name() + ")", elem));
-        conditions.add(new Cond(c, current, type, cond.op(), v, null));
-        continue;
-      }
-      if (cond.op() == Operator.IN) {
-        if (cond.inValues() != null) {
-          in = new ArrayList<>();
-          for (Term t : cond.inValues()) {
-            in.add(terms.compile(t, r));
-          }
-        } else {
-          v = terms.compile(cond.value(), r.named("in(" + c.name() + ")", new ListType(type, false)));
-        }
-      } else {
-        v = terms.compile(cond.value(), r);
-      }
-      conditions.add(new Cond(c, current, type, cond.op(), v, in));
-    }
   }
 
   boolean isConditional() {
@@ -616,7 +489,7 @@ public final class ModificationStatement implements Executable {
           }
         } else if (!ifExists) {
           Set<ColumnMetadata> seen = new LinkedHashSet<>();
-          for (Cond c : conditions) {
+          for (Conditions.Cond c : conditions) {
             seen.add(c.column());
           }
           for (ColumnMetadata c : table.columns) {
@@ -655,95 +528,7 @@ public final class ModificationStatement implements Executable {
 
   /** Null when the conditions hold; else the [applied]=false row Cassandra returns. */
   List<ByteBuffer> check(QueryContext ctx, RowView current) {
-    List<ByteBuffer> fail = new ArrayList<>();
-    fail.add(ByteBuffer.wrap(Values.ofBoolean(false)));
-    if (ifNotExists) {
-      if (current == null) {
-        return null;
-      }
-      for (ColumnMetadata c : table.columns) {
-        byte[] v = current.value(c);
-        fail.add(v == null ? null : ByteBuffer.wrap(v));
-      }
-      return fail;
-    }
-    if (ifExists) {
-      return current == null ? fail : null;
-    }
-    boolean ok = true;
-    for (Cond c : conditions) {
-      byte[] cur = current == null ? null : c.current().apply(current, ctx);
-      ok &= holds(c, cur, ctx);
-    }
-    if (ok) {
-      return null;
-    }
-    Set<ColumnMetadata> seen = new LinkedHashSet<>();
-    for (Cond c : conditions) {
-      seen.add(c.column());
-    }
-    for (ColumnMetadata c : table.columns) {
-      if (seen.contains(c)) {
-        byte[] v = current == null ? null : current.value(c);
-        fail.add(v == null ? null : ByteBuffer.wrap(v));
-      }
-    }
-    return fail;
-  }
-
-  private static boolean holds(Cond c, byte[] cur, QueryContext ctx) {
-    if (c.op() == Operator.IN) {
-      List<byte[]> candidates = new ArrayList<>();
-      if (c.inValues() != null) {
-        for (Value v : c.inValues()) {
-          candidates.add(v.get(ctx));
-        }
-      } else {
-        byte[] l = c.value().get(ctx);
-        if (l != null) {
-          candidates.addAll(CollectionCodec.unpack(l, false));
-        }
-      }
-      for (byte[] x : candidates) {
-        if (x == null ? cur == null : cur != null && ValueComparison.compare(c.type(), cur, x) == 0) {
-          return true;
-        }
-      }
-      return false;
-    }
-    byte[] x = c.value().get(ctx);
-    if (x == QueryContext.UNSET) {
-      throw invalid("Invalid 'unset' value in condition");
-    }
-    if (c.op() == Operator.EQ) {
-      return x == null ? cur == null : cur != null && ValueComparison.compare(c.type(), cur, x) == 0;
-    }
-    if (c.op() == Operator.NEQ) {
-      return x == null ? cur != null : cur == null || ValueComparison.compare(c.type(), cur, x) != 0;
-    }
-    if (x == null) {
-      throw invalid("Invalid comparison with null for operator \"" + c.op().text + "\"");
-    }
-    if (cur == null) {
-      return false;
-    }
-    if (c.op() == Operator.CONTAINS || c.op() == Operator.CONTAINS_KEY) {
-      boolean map = c.type() instanceof MapType;
-      boolean key = c.op() == Operator.CONTAINS_KEY;
-      CqlType elem = c.type() instanceof ListType l ? l.element() : c.type() instanceof SetType s ? s.element()
-          : key ? ((MapType) c.type()).key() : ((MapType) c.type()).value();
-      List<byte[]> es = CollectionCodec.unpack(cur, map);
-      for (int i = 0; i < es.size(); i++) {
-        if (map && (i % 2 == 0) != key) {
-          continue;
-        }
-        if (ValueComparison.compare(elem, es.get(i), x) == 0) {
-          return true;
-        }
-      }
-      return false;
-    }
-    return Restrictions.matches(c.op(), ValueComparison.compare(c.type(), cur, x));
+    return conditions.check(ctx, current, ifNotExists, ifExists);
   }
 
   // ------------------------------------------------------------------ operations

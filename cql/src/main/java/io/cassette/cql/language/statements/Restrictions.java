@@ -2,13 +2,13 @@ package io.cassette.cql.language.statements;
 
 import static io.cassette.cql.language.Errors.invalid;
 
+import io.cassette.cql.CqlType;
 import io.cassette.cql.CqlType.ListType;
 import io.cassette.cql.CqlType.MapType;
 import io.cassette.cql.CqlType.SetType;
 import io.cassette.cql.CqlType.TupleType;
-import io.cassette.cql.CqlType;
-import io.cassette.cql.language.parser.Relation.Operator;
 import io.cassette.cql.language.parser.Relation;
+import io.cassette.cql.language.parser.Relation.Operator;
 import io.cassette.cql.language.parser.Term;
 import io.cassette.cql.language.schema.ColumnMetadata;
 import io.cassette.cql.language.schema.IndexMetadata;

@@ -3,10 +3,10 @@ package io.cassette.cql.language.statements;
 import static io.cassette.cql.language.Errors.invalid;
 
 import io.cassette.cql.ColumnSpec;
+import io.cassette.cql.CqlType;
 import io.cassette.cql.CqlType.Native;
 import io.cassette.cql.CqlType.NativeType;
 import io.cassette.cql.CqlType.UdtType;
-import io.cassette.cql.CqlType;
 import io.cassette.cql.language.functions.NativeFunction;
 import io.cassette.cql.language.functions.NativeFunctions;
 import io.cassette.cql.language.parser.Selector;

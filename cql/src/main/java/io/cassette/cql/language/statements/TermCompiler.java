@@ -2,6 +2,7 @@ package io.cassette.cql.language.statements;
 
 import static io.cassette.cql.language.Errors.invalid;
 
+import io.cassette.cql.CqlType;
 import io.cassette.cql.CqlType.ListType;
 import io.cassette.cql.CqlType.MapType;
 import io.cassette.cql.CqlType.Native;
@@ -10,7 +11,6 @@ import io.cassette.cql.CqlType.SetType;
 import io.cassette.cql.CqlType.TupleType;
 import io.cassette.cql.CqlType.UdtType;
 import io.cassette.cql.CqlType.VectorType;
-import io.cassette.cql.CqlType;
 import io.cassette.cql.language.functions.NativeFunction;
 import io.cassette.cql.language.functions.NativeFunctions;
 import io.cassette.cql.language.parser.Term;
@@ -22,8 +22,8 @@ import io.cassette.cql.language.types.Literals;
 import io.cassette.cql.language.types.Types;
 import io.cassette.cql.language.types.ValueComparison;
 import io.cassette.cql.language.types.ValueValidation;
-import io.cassette.cql.language.types.Values.Constant;
 import io.cassette.cql.language.types.Values;
+import io.cassette.cql.language.types.Values.Constant;
 import io.cassette.cql.language.types.Vectors;
 import java.math.BigDecimal;
 import java.math.MathContext;

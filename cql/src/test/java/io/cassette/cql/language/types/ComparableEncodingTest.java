@@ -2,8 +2,8 @@ package io.cassette.cql.language.types;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cassette.cql.CqlType.Native;
 import io.cassette.cql.CqlType;
+import io.cassette.cql.CqlType.Native;
 import io.cassette.cql.language.schema.TimeUuid;
 import io.cassette.storage.Bytes;
 import java.math.BigDecimal;
