@@ -65,7 +65,7 @@ final class StorageEngine implements Engine {
   private final FileLock directoryLock;
   private CommitLog commitLog;
   private final ExecutorService flushExecutor;
-  /** The compaction pool, its throttle and counters; what a compaction does is LocalTable's. */
+  /** The compaction pool, its throttle and counters; what a compaction does: compaction/TableCompactions. */
   final CompactionScheduler compaction;
   /**
    * Data and index chunks each get half of the chunk-cache budget: a 4 KB index chunk serves
