@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * When compactions run: the compaction pool ({@code compaction-N} threads), one background
  * loop per table at most (it asks the table's strategy for work until there is none), the
  * shared I/O throttle, and the engine-wide counters. What a compaction does is the table's
- * ({@link LocalTable#compact}). Thread-safe.
+ * ({@link io.cassette.storage.compaction.TableCompactions}). Thread-safe.
  */
 final class CompactionScheduler {
   private static final Logger LOG = LoggerFactory.getLogger(CompactionScheduler.class);
@@ -61,11 +61,11 @@ final class CompactionScheduler {
       executor.execute(() -> {
         try {
           while (!closed.getAsBoolean() && !t.dropped) {
-            List<SSTableReader> inputs = t.nextBackgroundCompaction();
+            List<SSTableReader> inputs = t.compactions.nextBackgroundTask();
             if (inputs.isEmpty()) {
               break;
             }
-            t.compact(inputs, throttle);
+            t.compactions.run(inputs, throttle);
           }
         } catch (RuntimeException e) {
           if (!closed.getAsBoolean()) {
@@ -82,7 +82,7 @@ final class CompactionScheduler {
 
   /** Runs a compaction of marked inputs on the compaction pool. */
   CompletableFuture<Void> run(LocalTable t, List<SSTableReader> inputs) {
-    return CompletableFuture.runAsync(() -> t.compact(inputs, throttle), executor);
+    return CompletableFuture.runAsync(() -> t.compactions.run(inputs, throttle), executor);
   }
 
   /** Changes the I/O cap at once; 0 = unthrottled. */

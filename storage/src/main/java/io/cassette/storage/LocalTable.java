@@ -1,13 +1,15 @@
 package io.cassette.storage;
 
 import io.cassette.storage.commitlog.CommitLogPosition;
-import io.cassette.storage.compaction.CompactionMerger;
+import io.cassette.storage.compaction.CompactableTable;
 import io.cassette.storage.compaction.CompactionStrategy;
+import io.cassette.storage.compaction.TableCompactions;
 import io.cassette.storage.io.Compressors;
 import io.cassette.storage.memtable.Memtable;
 import io.cassette.storage.memtable.MemtablePartition;
 import io.cassette.storage.partition.PartitionReader;
 import io.cassette.storage.partition.PartitionSource;
+import io.cassette.storage.partition.PeekingSource;
 import io.cassette.storage.sstable.SSTableDescriptor;
 import io.cassette.storage.sstable.SSTableReader;
 import io.cassette.storage.sstable.SSTableScanner;
@@ -31,19 +33,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A table of the engine: its view (memtables and SSTables), its directory, reads, scans,
- * flushes and compactions. Writes arrive through {@link StorageEngine#apply}. Thread-safe.
+ * A table of the engine: its view (memtables and SSTables), its directory, reads, scans and
+ * flushes. Writes arrive through {@link StorageEngine#apply}. Its compactions (choosing,
+ * running, swapping in) are {@link TableCompactions}, which sees the table only as a
+ * {@link CompactableTable}. Thread-safe.
  */
-final class LocalTable implements Table {
+final class LocalTable implements Table, CompactableTable {
   private static final Logger LOG = LoggerFactory.getLogger(LocalTable.class);
   private static final java.util.Comparator<SSTableReader> NEWEST_FIRST =
       (a, b) -> Long.compare(b.stats().maxTimestamp(), a.stats().maxTimestamp());
-  /** How often a major compaction checks whether background compactions have finished. */
-  private static final long MAJOR_COMPACTION_POLL_MILLIS = 20;
 
   private final StorageEngine engine;
   private volatile TableSpec spec;
-  private volatile CompactionStrategy strategy;
+  /** Its compactions: which SSTables are compacting, what to compact next, running one. */
+  final TableCompactions compactions;
   private final Path directory;
   final AtomicReference<TableView> view = new AtomicReference<>(TableView.empty());
   private final AtomicLong nextGeneration = new AtomicLong(1);
@@ -55,8 +58,6 @@ final class LocalTable implements Table {
   record PendingFlush(Memtable memtable, CommitLogPosition upper) {}
   /** Failed flushes in order, retried before the next flush; touched only by the flush thread. */
   final java.util.ArrayDeque<PendingFlush> failedFlushes = new java.util.ArrayDeque<>();
-  /** SSTables in a running compaction; guarded by itself. */
-  private final Set<SSTableReader> compacting = new HashSet<>();
   volatile boolean dropped;
 
   private final LongAdder reads = new LongAdder();
@@ -68,10 +69,11 @@ final class LocalTable implements Table {
   LocalTable(StorageEngine engine, TableSpec spec, Path directory) {
     this.engine = engine;
     this.spec = spec;
-    this.strategy = CompactionStrategy.forOptions(spec.compaction());
+    CompactionStrategy strategy = CompactionStrategy.forOptions(spec.compaction());
     Compressors.forOptions(spec.compression());
     Compressors.chunkLength(spec.compression());
     this.directory = directory;
+    this.compactions = new TableCompactions(this, strategy);
   }
 
   static Path directoryFor(Path dataDirectory, TableSpec spec) {
@@ -135,7 +137,7 @@ final class LocalTable implements Table {
     Compressors.forOptions(newSpec.compression());
     Compressors.chunkLength(newSpec.compression());
     this.spec = newSpec;
-    this.strategy = s;
+    compactions.setStrategy(s);
   }
 
   Path directory() {
@@ -293,21 +295,6 @@ final class LocalTable implements Table {
     };
   }
 
-  /** An iterator with a look-ahead element. */
-  static final class PeekingSource {
-    private final Iterator<? extends PartitionSource> it;
-    PartitionSource head;
-
-    PeekingSource(Iterator<? extends PartitionSource> it) {
-      this.it = it;
-      advance();
-    }
-
-    void advance() {
-      head = it.hasNext() ? it.next() : null;
-    }
-  }
-
   /** Merges the partitions of several sources in token order, lazily. */
   private final class ScanIterator implements CloseableIterator<PartitionView> {
     private final TableView view;
@@ -329,8 +316,8 @@ final class LocalTable implements Table {
       while (next == null && !closed) {
         DecoratedKey min = null;
         for (PeekingSource s : sources) {
-          if (s.head != null && (min == null || s.head.key().compareTo(min) < 0)) {
-            min = s.head.key();
+          if (s.head() != null && (min == null || s.head().key().compareTo(min) < 0)) {
+            min = s.head().key();
           }
         }
         if (min == null) {
@@ -339,8 +326,8 @@ final class LocalTable implements Table {
         }
         List<PartitionSource> parts = new ArrayList<>();
         for (PeekingSource s : sources) {
-          if (s.head != null && s.head.key().equals(min)) {
-            parts.add(s.head);
+          if (s.head() != null && s.head().key().equals(min)) {
+            parts.add(s.head());
           }
         }
         PartitionView pv;
@@ -351,7 +338,7 @@ final class LocalTable implements Table {
           throw e;
         }
         for (PeekingSource s : sources) {
-          if (s.head != null && s.head.key().equals(min)) {
+          if (s.head() != null && s.head().key().equals(min)) {
             s.advance();
           }
         }
@@ -415,238 +402,53 @@ final class LocalTable implements Table {
     }
   }
 
-  /** SSTables no compaction is using, or an empty list. */
-  List<SSTableReader> compactionCandidates() {
-    List<SSTableReader> live = view.get().sstables();
-    synchronized (compacting) {
-      List<SSTableReader> c = new ArrayList<>(live);
-      c.removeAll(compacting);
-      return c;
-    }
+  @Override
+  public TableView view() {
+    return view.get();
   }
 
-  /** Marks the SSTables as compacting; false if one of them already is. */
-  boolean markCompacting(List<SSTableReader> sstables) {
-    synchronized (compacting) {
-      for (SSTableReader s : sstables) {
-        if (compacting.contains(s) || !view.get().sstables().contains(s)) {
-          return false;
-        }
-      }
-      compacting.addAll(sstables);
-      return true;
-    }
+  @Override
+  public boolean dropped() {
+    return dropped;
   }
 
-  void unmarkCompacting(List<SSTableReader> sstables) {
-    synchronized (compacting) {
-      compacting.removeAll(sstables);
-    }
+  @Override
+  public SSTableDescriptor newSSTable() {
+    return new SSTableDescriptor(directory, nextGeneration.getAndIncrement());
   }
 
-  /** The next background compaction the strategy wants, marked as compacting; empty if none. */
-  List<SSTableReader> nextBackgroundCompaction() {
-    long now = System.currentTimeMillis() / 1000;
-    synchronized (compacting) {
-      List<SSTableReader> candidates = compactionCandidates();
-      List<SSTableReader> task = strategy.nextBackgroundTask(candidates, now);
-      if (task.isEmpty()) {
-        SSTableReader expired = tombstoneCompactionCandidate(candidates, now);
-        if (expired != null) {
-          task = List.of(expired);
-        }
-      }
-      if (!task.isEmpty() && markCompacting(task)) {
-        return task;
-      }
-      return List.of();
-    }
+  @Override
+  public SSTableReader open(SSTableDescriptor descriptor) {
+    SSTableReader r = SSTableReader.open(descriptor);
+    r.useCache(engine.chunkCache(), engine.indexChunkCache());
+    return r;
   }
 
-  /** Cassandra's option: seconds an SSTable must exist before it is rewritten alone for its tombstones. */
-  static final String TOMBSTONE_COMPACTION_INTERVAL = "tombstone_compaction_interval";
-  static final long DEFAULT_TOMBSTONE_COMPACTION_INTERVAL_SECONDS = 86_400;
-
-  /**
-   * An SSTable worth rewriting alone to drop what has expired or been deleted (TTL-heavy
-   * data that size tiering may never pick): every deletion and expiry in it is past
-   * gc_grace and it is older than tombstone_compaction_interval. The usual purge rules keep
-   * what older data elsewhere still needs. Null if none.
-   */
-  private SSTableReader tombstoneCompactionCandidate(List<SSTableReader> candidates, long now) {
-    TableSpec s = spec;
-    long gcBefore = now - s.gcGraceSeconds();
-    long interval;
-    try {
-      interval = Long.parseLong(s.compaction().getOrDefault(TOMBSTONE_COMPACTION_INTERVAL,
-          "" + DEFAULT_TOMBSTONE_COMPACTION_INTERVAL_SECONDS));
-    } catch (NumberFormatException e) {
-      interval = DEFAULT_TOMBSTONE_COMPACTION_INTERVAL_SECONDS;
-    }
-    for (SSTableReader c : candidates) {
-      var st = c.stats();
-      boolean hasDeletions = st.tombstoneCount() > 0 || st.minLocalDeletionTime() != Long.MAX_VALUE;
-      if (!hasDeletions || st.maxLocalDeletionTime() >= gcBefore || c.ageSeconds() < interval) {
-        continue;
-      }
-      if (!rewrittenAlone.contains(c.descriptor().generation())) {
-        return c;
-      }
-    }
-    return null;
+  @Override
+  public boolean swap(List<SSTableReader> inputs, SSTableReader output) {
+    TableView replaced = view.updateAndGet(v -> {
+      TableView n = v.compacted(inputs, output);
+      return n == null ? v : n;
+    });
+    return output != null && replaced.sstables().contains(output);
   }
 
-  /**
-   * Generations written by compacting one SSTable alone: not picked again in this process,
-   * since what they still hold past gc_grace could not be purged (older data elsewhere).
-   */
-  private final Set<Long> rewrittenAlone = java.util.concurrent.ConcurrentHashMap.newKeySet();
-
-  /**
-   * Merges {@code inputs} (marked compacting, referenced by the view) into one SSTable and
-   * swaps it in. Runs on a compaction thread.
-   */
-  void compact(List<SSTableReader> inputs, io.cassette.storage.io.Throttle throttle) {
-    TableSpec s = spec;
-    long startNanos = System.nanoTime();
-    long now = System.currentTimeMillis() / 1000;
-    CompactionMerger merger = new CompactionMerger(now, s.gcGraceSeconds());
-    long expected = 0;
-    CommitLogPosition upper = CommitLogPosition.NONE;
-    for (SSTableReader r : inputs) {
-      expected += r.stats().partitionCount();
-      upper = CommitLogPosition.max(upper, r.stats().commitLogUpperBound());
-    }
-    for (int i = 0; i < inputs.size(); i++) {
-      if (!inputs.get(i).tryRef()) {
-        // released meanwhile (truncate, drop): give back what was taken and skip this compaction
-        for (int j = 0; j < i; j++) {
-          inputs.get(j).release();
-        }
-        unmarkCompacting(inputs);
-        return;
-      }
-    }
-    SSTableReader output = null;
-    List<SSTableScanner> scanners = new ArrayList<>();
-    try {
-      SSTableDescriptor d = new SSTableDescriptor(directory, nextGeneration.getAndIncrement());
-      try (SSTableWriter w = new SSTableWriter(d, Compressors.forOptions(s.compression()),
-          Compressors.chunkLength(s.compression()), expected, s.bloomFilterFpChance(), throttle)) {
-        List<PeekingSource> sources = new ArrayList<>();
-        for (SSTableReader r : inputs) {
-          SSTableScanner scanner = r.scanner(KeyRange.ALL);
-          scanners.add(scanner);
-          sources.add(new PeekingSource(scanner));
-        }
-        while (true) {
-          DecoratedKey min = null;
-          for (PeekingSource p : sources) {
-            if (p.head != null && (min == null || p.head.key().compareTo(min) < 0)) {
-              min = p.head.key();
-            }
-          }
-          if (min == null) {
-            break;
-          }
-          List<PartitionSource> parts = new ArrayList<>();
-          for (PeekingSource p : sources) {
-            if (p.head != null && p.head.key().equals(min)) {
-              parts.add(p.head);
-            }
-          }
-          merger.write(w, min, parts, maxPurgeableTimestamp(min, view.get(), inputs));
-          for (PeekingSource p : sources) {
-            if (p.head != null && p.head.key().equals(min)) {
-              p.advance();
-            }
-          }
-          if (dropped) {
-            return;
-          }
-        }
-        SSTableDescriptor done = w.finish(upper);
-        output = done == null ? null : SSTableReader.open(done);
-        if (output != null) {
-          output.useCache(engine.chunkCache(), engine.indexChunkCache());
-        }
-      }
-      if (output != null) {
-        if (inputs.size() == 1) {
-          rewrittenAlone.add(output.descriptor().generation());
-        }
-        bytesWritten.add(output.bytesOnDisk());
-        engine.compaction.bytesWritten.add(output.bytesOnDisk());
-      }
-      final SSTableReader out = output;
-      TableView replaced = view.updateAndGet(v -> {
-        TableView n = v.compacted(inputs, out);
-        return n == null ? v : n;
-      });
-      if (out != null && !replaced.sstables().contains(out)) {
-        // Truncated or dropped meanwhile: the result must not come back.
-        out.markObsolete();
-        out.release();
-      } else {
-        for (SSTableReader r : inputs) {
-          r.markObsolete();
-          r.release(); // the view's reference
-        }
-      }
-      engine.compaction.completed.increment();
-      long bytesRead = 0;
-      for (SSTableReader r : inputs) {
-        bytesRead += r.bytesOnDisk();
-      }
-      engine.listener().compacted(s.keyspace() + "." + s.name(), (System.nanoTime() - startNanos) / 1000,
-          bytesRead, out == null ? 0 : out.bytesOnDisk());
-    } finally {
-      scanners.forEach(SSTableScanner::close);
-      for (SSTableReader r : inputs) {
-        r.release(); // ours
-      }
-      unmarkCompacting(inputs);
-    }
+  @Override
+  public void written(long bytes) {
+    bytesWritten.add(bytes);
+    engine.compaction.bytesWritten.add(bytes);
   }
 
-  /**
-   * The smallest timestamp outside the compaction that may belong to {@code key}: from
-   * SSTables whose key range and Bloom filter admit it and memtables holding it (only
-   * in-memory structures are consulted, so no references are needed).
-   */
-  private static long maxPurgeableTimestamp(DecoratedKey key, TableView v, List<SSTableReader> inputs) {
-    long min = Long.MAX_VALUE;
-    for (SSTableReader s : v.sstables()) {
-      if (!inputs.contains(s) && s.stats().minTimestamp() < min && s.mightContain(key)) {
-        min = s.stats().minTimestamp();
-      }
-    }
-    for (Memtable m : v.memtables()) {
-      if (m.minTimestamp() < min && m.get(key) != null) {
-        min = m.minTimestamp();
-      }
-    }
-    return min;
+  @Override
+  public void compacted(long micros, long bytesRead, long bytesWritten) {
+    engine.compaction.completed.increment();
+    engine.listener().compacted(spec.keyspace() + "." + spec.name(), micros, bytesRead, bytesWritten);
   }
 
   @Override
   public void compact() {
     engine.flush(this).join();
-    List<SSTableReader> all;
-    while (true) {
-      synchronized (compacting) {
-        all = compactionCandidates();
-        if (compacting.isEmpty() && (all.isEmpty() || markCompacting(all))) {
-          break;
-        }
-      }
-      try {
-        Thread.sleep(MAJOR_COMPACTION_POLL_MILLIS); // a background compaction is finishing
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new StorageException("interrupted while waiting for running compactions");
-      }
-    }
+    List<SSTableReader> all = compactions.markAllWhenIdle();
     if (all.isEmpty()) {
       return;
     }
@@ -687,7 +489,7 @@ final class LocalTable implements Table {
   }
 
   int pendingCompactions() {
-    return strategy.estimatedPendingTasks(compactionCandidates(), System.currentTimeMillis() / 1000);
+    return compactions.pendingTasks();
   }
 
   @Override

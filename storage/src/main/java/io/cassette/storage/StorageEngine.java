@@ -21,7 +21,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -34,7 +33,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The engine: catalog, commit log, tables, the write path and the flush thread. Beside it:
+ * The engine: commit log, the write path and the flush thread. Beside it:
+ * {@link TableRegistry} (the tables and the catalog that persists them),
  * {@link CommitLogReplay} (recovery at open), {@link MemtableBudget} (the memory all
  * memtables share) and {@link CompactionScheduler} (when compactions run).
  *
@@ -57,16 +57,14 @@ final class StorageEngine implements Engine {
   private static final ThreadLocal<ByteArrayWriter> BUFFER = ThreadLocal.withInitial(() -> new ByteArrayWriter(4096));
 
   private final EngineOptions options;
-  private final ConcurrentHashMap<UUID, LocalTable> byId = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<String, LocalTable> byName = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<UUID, CommitLogPosition> truncatedAt = new ConcurrentHashMap<>();
-  private final Object catalogLock = new Object();
+  /** The tables by id and name, their truncation positions, the catalog file. */
+  private final TableRegistry tables;
   private final ReentrantReadWriteLock switchLock = new ReentrantReadWriteLock();
   private final FileChannel lockChannel;
   private final FileLock directoryLock;
   private CommitLog commitLog;
   private final ExecutorService flushExecutor;
-  /** The compaction pool, its throttle and counters; what a compaction does is LocalTable's. */
+  /** The compaction pool, its throttle and counters; what a compaction does: compaction/TableCompactions. */
   final CompactionScheduler compaction;
   /**
    * Data and index chunks each get half of the chunk-cache budget: a 4 KB index chunk serves
@@ -91,6 +89,7 @@ final class StorageEngine implements Engine {
 
   private StorageEngine(EngineOptions options) {
     this.options = options;
+    this.tables = new TableRegistry(options.dataDirectory());
     try {
       Files.createDirectories(options.dataDirectory());
       lockChannel = FileChannel.open(options.dataDirectory().resolve(".lock"), StandardOpenOption.CREATE,
@@ -130,11 +129,10 @@ final class StorageEngine implements Engine {
 
   private void start() {
     long minNextSegment = Long.MIN_VALUE;
-    for (Catalog.Entry entry : Catalog.load(options.dataDirectory())) {
+    for (Catalog.Entry entry : tables.persisted()) {
       LocalTable t = new LocalTable(this, entry.spec(), LocalTable.directoryFor(options.dataDirectory(), entry.spec()));
       t.load(entry.truncatedAt());
-      register(t);
-      truncatedAt.put(entry.spec().id(), entry.truncatedAt());
+      tables.loaded(t, entry.truncatedAt());
       minNextSegment = Math.max(minNextSegment, t.flushedPosition.segmentId());
     }
     commitLog = CommitLog.open(options.commitLogDirectory(), options.commitLogSync(),
@@ -143,7 +141,7 @@ final class StorageEngine implements Engine {
     commitLog.onSync((micros, segment) -> listener.commitLogSynced(micros, segment));
     replay();
     discardCommitLogSegments();
-    for (LocalTable t : byId.values()) {
+    for (LocalTable t : tables.all()) {
       maybeCompact(t);
     }
   }
@@ -161,7 +159,7 @@ final class StorageEngine implements Engine {
     CommitLogReplay.replay(commitLog.replayableSegments(), new CommitLogReplay.Target() {
       @Override
       public LocalTable table(UUID id) {
-        return byId.get(id);
+        return tables.get(id);
       }
 
       @Override
@@ -179,103 +177,33 @@ final class StorageEngine implements Engine {
     replayPosition = null;
   }
 
-  private void register(LocalTable t) {
-    byId.put(t.spec().id(), t);
-    byName.put(nameKey(t.spec().keyspace(), t.spec().name()), t);
-  }
-
-  private static String nameKey(String keyspace, String name) {
-    return keyspace + '\u0000' + name;
-  }
-
-  /** Requires: catalogLock held. */
-  private void saveCatalog() {
-    List<Catalog.Entry> entries = new ArrayList<>();
-    for (LocalTable t : byId.values()) {
-      entries.add(new Catalog.Entry(t.spec(), truncatedAt.getOrDefault(t.spec().id(), CommitLogPosition.NONE)));
-    }
-    entries.sort(Comparator.comparing((Catalog.Entry e) -> e.spec().keyspace()).thenComparing(e -> e.spec().name()));
-    Catalog.save(options.dataDirectory(), entries);
-  }
-
   @Override
   public Table createTable(TableSpec spec) {
     checkOpen();
-    synchronized (catalogLock) {
-      LocalTable existing = byId.get(spec.id());
-      if (existing != null) {
-        return existing;
-      }
-      LocalTable sameName = byName.get(nameKey(spec.keyspace(), spec.name()));
-      if (sameName != null) {
-        throw new StorageException("table " + spec.keyspace() + "." + spec.name() + " already exists with id "
-            + sameName.spec().id() + " (requested: " + spec.id() + ")");
-      }
-      LocalTable t = new LocalTable(this, spec, LocalTable.directoryFor(options.dataDirectory(), spec));
-      // Records written before the table existed (a dropped table with the same id) must
-      // never be replayed into it.
-      CommitLogPosition createdAt = commitLog.currentPosition();
-      t.load(createdAt);
-      register(t);
-      truncatedAt.put(spec.id(), createdAt);
-      try {
-        saveCatalog();
-      } catch (RuntimeException e) {
-        byId.remove(spec.id());
-        byName.remove(nameKey(spec.keyspace(), spec.name()));
-        truncatedAt.remove(spec.id());
-        throw e;
-      }
-      return t;
-    }
+    return tables.create(spec, sp -> new LocalTable(this, sp, LocalTable.directoryFor(options.dataDirectory(), sp)),
+        commitLog::currentPosition);
   }
 
   @Override
   public Table alterTable(TableSpec spec) {
     checkOpen();
-    synchronized (catalogLock) {
-      LocalTable t = byId.get(spec.id());
-      if (t == null || !t.spec().keyspace().equals(spec.keyspace()) || !t.spec().name().equals(spec.name())) {
-        throw new StorageException("no table " + spec.keyspace() + "." + spec.name() + " with id " + spec.id());
-      }
-      TableSpec old = t.spec();
-      t.setSpec(spec);
-      try {
-        saveCatalog();
-      } catch (RuntimeException e) {
-        t.setSpec(old);
-        throw e;
-      }
-      maybeCompact(t);
-      return t;
-    }
+    return tables.alter(spec, this::maybeCompact);
   }
 
   @Override
   public Optional<Table> table(String keyspace, String name) {
-    return Optional.ofNullable(byName.get(nameKey(keyspace, name)));
+    return Optional.ofNullable(tables.get(keyspace, name));
   }
 
   @Override
   public Collection<Table> tables() {
-    return List.copyOf(byId.values());
+    return List.copyOf(tables.all());
   }
 
   @Override
   public void dropTable(String keyspace, String name) {
     checkOpen();
-    LocalTable t;
-    synchronized (catalogLock) {
-      t = byName.get(nameKey(keyspace, name));
-      if (t == null) {
-        throw new StorageException("no table " + keyspace + "." + name);
-      }
-      byName.remove(nameKey(keyspace, name));
-      byId.remove(t.spec().id());
-      truncatedAt.remove(t.spec().id());
-      t.dropped = true;
-      saveCatalog();
-    }
+    LocalTable t = tables.drop(keyspace, name);
     TableView old;
     switchLock.writeLock().lock();
     try {
@@ -300,7 +228,7 @@ final class StorageEngine implements Engine {
   }
 
   private LocalTable resolve(PartitionUpdate u) {
-    LocalTable t = byName.get(nameKey(u.keyspace(), u.table()));
+    LocalTable t = tables.get(u.keyspace(), u.table());
     if (t == null) {
       throw new StorageException("unknown table " + u.keyspace() + "." + u.table());
     }
@@ -361,7 +289,7 @@ final class StorageEngine implements Engine {
     if (memory.activeOverHalf() && memoryFlushRunning.compareAndSet(false, true)) {
       LocalTable largest = null;
       long size = 0;
-      for (LocalTable t : byId.values()) {
+      for (LocalTable t : tables.all()) {
         long s = t.view.get().active().liveBytes();
         if (s > size) {
           size = s;
@@ -386,7 +314,7 @@ final class StorageEngine implements Engine {
         long previous = segmentFlushRequestedFor.get();
         if (previous < oldest.id() && segmentFlushRequestedFor.compareAndSet(previous, oldest.id())) {
           for (UUID id : oldest.dirtyTables()) {
-            LocalTable t = byId.get(id);
+            LocalTable t = tables.get(id);
             if (t != null && t.flushedPosition.compareTo(oldest.end()) < 0) {
               flush(t);
             }
@@ -473,13 +401,13 @@ final class StorageEngine implements Engine {
   /** Returns the bytes of the SSTable written, 0 when none was (dropped, truncated, empty). */
   private long writeMemtable(LocalTable t, Memtable memtable, CommitLogPosition upper) {
     SSTableReader r = null;
-    boolean truncated = upper.compareTo(truncatedAt.getOrDefault(t.spec().id(), CommitLogPosition.NONE)) <= 0;
+    boolean truncated = upper.compareTo(tables.truncatedAt(t.spec().id())) <= 0;
     if (!t.dropped && !truncated) {
       r = t.writeMemtable(memtable, upper);
     }
     SSTableReader written = r;
     t.view.updateAndGet(v -> v.flushed(memtable, written));
-    if (r != null && (t.dropped || upper.compareTo(truncatedAt.getOrDefault(t.spec().id(), CommitLogPosition.NONE)) <= 0)) {
+    if (r != null && (t.dropped || upper.compareTo(tables.truncatedAt(t.spec().id())) <= 0)) {
       t.view.updateAndGet(v -> {
         TableView without = v.compacted(List.of(written), null);
         return without == null ? v : without;
@@ -499,7 +427,7 @@ final class StorageEngine implements Engine {
     }
     commitLog.discardSegments(segment -> {
       for (UUID id : segment.dirtyTables()) {
-        LocalTable t = byId.get(id);
+        LocalTable t = tables.get(id);
         if (t != null && (t.flushFailed || t.flushedPosition.compareTo(segment.end()) < 0)) {
           return false;
         }
@@ -534,14 +462,13 @@ final class StorageEngine implements Engine {
     checkOpen();
     checkNotDrained();
     TableView old;
-    synchronized (catalogLock) {
+    synchronized (tables.lock) {
       switchLock.writeLock().lock();
       try {
         CommitLogPosition position = commitLog.currentPosition();
         old = t.view.getAndUpdate(v -> new TableView(new Memtable(), v.flushing(), List.of()));
         memory.addActive(-old.active().liveBytes());
-        truncatedAt.put(t.spec().id(), position);
-        saveCatalog();
+        tables.truncated(t.spec().id(), position);
         t.flushedPosition = CommitLogPosition.max(t.flushedPosition, position);
       } finally {
         switchLock.writeLock().unlock();
@@ -558,7 +485,7 @@ final class StorageEngine implements Engine {
   @Override
   public void flush() {
     List<CompletableFuture<Void>> all = new ArrayList<>();
-    for (LocalTable t : byId.values()) {
+    for (LocalTable t : tables.all()) {
       all.add(flush(t));
     }
     CompletableFuture.allOf(all.toArray(new CompletableFuture[0])).join();
@@ -653,7 +580,7 @@ final class StorageEngine implements Engine {
     }
     discardCommitLogSegments();
     commitLog.close();
-    for (LocalTable t : byId.values()) {
+    for (LocalTable t : tables.all()) {
       TableView v = t.view.getAndSet(TableView.empty());
       for (SSTableReader s : v.sstables()) {
         s.release();
@@ -684,7 +611,7 @@ final class StorageEngine implements Engine {
     if (commitLog != null) {
       commitLog.close();
     }
-    for (LocalTable t : byId.values()) {
+    for (LocalTable t : tables.all()) {
       for (SSTableReader s : t.view.get().sstables()) {
         s.release();
       }

@@ -1,5 +1,6 @@
 package io.cassette.storage;
 
+import io.cassette.storage.compaction.CompactableTable;
 import io.cassette.storage.memtable.Memtable;
 import io.cassette.storage.sstable.SSTableReader;
 import java.util.ArrayList;
@@ -9,7 +10,8 @@ import java.util.List;
  * An immutable snapshot of where a table's data is: the memtable taking writes, memtables
  * being flushed (still readable), and the live SSTables. Swapped atomically.
  */
-record TableView(Memtable active, List<Memtable> flushing, List<SSTableReader> sstables) {
+record TableView(Memtable active, List<Memtable> flushing, List<SSTableReader> sstables)
+    implements CompactableTable.View {
   TableView {
     flushing = List.copyOf(flushing);
     sstables = List.copyOf(sstables);
@@ -49,7 +51,8 @@ record TableView(Memtable active, List<Memtable> flushing, List<SSTableReader> s
     return new TableView(active, flushing, s);
   }
 
-  List<Memtable> memtables() {
+  @Override
+  public List<Memtable> memtables() {
     List<Memtable> m = new ArrayList<>(flushing.size() + 1);
     m.add(active);
     m.addAll(flushing);

@@ -130,8 +130,8 @@ class CompactionTest {
 
   /** Compacts exactly {@code inputs}, as a background compaction would. */
   private static void compactOnly(LocalTable t, List<SSTableReader> inputs) {
-    assertThat(t.markCompacting(inputs)).isTrue();
-    t.compact(inputs, new Throttle(0));
+    assertThat(t.compactions.markCompacting(inputs)).isTrue();
+    t.compactions.run(inputs, new Throttle(0));
   }
 
   @Test

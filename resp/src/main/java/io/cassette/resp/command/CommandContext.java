@@ -2,6 +2,8 @@ package io.cassette.resp.command;
 
 import io.cassette.resp.keyspace.Database;
 import io.cassette.resp.protocol.Reply;
+import io.cassette.resp.server.ServerContext;
+import io.cassette.resp.session.Session;
 
 /**
  * What a command sees while it runs: its arguments, its client's session and reply writer,

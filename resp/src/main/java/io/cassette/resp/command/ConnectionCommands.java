@@ -9,6 +9,8 @@ import static io.cassette.resp.command.CommandSpec.STALE;
 
 import io.cassette.resp.keyspace.RedisLayout;
 import io.cassette.resp.protocol.Reply;
+import io.cassette.resp.server.ServerContext;
+import io.cassette.resp.session.Session;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.ArrayList;

@@ -4,12 +4,16 @@ import static io.cassette.resp.command.CommandSpec.FAST;
 import static io.cassette.resp.command.CommandSpec.READONLY;
 import static io.cassette.resp.command.CommandSpec.WRITE;
 
+import io.cassette.resp.config.OutputLimits;
 import io.cassette.resp.keyspace.Batch;
 import io.cassette.resp.keyspace.Database;
 import io.cassette.resp.keyspace.KeyMeta;
 import io.cassette.resp.keyspace.KeyType;
 import io.cassette.resp.keyspace.RedisLayout;
 import io.cassette.resp.protocol.Reply;
+import io.cassette.resp.server.ServerContext;
+import io.cassette.resp.session.Session;
+import io.cassette.resp.util.Glob;
 import io.cassette.storage.DecoratedKey;
 import io.cassette.storage.KeyRange;
 import io.cassette.storage.Row;

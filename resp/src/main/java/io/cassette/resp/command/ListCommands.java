@@ -12,6 +12,7 @@ import io.cassette.resp.keyspace.KeyMeta;
 import io.cassette.resp.keyspace.KeyType;
 import io.cassette.resp.keyspace.RedisLayout;
 import io.cassette.resp.protocol.Reply;
+import io.cassette.resp.session.Session;
 import io.cassette.storage.Row;
 import java.util.ArrayList;
 import java.util.Arrays;

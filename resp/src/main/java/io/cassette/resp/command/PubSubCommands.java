@@ -6,6 +6,8 @@ import static io.cassette.resp.command.CommandSpec.PUBSUB;
 import static io.cassette.resp.command.CommandSpec.STALE;
 
 import io.cassette.resp.protocol.Reply;
+import io.cassette.resp.pubsub.PubSubHub;
+import io.cassette.resp.session.Session;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;

@@ -5,6 +5,7 @@ import io.cassette.resp.keyspace.KeyMeta;
 import io.cassette.resp.keyspace.RedisLayout;
 import io.cassette.resp.protocol.DoubleFormat;
 import io.cassette.resp.protocol.Reply;
+import io.cassette.resp.util.Glob;
 import io.cassette.storage.Row;
 import java.util.ArrayList;
 import java.util.Collections;

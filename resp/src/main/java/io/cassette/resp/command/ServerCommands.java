@@ -14,6 +14,8 @@ import io.cassette.metrics.SlowLogEntry;
 import io.cassette.resp.keyspace.Database;
 import io.cassette.resp.keyspace.RedisLayout;
 import io.cassette.resp.protocol.Reply;
+import io.cassette.resp.server.ServerContext;
+import io.cassette.resp.session.Session;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,6 +6,7 @@ import static io.cassette.resp.command.CommandSpec.NO_MULTI;
 import static io.cassette.resp.command.CommandSpec.NO_QUEUE;
 import static io.cassette.resp.command.CommandSpec.STALE;
 
+import io.cassette.resp.session.Session;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,6 +1,5 @@
 package io.cassette.resp.server;
 
-import io.cassette.resp.command.ServerContext;
 import io.cassette.resp.keyspace.Database;
 import io.cassette.resp.keyspace.RedisLayout;
 import java.util.List;

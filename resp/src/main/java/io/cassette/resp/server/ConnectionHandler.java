@@ -1,10 +1,9 @@
 package io.cassette.resp.server;
 
 import io.cassette.resp.command.Errors;
-import io.cassette.resp.command.ServerContext;
-import io.cassette.resp.command.Session;
 import io.cassette.resp.protocol.Request;
 import io.cassette.resp.protocol.RespDecoder;
+import io.cassette.resp.session.Session;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelFutureListener;

@@ -1,4 +1,4 @@
-package io.cassette.resp.command;
+package io.cassette.resp.session;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

@@ -1,5 +1,7 @@
-package io.cassette.resp.command;
+package io.cassette.resp.config;
 
+import io.cassette.resp.command.RedisException;
+import io.cassette.resp.session.Session;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**

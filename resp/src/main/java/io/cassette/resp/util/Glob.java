@@ -1,4 +1,4 @@
-package io.cassette.resp.command;
+package io.cassette.resp.util;
 
 /**
  * Redis's glob matcher ({@code stringmatchlen}): {@code *}, {@code ?}, {@code [abc]},

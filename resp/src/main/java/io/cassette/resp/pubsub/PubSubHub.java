@@ -1,5 +1,8 @@
-package io.cassette.resp.command;
+package io.cassette.resp.pubsub;
 
+import io.cassette.resp.server.ServerContext;
+import io.cassette.resp.session.Session;
+import io.cassette.resp.util.Glob;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,4 +1,4 @@
-package io.cassette.resp.command;
+package io.cassette.resp.config;
 
 /** Redis's memory sizes in configuration: 1k = 1000, 1kb = 1024, 1m, 1mb, 1g, 1gb. */
 final class MemoryUnits {

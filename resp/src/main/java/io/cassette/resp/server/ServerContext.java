@@ -1,11 +1,18 @@
-package io.cassette.resp.command;
+package io.cassette.resp.server;
 
-import io.cassette.resp.keyspace.Keyspace;
 import io.cassette.metrics.LatencyMonitor;
 import io.cassette.metrics.NodeMetrics;
 import io.cassette.metrics.RequestMetrics;
 import io.cassette.metrics.SlowLog;
+import io.cassette.resp.command.CommandTable;
+import io.cassette.resp.config.OutputLimits;
+import io.cassette.resp.config.RedisConfig;
+import io.cassette.resp.keyspace.Keyspace;
 import io.cassette.resp.protocol.Reply;
+import io.cassette.resp.pubsub.PubSubHub;
+import io.cassette.resp.session.BlockingRegistry;
+import io.cassette.resp.session.Session;
+import io.cassette.resp.session.WatchRegistry;
 import io.netty.buffer.ByteBuf;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,4 +1,4 @@
-package io.cassette.resp.command;
+package io.cassette.resp.server;
 
 import java.util.concurrent.atomic.AtomicLong;
 

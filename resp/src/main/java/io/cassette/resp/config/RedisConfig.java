@@ -1,5 +1,8 @@
-package io.cassette.resp.command;
+package io.cassette.resp.config;
 
+import io.cassette.resp.command.Args;
+import io.cassette.resp.command.RedisException;
+import io.cassette.resp.util.Glob;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;

@@ -1,4 +1,4 @@
-package io.cassette.resp.command;
+package io.cassette.resp.session;
 
 import io.cassette.resp.protocol.Reply;
 import io.netty.channel.Channel;

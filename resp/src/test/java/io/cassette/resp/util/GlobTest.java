@@ -1,4 +1,4 @@
-package io.cassette.resp.command;
+package io.cassette.resp.util;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,0 +1,146 @@
+package io.cassette.storage.compaction;
+
+import io.cassette.storage.DecoratedKey;
+import io.cassette.storage.KeyRange;
+import io.cassette.storage.TableSpec;
+import io.cassette.storage.commitlog.CommitLogPosition;
+import io.cassette.storage.io.Compressors;
+import io.cassette.storage.io.Throttle;
+import io.cassette.storage.memtable.Memtable;
+import io.cassette.storage.partition.PartitionSource;
+import io.cassette.storage.partition.PeekingSource;
+import io.cassette.storage.sstable.SSTableDescriptor;
+import io.cassette.storage.sstable.SSTableReader;
+import io.cassette.storage.sstable.SSTableScanner;
+import io.cassette.storage.sstable.SSTableWriter;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One compaction: merges its input SSTables in token order into one new SSTable
+ * ({@link CompactionMerger} decides what survives), swaps the result in for the inputs, and
+ * deletes whichever side lost (the inputs, or the result when the table was truncated or
+ * dropped meanwhile).
+ */
+final class CompactionTask {
+  private CompactionTask() {}
+
+  /**
+   * Requires: {@code inputs} marked compacting in {@code compactions} (they are unmarked
+   * when this returns) and referenced by the table's view. Runs on a compaction thread.
+   */
+  static void run(CompactableTable table, TableCompactions compactions, List<SSTableReader> inputs,
+                  Throttle throttle) {
+    TableSpec s = table.spec();
+    long startNanos = System.nanoTime();
+    long now = System.currentTimeMillis() / 1000;
+    CompactionMerger merger = new CompactionMerger(now, s.gcGraceSeconds());
+    long expected = 0;
+    CommitLogPosition upper = CommitLogPosition.NONE;
+    for (SSTableReader r : inputs) {
+      expected += r.stats().partitionCount();
+      upper = CommitLogPosition.max(upper, r.stats().commitLogUpperBound());
+    }
+    for (int i = 0; i < inputs.size(); i++) {
+      if (!inputs.get(i).tryRef()) {
+        // released meanwhile (truncate, drop): give back what was taken and skip this compaction
+        for (int j = 0; j < i; j++) {
+          inputs.get(j).release();
+        }
+        compactions.unmarkCompacting(inputs);
+        return;
+      }
+    }
+    SSTableReader output = null;
+    List<SSTableScanner> scanners = new ArrayList<>();
+    try {
+      SSTableDescriptor d = table.newSSTable();
+      try (SSTableWriter w = new SSTableWriter(d, Compressors.forOptions(s.compression()),
+          Compressors.chunkLength(s.compression()), expected, s.bloomFilterFpChance(), throttle)) {
+        List<PeekingSource> sources = new ArrayList<>();
+        for (SSTableReader r : inputs) {
+          SSTableScanner scanner = r.scanner(KeyRange.ALL);
+          scanners.add(scanner);
+          sources.add(new PeekingSource(scanner));
+        }
+        while (true) {
+          DecoratedKey min = null;
+          for (PeekingSource p : sources) {
+            if (p.head() != null && (min == null || p.head().key().compareTo(min) < 0)) {
+              min = p.head().key();
+            }
+          }
+          if (min == null) {
+            break;
+          }
+          List<PartitionSource> parts = new ArrayList<>();
+          for (PeekingSource p : sources) {
+            if (p.head() != null && p.head().key().equals(min)) {
+              parts.add(p.head());
+            }
+          }
+          merger.write(w, min, parts, maxPurgeableTimestamp(min, table.view(), inputs));
+          for (PeekingSource p : sources) {
+            if (p.head() != null && p.head().key().equals(min)) {
+              p.advance();
+            }
+          }
+          if (table.dropped()) {
+            return;
+          }
+        }
+        SSTableDescriptor done = w.finish(upper);
+        output = done == null ? null : table.open(done);
+      }
+      if (output != null) {
+        if (inputs.size() == 1) {
+          compactions.wroteAlone(output);
+        }
+        table.written(output.bytesOnDisk());
+      }
+      final SSTableReader out = output;
+      boolean outputLive = table.swap(inputs, out);
+      if (out != null && !outputLive) {
+        // Truncated or dropped meanwhile: the result must not come back.
+        out.markObsolete();
+        out.release();
+      } else {
+        for (SSTableReader r : inputs) {
+          r.markObsolete();
+          r.release(); // the view's reference
+        }
+      }
+      long bytesRead = 0;
+      for (SSTableReader r : inputs) {
+        bytesRead += r.bytesOnDisk();
+      }
+      table.compacted((System.nanoTime() - startNanos) / 1000, bytesRead, out == null ? 0 : out.bytesOnDisk());
+    } finally {
+      scanners.forEach(SSTableScanner::close);
+      for (SSTableReader r : inputs) {
+        r.release(); // ours
+      }
+      compactions.unmarkCompacting(inputs);
+    }
+  }
+
+  /**
+   * The smallest timestamp outside the compaction that may belong to {@code key}: from
+   * SSTables whose key range and Bloom filter admit it and memtables holding it (only
+   * in-memory structures are consulted, so no references are needed).
+   */
+  private static long maxPurgeableTimestamp(DecoratedKey key, CompactableTable.View v, List<SSTableReader> inputs) {
+    long min = Long.MAX_VALUE;
+    for (SSTableReader s : v.sstables()) {
+      if (!inputs.contains(s) && s.stats().minTimestamp() < min && s.mightContain(key)) {
+        min = s.stats().minTimestamp();
+      }
+    }
+    for (Memtable m : v.memtables()) {
+      if (m.minTimestamp() < min && m.get(key) != null) {
+        min = m.minTimestamp();
+      }
+    }
+    return min;
+  }
+}
