@@ -5,10 +5,6 @@ import static io.cassette.cql.language.Errors.invalid;
 import io.cassette.coordinator.PartitionReader;
 import io.cassette.cql.ColumnSpec;
 import io.cassette.cql.CqlType;
-import io.cassette.cql.CqlType.ListType;
-import io.cassette.cql.CqlType.MapType;
-import io.cassette.cql.CqlType.SetType;
-import io.cassette.cql.CqlType.UdtType;
 import io.cassette.cql.Result;
 import io.cassette.cql.language.parser.Operation;
 import io.cassette.cql.language.parser.Relation;
@@ -17,10 +13,7 @@ import io.cassette.cql.language.parser.Statement;
 import io.cassette.cql.language.parser.Term;
 import io.cassette.cql.language.schema.ColumnMetadata;
 import io.cassette.cql.language.schema.TableMetadata;
-import io.cassette.cql.language.types.CollectionCodec;
-import io.cassette.cql.language.types.ComparableEncoding;
 import io.cassette.cql.language.types.Types;
-import io.cassette.cql.language.types.ValueComparison;
 import io.cassette.cql.language.types.Values;
 import io.cassette.storage.Cell;
 import io.cassette.storage.DeletionTime;
@@ -38,28 +31,21 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
-/** A compiled INSERT, UPDATE or DELETE, with lightweight-transaction conditions and counters. */
+/**
+ * A compiled INSERT, UPDATE or DELETE: its restrictions, its column operations
+ * ({@link ColumnOperations}), conditions ({@link Conditions}) and how it is executed.
+ */
 public final class ModificationStatement implements Executable {
   /** Cassandra's limit on TTLs: 20 years. */
   public static final int MAX_TTL = 630_720_000;
 
   enum Kind { INSERT, UPDATE, DELETE }
 
-  /** One compiled change to one column. */
-  private interface Op {
-    ColumnMetadata column();
-
-    /** Whether the op needs the current row (collection overwrite, list index, counters). */
-    boolean needsRead();
-
-    void apply(Writer w);
-  }
-
   private final Kind kind;
   final TableMetadata table;
   private final TableSource source;
   private final Restrictions where;
-  private final List<Op> ops = new ArrayList<>();
+  private final List<ColumnOperation> ops = new ArrayList<>();
   private final Value ttl;
   private final Value timestamp;
   private final boolean ifNotExists;
@@ -105,7 +91,7 @@ public final class ModificationStatement implements Executable {
         if (!seen.add(c.name()) && o.kind() == Operation.Kind.SET) {
           throw invalid("Multiple incompatible setting of column " + c.name());
         }
-        ops.add(operation(o, c, terms));
+        ops.add(ColumnOperations.update(table, o, c, terms));
       }
       where = Restrictions.compile(table, up.where(), terms, false);
       deleteRows = false;
@@ -122,7 +108,7 @@ public final class ModificationStatement implements Executable {
         if (c.isPrimaryKey()) {
           throw invalid("Invalid identifier " + c.name() + " for deletion (should not be a PRIMARY KEY part)");
         }
-        ops.add(deletion(t, c, terms));
+        ops.add(ColumnOperations.deletion(table, t, c, terms));
       }
       where = Restrictions.compile(table, del.where(), terms, false);
       deleteRows = del.targets().isEmpty();
@@ -144,7 +130,7 @@ public final class ModificationStatement implements Executable {
       throw invalid("Non PRIMARY KEY columns found in where clause: " + String.join(", ", where.nonPrimaryKeyColumns));
     }
     boolean allStatic = !ops.isEmpty();
-    for (Op o : ops) {
+    for (ColumnOperation o : ops) {
       allStatic &= o.column().isStatic();
     }
     for (Conditions.Cond c : conditions) {
@@ -184,7 +170,7 @@ public final class ModificationStatement implements Executable {
       }
     }
     boolean nr = false;
-    for (Op o : ops) {
+    for (ColumnOperation o : ops) {
       nr |= o.needsRead();
     }
     this.needsRead = nr;
@@ -222,7 +208,7 @@ public final class ModificationStatement implements Executable {
           rels.add(new Relation(Relation.Kind.SINGLE, List.of(c.name()), null, Operator.EQ,
               new Term.Precompiled(v), null));
         } else {
-          ops.add(setOp(c, v));
+          ops.add(ColumnOperations.set(c, v));
         }
       }
       return rels;
@@ -239,7 +225,7 @@ public final class ModificationStatement implements Executable {
       if (c.isPrimaryKey()) {
         rels.add(new Relation(Relation.Kind.SINGLE, List.of(c.name()), null, Operator.EQ, ins.values().get(i), null));
       } else {
-        ops.add(setOp(c, terms.compile(ins.values().get(i), Restrictions.receiver(table, c))));
+        ops.add(ColumnOperations.set(c, terms.compile(ins.values().get(i), Restrictions.receiver(table, c))));
       }
     }
     return rels;
@@ -387,13 +373,13 @@ public final class ModificationStatement implements Executable {
         checkClustering(ck);
       }
       byte[] clustering = onlyStatic ? new byte[0] : KeyCodec.clustering(table, ck);
-      Writer w = new Writer(ctx, ts, ttlSeconds, now);
+      RowWriter w = new RowWriter(ctx, ts, ttlSeconds, now);
       if (needsRead || table.isCounter) {
         PartitionView pv = SelectStatement.normalize(table, current.read(ReadQuery.row(clustering, now)));
         w.current = pv.rows().isEmpty() ? null : pv.rows().get(0);
         w.currentStatic = pv.staticRow();
       }
-      for (Op o : ops) {
+      for (ColumnOperation o : ops) {
         if (o.column().isStatic() && staticDone) {
           continue;
         }
@@ -529,341 +515,5 @@ public final class ModificationStatement implements Executable {
   /** Null when the conditions hold; else the [applied]=false row Cassandra returns. */
   List<ByteBuffer> check(QueryContext ctx, RowView current) {
     return conditions.check(ctx, current, ifNotExists, ifExists);
-  }
-
-  // ------------------------------------------------------------------ operations
-
-  /** Builds the cells of one row (and the static row) for one execution. */
-  private static final class Writer {
-    final QueryContext ctx;
-    final long ts;
-    final int ttl;
-    final long now;
-    Row current;
-    Row currentStatic;
-    final List<Cell> cells = new ArrayList<>();
-    final List<Cell> staticCells = new ArrayList<>();
-
-    Writer(QueryContext ctx, long ts, int ttl, long now) {
-      this.ctx = ctx;
-      this.ts = ts;
-      this.ttl = ttl;
-      this.now = now;
-    }
-
-    List<Cell> target(ColumnMetadata c) {
-      return c.isStatic() ? staticCells : cells;
-    }
-
-    Row currentOf(ColumnMetadata c) {
-      return c.isStatic() ? currentStatic : current;
-    }
-
-    void live(ColumnMetadata c, byte[] path, byte[] value) {
-      target(c).add(CellCodec.cell(c.name(), path, value, ts, ttl, now));
-    }
-
-    void tombstone(ColumnMetadata c, byte[] path, long at) {
-      Cell t = Cell.tombstone(c.name(), at, now);
-      target(c).add(path == null ? t : t.withPath(path));
-    }
-
-    /** Tombstones every existing element of a multi-cell column just below {@code ts}. */
-    void clearElements(ColumnMetadata c, long at) {
-      for (Cell e : CellCodec.elements(currentOf(c), c.name())) {
-        tombstone(c, e.path(), at);
-      }
-    }
-  }
-
-  private Op setOp(ColumnMetadata c, Value v) {
-    boolean multi = Types.isMultiCell(c.type());
-    if (Types.isCounter(c.type())) {
-      throw invalid("Cannot set the value of counter column " + c.name()
-          + " (counters can only be incremented/decremented, not set)");
-    }
-    return new Op() {
-      public ColumnMetadata column() {
-        return c;
-      }
-
-      public boolean needsRead() {
-        return multi;
-      }
-
-      public void apply(Writer w) {
-        byte[] value = v.get(w.ctx);
-        if (value == QueryContext.UNSET) {
-          return;
-        }
-        if (!multi) {
-          if (value == null) {
-            w.tombstone(c, null, w.ts);
-          } else {
-            w.live(c, null, value);
-          }
-          return;
-        }
-        w.clearElements(c, w.ts - 1);
-        if (value != null) {
-          for (Cell e : CellCodec.explode(c.name(), c.type(), value, w.ts, w.ttl, w.now)) {
-            w.target(c).add(e);
-          }
-        }
-      }
-    };
-  }
-
-  private Op operation(Operation o, ColumnMetadata c, TermCompiler terms) {
-    CqlType type = c.type();
-    Receiver rc = Restrictions.receiver(table, c);
-    String text = c.name();
-    switch (o.kind()) {
-      case SET:
-        if (Types.isCounter(type)) {
-          throw invalid("Cannot set the value of counter column " + c.name()
-              + " (counters can only be incremented/decremented, not set)");
-        }
-        return setOp(c, terms.compile(o.value(), rc));
-      case ADD:
-      case SUBTRACT: {
-        boolean add = o.kind() == Operation.Kind.ADD;
-        if (Types.isCounter(type)) {
-          Value v = terms.compile(o.value(), rc.named(c.name(), Types.BIGINT));
-          return counterOp(c, v, add);
-        }
-        if (!Types.isMultiCell(type)) {
-          if (Types.isCollection(type)) {
-            throw invalid("Invalid operation (" + text + " = " + text + (add ? " + " : " - ") + o.value()
-                + ") for frozen collection column " + c.name());
-          }
-          throw invalid("Invalid operation (" + text + " = " + text + (add ? " + " : " - ") + o.value()
-              + ") for non counter column " + c.name());
-        }
-        if (type instanceof MapType m && !add) {
-          Value keys = terms.compile(o.value(), rc.named(c.name(), new SetType(m.key(), false)));
-          return collectionOp(c, keys, false, true);
-        }
-        Value v = terms.compile(o.value(), rc);
-        return collectionOp(c, v, add, false);
-      }
-      case PREPEND: {
-        if (!(type instanceof ListType) || !Types.isMultiCell(type)) {
-          throw invalid("Invalid operation (" + text + " = " + o.value() + " + " + text
-              + ") for non list column " + c.name());
-        }
-        Value v = terms.compile(o.value(), rc);
-        return new SimpleOp(c, false, w -> {
-          byte[] l = v.get(w.ctx);
-          if (l == null || l == QueryContext.UNSET) {
-            return;
-          }
-          List<byte[]> es = CollectionCodec.unpack(l, false);
-          for (int i = es.size() - 1; i >= 0; i--) {
-            w.target(c).add(CellCodec.cell(c.name(), CellCodec.prependPath(), es.get(i), w.ts, w.ttl, w.now));
-          }
-        });
-      }
-      case SET_ELEMENT: {
-        if (type instanceof ListType l && Types.isMultiCell(type)) {
-          Value idx = terms.compile(o.key(), rc.named("idx(" + c.name() + ")", Types.INT));
-          Value v = terms.compile(o.value(), rc.named("value(" + c.name() + ")", l.element()));
-          return new SimpleOp(c, true, w -> {
-            byte[] i = idx.get(w.ctx);
-            if (i == null) {
-              throw invalid("Invalid null value for list index");
-            }
-            byte[] value = v.get(w.ctx);
-            if (value == QueryContext.UNSET) {
-              return;
-            }
-            List<Cell> es = CellCodec.elements(w.currentOf(c), c.name());
-            int n = Values.toInt(i);
-            if (es.isEmpty()) {
-              throw invalid("Attempted to set an element on a list which is null");
-            }
-            if (n < 0 || n >= es.size()) {
-              throw invalid("List index " + n + " out of bound, list has size " + es.size());
-            }
-            if (value == null) {
-              w.tombstone(c, es.get(n).path(), w.ts);
-            } else {
-              w.live(c, es.get(n).path(), value);
-            }
-          });
-        }
-        if (type instanceof MapType m && Types.isMultiCell(type)) {
-          Value k = terms.compile(o.key(), rc.named("key(" + c.name() + ")", m.key()));
-          Value v = terms.compile(o.value(), rc.named("value(" + c.name() + ")", m.value()));
-          return new SimpleOp(c, false, w -> {
-            byte[] key = k.get(w.ctx);
-            if (key == null) {
-              throw invalid("Invalid null map key");
-            }
-            if (key == QueryContext.UNSET) {
-              throw invalid("Invalid unset map key");
-            }
-            byte[] value = v.get(w.ctx);
-            if (value == QueryContext.UNSET) {
-              return;
-            }
-            byte[] path = ComparableEncoding.encode(m.key(), key, false);
-            if (value == null) {
-              w.tombstone(c, path, w.ts);
-            } else {
-              w.live(c, path, value);
-            }
-          });
-        }
-        throw invalid("Invalid operation (" + text + "[" + o.key() + "] = " + o.value() + ") for "
-            + (Types.isCollection(type) && !Types.isMultiCell(type) ? "frozen collection" : "non list/map")
-            + " column " + c.name());
-      }
-      case SET_FIELD: {
-        if (!(type instanceof UdtType u)) {
-          throw invalid("Invalid operation (" + text + "." + o.field() + " = " + o.value()
-              + ") for non-UDT column " + c.name());
-        }
-        if (u.frozen()) {
-          throw invalid("Invalid operation (" + text + "." + o.field() + " = " + o.value()
-              + ") for frozen UDT column " + c.name());
-        }
-        int i = u.fieldNames().indexOf(o.field());
-        if (i < 0) {
-          throw invalid("UDT column " + c.name() + " does not have a field named " + o.field());
-        }
-        Value v = terms.compile(o.value(), rc.named(c.name() + "." + o.field(), u.fieldTypes().get(i)));
-        return new SimpleOp(c, false, w -> {
-          byte[] value = v.get(w.ctx);
-          if (value == QueryContext.UNSET) {
-            return;
-          }
-          if (value == null) {
-            w.tombstone(c, CellCodec.fieldPath(i), w.ts);
-          } else {
-            w.live(c, CellCodec.fieldPath(i), value);
-          }
-        });
-      }
-      default:
-        throw invalid("Unsupported operation");
-    }
-  }
-
-  private Op counterOp(ColumnMetadata c, Value v, boolean add) {
-    return new SimpleOp(c, true, w -> {
-      byte[] d = v.get(w.ctx);
-      if (d == null) {
-        throw invalid("Invalid null value for counter increment");
-      }
-      if (d == QueryContext.UNSET) {
-        return;
-      }
-      long delta = Values.toLong(d);
-      Row cur = w.currentOf(c);
-      Cell cell = cur == null ? null : cur.cell(c.name());
-      long base = cell == null || cell.isTombstone() ? 0 : Values.toLong(cell.value());
-      long next = add ? base + delta : base - delta;
-      long ts = Math.max(w.ts, cell == null ? Long.MIN_VALUE : cell.timestamp() + 1);
-      w.target(c).add(Cell.live(c.name(), Values.ofLong(next), ts));
-    });
-  }
-
-  private Op collectionOp(ColumnMetadata c, Value v, boolean add, boolean mapKeys) {
-    CqlType type = c.type();
-    boolean needsRead = !add && type instanceof ListType;
-    return new SimpleOp(c, needsRead, w -> {
-      byte[] value = v.get(w.ctx);
-      if (value == null || value == QueryContext.UNSET) {
-        return;
-      }
-      if (add) {
-        for (Cell e : CellCodec.explode(c.name(), type, value, w.ts, w.ttl, w.now)) {
-          w.target(c).add(e);
-        }
-        return;
-      }
-      if (type instanceof ListType l) {
-        List<byte[]> remove = CollectionCodec.unpack(value, false);
-        for (Cell e : CellCodec.elements(w.currentOf(c), c.name())) {
-          for (byte[] r : remove) {
-            if (ValueComparison.compare(l.element(), e.value(), r) == 0) {
-              w.tombstone(c, e.path(), w.ts);
-              break;
-            }
-          }
-        }
-        return;
-      }
-      CqlType elem = type instanceof SetType s ? s.element() : ((MapType) type).key();
-      for (byte[] e : CollectionCodec.unpack(value, false)) {
-        w.tombstone(c, ComparableEncoding.encode(elem, e, false), w.ts);
-      }
-    });
-  }
-
-  private Op deletion(Statement.DeleteTarget t, ColumnMetadata c, TermCompiler terms) {
-    CqlType type = c.type();
-    Receiver rc = Restrictions.receiver(table, c);
-    if (t.key() != null) {
-      if (type instanceof ListType && Types.isMultiCell(type)) {
-        Value idx = terms.compile(t.key(), rc.named("idx(" + c.name() + ")", Types.INT));
-        return new SimpleOp(c, true, w -> {
-          byte[] i = idx.get(w.ctx);
-          if (i == null) {
-            throw invalid("Invalid null value for list index");
-          }
-          List<Cell> es = CellCodec.elements(w.currentOf(c), c.name());
-          int n = Values.toInt(i);
-          if (es.isEmpty()) {
-            throw invalid("Attempted to delete an element from a list which is null");
-          }
-          if (n < 0 || n >= es.size()) {
-            throw invalid("List index " + n + " out of bound, list has size " + es.size());
-          }
-          w.tombstone(c, es.get(n).path(), w.ts);
-        });
-      }
-      if ((type instanceof MapType || type instanceof SetType) && Types.isMultiCell(type)) {
-        CqlType kt = type instanceof MapType m ? m.key() : ((SetType) type).element();
-        Value k = terms.compile(t.key(), rc.named("key(" + c.name() + ")", kt));
-        return new SimpleOp(c, false, w -> {
-          byte[] key = k.get(w.ctx);
-          if (key == null) {
-            throw invalid("Invalid null map key");
-          }
-          if (key == QueryContext.UNSET) {
-            throw invalid("Invalid unset map key");
-          }
-          w.tombstone(c, ComparableEncoding.encode(kt, key, false), w.ts);
-        });
-      }
-      throw invalid("Invalid deletion operation for non-collection column " + c.name());
-    }
-    if (t.field() != null) {
-      if (!(type instanceof UdtType u) || u.frozen()) {
-        throw invalid("Invalid deletion operation for frozen UDT column " + c.name());
-      }
-      int i = u.fieldNames().indexOf(t.field());
-      if (i < 0) {
-        throw invalid("UDT column " + c.name() + " does not have a field named " + t.field());
-      }
-      return new SimpleOp(c, false, w -> w.tombstone(c, CellCodec.fieldPath(i), w.ts));
-    }
-    boolean multi = Types.isMultiCell(type);
-    return new SimpleOp(c, multi, w -> {
-      if (multi) {
-        w.clearElements(c, w.ts);
-      } else {
-        w.tombstone(c, null, w.ts);
-      }
-    });
-  }
-
-  private record SimpleOp(ColumnMetadata column, boolean needsRead, java.util.function.Consumer<Writer> body)
-      implements Op {
-    public void apply(Writer w) {
-      body.accept(w);
-    }
   }
 }
