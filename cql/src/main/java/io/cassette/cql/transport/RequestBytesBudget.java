@@ -123,6 +123,12 @@ final class RequestBytesBudget {
     return usedBytes;
   }
 
+  /** Bytes held by requests from {@code address}. */
+  synchronized long usedBytes(InetAddress address) {
+    long[] ip = usedPerIp.get(address);
+    return ip == null ? 0 : ip[0];
+  }
+
   long limitBytes() {
     return limitBytes;
   }
