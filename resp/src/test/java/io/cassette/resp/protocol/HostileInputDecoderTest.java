@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 20, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class HostileInputDecoderTest {
-  private static final RespLimits LIMITS = RespLimits.forHeap(256L << 20); // bulk 32 MB
+  private static final RespLimits LIMITS = RespLimits.forHeap(1L << 30); // bulk 32 MB
 
   private static byte[] bytes(String s) {
     return s.getBytes(StandardCharsets.ISO_8859_1);
