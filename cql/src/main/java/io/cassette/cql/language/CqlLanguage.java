@@ -272,6 +272,9 @@ public final class CqlLanguage implements QueryHandler {
       throw Errors.invalid(e.getMessage());
     } catch (CoordinatorException.UnknownTable e) {
       throw Errors.invalid(e.getMessage());
+    } catch (io.cassette.coordinator.metadata.MetadataUnavailableException e) {
+      // The ring's metadata service has no quorum: DDL fails, reads and writes go on.
+      throw new CqlException(ErrorCode.SERVER_ERROR, e.getMessage());
     } catch (CoordinatorException.Timeout e) {
       Consistency cl = Consistency.fromCode(e.consistency.code);
       if (e.writeType == null) {
