@@ -59,6 +59,12 @@ final class Logging {
     QUIETED.add(Logger.getLogger("io.netty"));
     QUIETED.add(Logger.getLogger("org.apache.ratis"));
     QUIETED.get(1).setLevel(Level.WARNING);
+    // While a metadata member is not up yet (nodes start in any order) Ratis' client logs each
+    // refused connection as an error with a stack; the join loop says what it waits for instead.
+    QUIETED.add(Logger.getLogger("org.apache.ratis.util.LifeCycle"));
+    QUIETED.add(Logger.getLogger("org.apache.ratis.client.impl.OrderedAsync"));
+    QUIETED.get(2).setLevel(Level.OFF);
+    QUIETED.get(3).setLevel(Level.OFF);
     return root;
   }
 

@@ -43,6 +43,8 @@ final class RingMetadataLog implements MetadataLog {
   private static final Logger LOG = LoggerFactory.getLogger(RingMetadataLog.class);
   /** A commit waits this long beyond the service's own commit timeout for its entry to apply here. */
   private static final long APPLY_SLACK_MILLIS = 5_000;
+  /** Beyond the service's commit timeout, for its own reachability probe and the reply. */
+  private static final long COMMIT_SLACK_MILLIS = 2_000;
 
   private final MetadataService service;
   private final BiConsumer<ClusterMetadata, ClusterMetadata> applier;
@@ -136,7 +138,9 @@ final class RingMetadataLog implements MetadataLog {
 
   private ClusterMetadata commit(MetadataChange change, Epoch expectedSchemaEpoch) {
     byte[] bytes = MetadataEntryCodec.encode(new MetadataEntry(current.epoch() + 1, change));
-    long timeout = service.config().tuning().commitTimeout().toMillis() + APPLY_SLACK_MILLIS;
+    // The service fails a commit itself after its commit timeout (with the reason); this only
+    // bounds a service that never answers.
+    long timeout = service.config().tuning().commitTimeout().toMillis() + COMMIT_SLACK_MILLIS;
     io.cassette.metadata.ClusterMetadata applied;
     java.nio.ByteBuffer mine = java.nio.ByteBuffer.wrap(bytes);
     committing.add(mine);

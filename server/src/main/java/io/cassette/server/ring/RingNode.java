@@ -47,6 +47,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class RingNode implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RingNode.class);
+  /** How long a metadata commit may wait for a quorum. */
+  static final Duration COMMIT_TIMEOUT = Duration.ofSeconds(5);
   /** Pause between attempts of a join step the metadata service could not take. */
   private static final long RETRY_MILLIS = 500;
   /** How often a join waiting for the metadata service says so in the log. */
@@ -81,6 +83,9 @@ public final class RingNode implements AutoCloseable {
     this.dataDirectory = dataDirectory;
     MetadataServiceConfig config = MetadataServiceConfig.of(settings.listenAddress().getHostAddress(),
         settings.metadataPort(), settings.members(), dataDirectory.resolve("metadata"));
+    // A DDL statement must fail with "no quorum" before the driver gives up on it (10 s in
+    // the Java driver), so the operator reads the reason instead of a client timeout.
+    config = config.withTuning(config.tuning().withCommitTimeout(COMMIT_TIMEOUT));
     this.metadata = new MetadataService(config);
   }
 
