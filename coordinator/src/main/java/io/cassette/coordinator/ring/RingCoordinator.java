@@ -114,6 +114,17 @@ public final class RingCoordinator implements Coordinator {
     return local.table(keyspace, name);
   }
 
+  @Override
+  public boolean ownsLocally(String keyspace, byte[] partitionKey) {
+    TokenRing r = ring.get();
+    return nodeLocal(keyspace) || r.owner(Murmur3Token.of(partitionKey)).equals(r.self());
+  }
+
+  @Override
+  public boolean seesAllWrites() {
+    return false;
+  }
+
   // ------------------------------------------------------------------ reads
 
   @Override
