@@ -386,6 +386,9 @@ public final class Database {
   private int expireBucket(int bucket, long now, int limit, Batch b, List<byte[]> removed) {
     boolean legacy = bucket == RedisLayout.EXPIRY_BUCKETS;
     byte[] partition = legacy ? RedisLayout.LEGACY_EXPIRY_KEY : RedisLayout.expiryBucketKey(bucket);
+    if (!table.ownsLocally(partition)) {
+      return 0; // on a ring each bucket is expired by the node that owns it, once
+    }
     byte[] start = new byte[8];
     KeyMeta.putLong(start, 0, expiryLowWater[bucket]);
     byte[] end = new byte[8];

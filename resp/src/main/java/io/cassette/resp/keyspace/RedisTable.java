@@ -75,6 +75,11 @@ final class RedisTable {
     coordinator.write(mutation, REQUEST);
   }
 
+  /** Whether this node holds {@code partitionKey} (always on one node; its owner on a ring). */
+  boolean ownsLocally(byte[] partitionKey) {
+    return coordinator.ownsLocally(RedisLayout.KEYSPACE, partitionKey);
+  }
+
   void truncate() {
     coordinator.truncate(RedisLayout.KEYSPACE, name, REQUEST);
   }
