@@ -1,6 +1,8 @@
 package io.cassette.server;
 
+import io.cassette.coordinator.Coordinator;
 import io.cassette.coordinator.local.LocalCoordinator;
+import io.cassette.coordinator.ring.RingCoordinator;
 import io.cassette.server.config.Config;
 import io.cassette.server.config.ConfigKeys;
 import io.cassette.cql.language.CqlLanguage;
@@ -48,6 +50,8 @@ public final class CassetteNode implements AutoCloseable {
   private final List<String> listening = new ArrayList<>();
   private Engine engine;
   private LocalCoordinator coordinator;
+  /** What the front doors call: the ring's coordinator, or {@link #coordinator} on a single node. */
+  private Coordinator front;
   private EventLoopGroup adminLoop;
   private final Path confDirectory;
   private CqlLanguage cqlLanguage;
@@ -91,10 +95,14 @@ public final class CassetteNode implements AutoCloseable {
       RingNode r = ring;
       coordinator = LocalCoordinator.open(engine, ringSettings.dataCenter(), r::schemaLog);
       ring.startMessaging();
+      RingCoordinator forwarding = new RingCoordinator(coordinator, ring.messaging(), r::tokenRing, r::awaitEpoch);
+      forwarding.registerHandlers();
+      front = forwarding;
       // Like Cassandra, the front doors open once the node is part of the ring.
       ring.join(io.cassette.cql.language.NodeInfo.RELEASE_VERSION, cqlPort, respPort);
     } else {
       coordinator = LocalCoordinator.open(engine, null);
+      front = coordinator;
     }
 
     if (cqlPort != 0) {
@@ -104,7 +112,7 @@ public final class CassetteNode implements AutoCloseable {
           : new NodeInfo(config.string(ConfigKeys.CLUSTER_NAME), InetAddress.getByName(host),
               InetAddress.getByName(host), cqlPort, identity.hostId(), identity.tokens(),
               ringSettings.dataCenter(), ringSettings.rack(), NodeInfo.RELEASE_VERSION, ring.view());
-      CqlLanguage language = new CqlLanguage(coordinator, node);
+      CqlLanguage language = new CqlLanguage(front, node);
       cqlLanguage = language;
       CqlServer cql = new CqlServer(cqlOptions(host, cqlPort), language);
       listening.add("CQL " + format(bind("CQL", ConfigKeys.NATIVE_TRANSPORT_PORT, cql::start)));
@@ -126,7 +134,7 @@ public final class CassetteNode implements AutoCloseable {
     }
 
     if (respPort != 0) {
-      RespServer resp = new RespServer(respOptions(host, respPort), coordinator);
+      RespServer resp = new RespServer(respOptions(host, respPort), front);
       // Redis clients read durability as appendfsync: periodic is everysec, batch is always.
       resp.initialAppendfsync(config.string(ConfigKeys.COMMITLOG_SYNC).equals("periodic") ? "everysec" : "always");
       resp.onAppendfsyncChange(this::appendfsync);

@@ -75,6 +75,8 @@ public final class RingNode implements AutoCloseable {
     public void statusChanged(String change, Member member) {}
   };
   private volatile boolean closed;
+  /** The coordinator's ring snapshot, rebuilt after a new epoch or a liveness change (null: stale). */
+  private volatile io.cassette.coordinator.ring.TokenRing tokenRing;
   private volatile long joinedMillis = -1;
 
   public RingNode(RingSettings settings, NodeIdentity identity, Path dataDirectory) {
@@ -148,6 +150,7 @@ public final class RingNode implements AutoCloseable {
     heartbeats.detector().addListener(new LivenessListener() {
       @Override
       public void onUp(InetSocketAddress peer) {
+        tokenRing = null;
         Member m = memberAt(peer);
         if (m != null) {
           events.statusChanged("UP", m);
@@ -156,6 +159,7 @@ public final class RingNode implements AutoCloseable {
 
       @Override
       public void onDown(InetSocketAddress peer) {
+        tokenRing = null;
         Member m = memberAt(peer);
         if (m != null) {
           events.statusChanged("DOWN", m);
@@ -266,6 +270,7 @@ public final class RingNode implements AutoCloseable {
   }
 
   private void onEpoch(ClusterMetadata previous, ClusterMetadata next, Transformation applied) {
+    tokenRing = null;
     if (heartbeats != null) {
       watchMembers(next);
     }
@@ -328,6 +333,39 @@ public final class RingNode implements AutoCloseable {
       return md.plan(m.hostId()).tokens();
     }
     return tokens;
+  }
+
+  /**
+   * The ring as the coordinator routes by it: members that own tokens (NORMAL, LEAVING) and
+   * whether each is up. Cached between metadata and liveness changes: requests call it.
+   */
+  public io.cassette.coordinator.ring.TokenRing tokenRing() {
+    io.cassette.coordinator.ring.TokenRing r = tokenRing;
+    if (r != null) {
+      return r;
+    }
+    ClusterMetadata m = metadata.current();
+    io.cassette.coordinator.ring.Endpoint self =
+        new io.cassette.coordinator.ring.Endpoint(identity.hostId(), settings.listenAddress());
+    io.cassette.coordinator.ring.TokenRing.Builder b = io.cassette.coordinator.ring.TokenRing.builder(
+        m.epoch().value(), self);
+    for (Member member : m.members().values()) {
+      List<Long> tokens = m.tokensOf(member.hostId());
+      if (tokens.isEmpty()) {
+        continue;
+      }
+      io.cassette.coordinator.ring.Endpoint e = member.hostId().equals(identity.hostId()) ? self
+          : new io.cassette.coordinator.ring.Endpoint(member.hostId(), member.listenAddress());
+      b.add(e, member.dataCenter(), member.rack(), tokens).alive(e, isAlive(member));
+    }
+    r = b.build();
+    tokenRing = r;
+    return r;
+  }
+
+  /** Completes when this node has applied the metadata log up to {@code epoch} (before acting on a newer message). */
+  public CompletableFuture<?> awaitEpoch(long epoch) {
+    return metadata.awaitEpoch(Epoch.of(epoch), Duration.ofSeconds(10));
   }
 
   /** Active members other than this node that own tokens: system.peers' rows. */

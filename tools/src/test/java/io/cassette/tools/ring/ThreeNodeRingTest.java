@@ -113,6 +113,23 @@ class ThreeNodeRingTest {
           .setNode(node3)).one().getUuid(0).toString();
       assertThat(v3).isEqualTo(v1);
 
+      // Rows written through one node (token-aware: to each key's owner) are read through every node.
+      for (int i = 0; i < 30; i++) {
+        session.execute(SimpleStatement.newInstance("INSERT INTO ring.t (k, v) VALUES (?, ?)", "k" + i, i));
+      }
+      for (Node via : session.getMetadata().getNodes().values()) {
+        assertThat(session.execute(SimpleStatement.newInstance("SELECT k FROM ring.t").setNode(via)).all())
+            .as("scan through %s", via).hasSize(30);
+        assertThat(session.execute(SimpleStatement.newInstance("SELECT v FROM ring.t WHERE k = 'k7'").setNode(via))
+            .one().getInt(0)).isEqualTo(7);
+      }
+      // nodetool getendpoints names the replica the driver routes to.
+      java.util.Set<Node> replicas = session.getMetadata().getTokenMap().get().getReplicas("ring",
+          java.nio.ByteBuffer.wrap("k7".getBytes(StandardCharsets.UTF_8)));
+      assertThat(replicas).hasSize(1);
+      String owner = replicas.iterator().next().getBroadcastRpcAddress().get().getAddress().getHostAddress();
+      assertThat(nodetool(2, "getendpoints", "ring", "t", "k7").trim()).isEqualTo(owner);
+
       // SIGKILL node 3: the others call it DN and node 1 tells the driver.
       long killed = System.nanoTime();
       nodes[3].destroyForcibly().waitFor();
@@ -150,11 +167,16 @@ class ThreeNodeRingTest {
   }
 
   private String status(int node) {
+    return nodetool(node, "status");
+  }
+
+  private String nodetool(int node, String... command) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = io.cassette.tools.nodetool.NodetoolTestAccess.run(new String[] {"-h", "127.0.0." + node, "-p",
-        Integer.toString(httpPort), "status"}, new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
+    List<String> args = new ArrayList<>(List.of("-h", "127.0.0." + node, "-p", Integer.toString(httpPort)));
+    args.addAll(List.of(command));
+    int code = io.cassette.tools.nodetool.NodetoolTestAccess.run(args.toArray(new String[0]),
+        new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
     return code == 0 ? out.toString(StandardCharsets.UTF_8) : "failed: " + err.toString(StandardCharsets.UTF_8);
   }
 
