@@ -163,6 +163,11 @@ final class DashboardPage {
       <tbody id="slowlog-rows"></tbody></table>
   </section>
 
+  <section class="card s12" id="ring-card" hidden><h2>Ring (metadata epoch <span id="ring-epoch">-</span>)</h2>
+    <table><thead><tr><th>--</th><th>address</th><th>dc</th><th>rack</th><th>state</th><th class="n">load</th><th class="n">tokens</th><th class="n">owns</th><th>host id</th></tr></thead>
+      <tbody id="ring-rows"></tbody></table>
+  </section>
+
   <section class="card s12"><h2>Tables</h2>
     <table><thead><tr><th>keyspace</th><th>table</th><th class="n">on disk</th><th class="n">SSTables</th><th class="n">memtable</th>
       <th class="n">reads</th><th class="n">writes</th><th class="n">written</th><th class="n">pending compactions</th><th class="n">bloom false +</th></tr></thead>
@@ -326,6 +331,13 @@ function render(d) {
     return [r.keyspace, r.table, n(bytes(r.bytesOnDisk)), n(num(r.sstables)), n(bytes(r.memtableBytes)), n(num(r.reads)),
       n(num(r.writes)), n(bytes(r.bytesWritten)), n(num(r.pendingCompactions)), n(num(r.bloomFilterFalsePositives))];
   }), 10, "no tables");
+  if (d.ring) {
+    $("ring-card").hidden = false; set("ring-epoch", d.ring.epoch);
+    fillRows("ring-rows", d.ring.nodes.map(function (r) {
+      return [r.state, r.address, r.datacenter, r.rack, r.nodeState, n(r.loadBytes < 0 ? "?" : bytes(r.loadBytes)),
+        n(num(r.tokens.length)), n((100 * r.owns).toFixed(1) + "%"), r.hostId];
+    }), 9, "no members yet");
+  }
   prev = d;
   document.body.setAttribute("data-updated", String(d.node.now));
 }

@@ -63,6 +63,19 @@ public final class RingEndpoints {
     http.register("/api/ring", guard(api::status));
     http.register("/api/describecluster", guard(api::describeCluster));
     http.register("/api/getendpoints", guard(api::endpoints));
+    // The dashboard's document gains a "ring" field (the status above): its page shows a ring
+    // table when the field is there.
+    java.util.function.Function<Request, Response> dashboard = http.endpoint("/api/dashboard.json");
+    if (dashboard != null) {
+      http.register("/api/dashboard.json", req -> {
+        Response r = dashboard.apply(req);
+        String body = r.body().strip();
+        if (r.status() != 200 || !body.endsWith("}")) {
+          return r;
+        }
+        return Response.json(body.substring(0, body.length() - 1) + ",\"ring\":" + api.status(req) + "}");
+      });
+    }
   }
 
   /** The bytes of getendpoints' KEY for {@code keyspace.table} (see {@link PartitionKeyText}). */

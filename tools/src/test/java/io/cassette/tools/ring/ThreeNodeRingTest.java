@@ -153,6 +153,27 @@ class ThreeNodeRingTest {
           return false;
         }
       });
+
+      // The metadata service is node 1 alone (the seed): without it DDL fails with the reason,
+      // while reads and writes of partitions on the nodes left go on.
+      String ownedBy2 = null;
+      for (int i = 0; i < 30 && ownedBy2 == null; i++) {
+        Node owner = session.getMetadata().getTokenMap().get().getReplicas("ring",
+            java.nio.ByteBuffer.wrap(("k" + i).getBytes(StandardCharsets.UTF_8))).iterator().next();
+        if (owner.equals(node2)) {
+          ownedBy2 = "k" + i;
+        }
+      }
+      assertThat(ownedBy2).isNotNull();
+      nodes[1].destroyForcibly().waitFor();
+      Throwable ddl = org.assertj.core.api.Assertions.catchThrowable(() -> session.execute(
+          SimpleStatement.newInstance("CREATE TABLE ring.t3 (k int PRIMARY KEY)").setNode(node2)
+              .setTimeout(Duration.ofSeconds(20))));
+      assertThat(ddl).isNotNull();
+      assertThat(ddl.getMessage()).contains("metadata service unavailable: no quorum");
+      session.execute(SimpleStatement.newInstance("UPDATE ring.t SET v = 100 WHERE k = ?", ownedBy2).setNode(node2));
+      assertThat(session.execute(SimpleStatement.newInstance("SELECT v FROM ring.t WHERE k = ?", ownedBy2)
+          .setNode(node2)).one().getInt(0)).isEqualTo(100);
     }
   }
 
