@@ -158,9 +158,9 @@ class ThreeNodeRingTest {
       // while reads and writes of partitions on the nodes left go on.
       String ownedBy2 = null;
       for (int i = 0; i < 30 && ownedBy2 == null; i++) {
-        Node owner = session.getMetadata().getTokenMap().get().getReplicas("ring",
+        Node keyOwner = session.getMetadata().getTokenMap().get().getReplicas("ring",
             java.nio.ByteBuffer.wrap(("k" + i).getBytes(StandardCharsets.UTF_8))).iterator().next();
-        if (owner.equals(node2)) {
+        if (keyOwner.equals(node2)) {
           ownedBy2 = "k" + i;
         }
       }
