@@ -47,7 +47,7 @@ class ThreeNodeRingTest {
 
   @TempDir
   Path dir;
-  private final Process[] nodes = new Process[4];
+  private final Process[] nodes = new Process[5];
   private int cqlPort;
   private int httpPort;
   private int storagePort;
@@ -86,6 +86,13 @@ class ThreeNodeRingTest {
       assertThat(owns).as(status).isBetween(99.8, 100.2);
     }
     System.out.printf("ring of 3 formed in %d ms%n", (System.nanoTime() - start) / 1_000_000);
+
+    // A node of another cluster_name is refused and stops with the reason.
+    nodes[4] = startNode(4, "--set", "cluster_name=Other Ring");
+    assertThat(nodes[4].waitFor(START_TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    assertThat(nodes[4].exitValue()).isEqualTo(1);
+    assertThat(Files.readString(dir.resolve("n4.log"), StandardCharsets.ISO_8859_1))
+        .contains("cluster name mismatch: the cluster is 'Test Cluster'");
 
     List<TopologyEvent> events = new CopyOnWriteArrayList<>();
     try (CqlSession session = CqlSession.builder()
@@ -201,7 +208,7 @@ class ThreeNodeRingTest {
     return code == 0 ? out.toString(StandardCharsets.UTF_8) : "failed: " + err.toString(StandardCharsets.UTF_8);
   }
 
-  private Process startNode(int i) throws IOException {
+  private Process startNode(int i, String... extra) throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Path data = dir.resolve("n" + i);
     Files.createDirectories(data);
@@ -211,6 +218,7 @@ class ThreeNodeRingTest {
         "--resp-port", "0", "--http-port", Integer.toString(httpPort),
         "--storage-port", Integer.toString(storagePort), "--seeds", "127.0.0.1",
         "--set", "metadata_port=" + metadataPort, "--set", "heartbeat_interval=" + HEARTBEAT));
+    cmd.addAll(List.of(extra));
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("n" + i + ".log").toFile()));
     pb.environment().keySet().removeIf(k -> k.startsWith("CASSETTE_"));
@@ -251,7 +259,7 @@ class ThreeNodeRingTest {
     }
   }
 
-  /** Four ports free on 127.0.0.1, .2 and .3 alike (every node uses the same set). */
+  /** Four ports free on 127.0.0.1-4 alike (every node uses the same set). */
   private void pickPorts() throws IOException {
     Random random = new Random();
     for (int attempt = 0; attempt < 50; attempt++) {
@@ -268,7 +276,7 @@ class ThreeNodeRingTest {
   }
 
   private static boolean free(int port) {
-    for (int i = 1; i <= 3; i++) {
+    for (int i = 1; i <= 4; i++) {
       try (ServerSocket s = new ServerSocket()) {
         s.bind(new InetSocketAddress(InetAddress.getByName("127.0.0." + i), port));
       } catch (IOException e) {
