@@ -47,7 +47,9 @@ class ThreeNodeRingTest {
 
   @TempDir
   Path dir;
-  private final Process[] nodes = new Process[5];
+  private final Process[] nodes = new Process[7];
+  private String seeds = "127.0.0.1";
+  private int count = 3;
   private int cqlPort;
   private int httpPort;
   private int storagePort;
@@ -184,6 +186,49 @@ class ThreeNodeRingTest {
     }
   }
 
+  /**
+   * Five nodes, three of them (the seeds) the metadata service: losing one member leaves DDL
+   * working; losing two (no majority) fails DDL with the reason while the rest goes on.
+   */
+  @Test
+  @org.junit.jupiter.api.Tag("slow")
+  void fiveProcessesAndAThreeMemberMetadataService() throws Exception {
+    count = 5;
+    seeds = "127.0.0.1,127.0.0.2,127.0.0.3";
+    pickPorts();
+    long start = System.nanoTime();
+    for (int i = 1; i <= 5; i++) {
+      nodes[i] = startNode(i);
+    }
+    for (int i = 1; i <= 5; i++) {
+      awaitReady(i, 1);
+    }
+    for (int i = 1; i <= 5; i++) {
+      int node = i;
+      await("nodetool status on node " + node + " shows 5 UN", START_TIMEOUT,
+          () -> countState(status(node), "UN") == 5);
+    }
+    System.out.printf("ring of 5 formed in %d ms%n", (System.nanoTime() - start) / 1_000_000);
+    try (CqlSession session = CqlSession.builder()
+        .addContactPoint(new InetSocketAddress("127.0.0.4", cqlPort))
+        .withLocalDatacenter("datacenter1")
+        .build()) {
+      assertThat(session.getMetadata().getNodes()).hasSize(5);
+      session.execute("CREATE KEYSPACE five WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+      nodes[3].destroyForcibly().waitFor();
+      await("node 3 is DN on node 4", DOWN_BOUND, () -> status(4).contains("DN  127.0.0.3"));
+      session.execute(SimpleStatement.newInstance("CREATE TABLE five.t (k int PRIMARY KEY, v int)")
+          .setTimeout(Duration.ofSeconds(20)));
+      nodes[2].destroyForcibly().waitFor();
+      Throwable ddl = org.assertj.core.api.Assertions.catchThrowable(() -> session.execute(
+          SimpleStatement.newInstance("CREATE TABLE five.t2 (k int PRIMARY KEY)").setTimeout(Duration.ofSeconds(20))));
+      assertThat(ddl).isNotNull();
+      assertThat(ddl.getMessage()).contains("metadata service unavailable: no quorum (1 of 3 members reachable)");
+      assertThat(session.execute(SimpleStatement.newInstance("SELECT * FROM system.local")
+          .setNode(node(session, "127.0.0.5"))).all()).hasSize(1);
+    }
+  }
+
   private static Node node(CqlSession session, String address) {
     return session.getMetadata().getNodes().values().stream()
         .filter(n -> n.getBroadcastRpcAddress().get().getAddress().getHostAddress().equals(address))
@@ -216,7 +261,7 @@ class ThreeNodeRingTest {
         "-cp", System.getProperty("java.class.path"), Main.class.getName(), "start",
         "--data-dir", data.toString(), "--listen", "127.0.0." + i, "--cql-port", Integer.toString(cqlPort),
         "--resp-port", "0", "--http-port", Integer.toString(httpPort),
-        "--storage-port", Integer.toString(storagePort), "--seeds", "127.0.0.1",
+        "--storage-port", Integer.toString(storagePort), "--seeds", seeds,
         "--set", "metadata_port=" + metadataPort, "--set", "heartbeat_interval=" + HEARTBEAT));
     cmd.addAll(List.of(extra));
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
@@ -245,7 +290,7 @@ class ThreeNodeRingTest {
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
         StringBuilder logs = new StringBuilder();
-        for (int i = 1; i <= 3; i++) {
+        for (int i = 1; i <= count + 1; i++) {
           Path log = dir.resolve("n" + i + ".log");
           if (Files.exists(log)) {
             List<String> lines = Files.readAllLines(log, StandardCharsets.ISO_8859_1);
@@ -259,7 +304,7 @@ class ThreeNodeRingTest {
     }
   }
 
-  /** Four ports free on 127.0.0.1-4 alike (every node uses the same set). */
+  /** Four ports free on 127.0.0.1-6 alike (every node uses the same set). */
   private void pickPorts() throws IOException {
     Random random = new Random();
     for (int attempt = 0; attempt < 50; attempt++) {
@@ -276,7 +321,7 @@ class ThreeNodeRingTest {
   }
 
   private static boolean free(int port) {
-    for (int i = 1; i <= 4; i++) {
+    for (int i = 1; i <= 6; i++) {
       try (ServerSocket s = new ServerSocket()) {
         s.bind(new InetSocketAddress(InetAddress.getByName("127.0.0." + i), port));
       } catch (IOException e) {
