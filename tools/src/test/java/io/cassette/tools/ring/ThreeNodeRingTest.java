@@ -43,6 +43,8 @@ class ThreeNodeRingTest {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
   /** phi 8 at a 200 ms interval (window seeded with 400 ms) convicts in ~4-8 s; slack for a loaded machine. */
   private static final Duration DOWN_BOUND = Duration.ofSeconds(30);
+  /** A schema change waits for the Raft commit (and up to 5 s for "no quorum"); the driver's default is 2 s. */
+  private static final Duration DDL_TIMEOUT = Duration.ofSeconds(20);
   private static final Pattern PERCENT = Pattern.compile("(\\d+\\.\\d)%");
 
   @TempDir
@@ -110,8 +112,9 @@ class ThreeNodeRingTest {
       assertThat(session.getMetadata().getTokenMap().get().getTokenRanges()).hasSize(48);
 
       session.execute(SimpleStatement.newInstance("CREATE KEYSPACE ring WITH replication = "
-          + "{'class': 'SimpleStrategy', 'replication_factor': 1}").setNode(node2));
-      session.execute(SimpleStatement.newInstance("CREATE TABLE ring.t (k text PRIMARY KEY, v int)").setNode(node2));
+          + "{'class': 'SimpleStrategy', 'replication_factor': 1}").setNode(node2).setTimeout(DDL_TIMEOUT));
+      session.execute(SimpleStatement.newInstance("CREATE TABLE ring.t (k text PRIMARY KEY, v int)").setNode(node2)
+          .setTimeout(DDL_TIMEOUT));
       assertThat(session.execute(SimpleStatement.newInstance(
           "SELECT table_name FROM system_schema.tables WHERE keyspace_name = 'ring'").setNode(node3)).all())
           .hasSize(1);
@@ -177,7 +180,7 @@ class ThreeNodeRingTest {
       nodes[1].destroyForcibly().waitFor();
       Throwable ddl = org.assertj.core.api.Assertions.catchThrowable(() -> session.execute(
           SimpleStatement.newInstance("CREATE TABLE ring.t3 (k int PRIMARY KEY)").setNode(node2)
-              .setTimeout(Duration.ofSeconds(20))));
+              .setTimeout(DDL_TIMEOUT)));
       assertThat(ddl).isNotNull();
       assertThat(ddl.getMessage()).contains("metadata service unavailable: no quorum");
       session.execute(SimpleStatement.newInstance("UPDATE ring.t SET v = 100 WHERE k = ?", ownedBy2).setNode(node2));
@@ -214,14 +217,15 @@ class ThreeNodeRingTest {
         .withLocalDatacenter("datacenter1")
         .build()) {
       assertThat(session.getMetadata().getNodes()).hasSize(5);
-      session.execute("CREATE KEYSPACE five WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+      session.execute(SimpleStatement.newInstance("CREATE KEYSPACE five WITH replication = "
+          + "{'class': 'SimpleStrategy', 'replication_factor': 1}").setTimeout(DDL_TIMEOUT));
       nodes[3].destroyForcibly().waitFor();
       await("node 3 is DN on node 4", DOWN_BOUND, () -> status(4).contains("DN  127.0.0.3"));
       session.execute(SimpleStatement.newInstance("CREATE TABLE five.t (k int PRIMARY KEY, v int)")
-          .setTimeout(Duration.ofSeconds(20)));
+          .setTimeout(DDL_TIMEOUT));
       nodes[2].destroyForcibly().waitFor();
       Throwable ddl = org.assertj.core.api.Assertions.catchThrowable(() -> session.execute(
-          SimpleStatement.newInstance("CREATE TABLE five.t2 (k int PRIMARY KEY)").setTimeout(Duration.ofSeconds(20))));
+          SimpleStatement.newInstance("CREATE TABLE five.t2 (k int PRIMARY KEY)").setTimeout(DDL_TIMEOUT)));
       assertThat(ddl).isNotNull();
       assertThat(ddl.getMessage()).contains("metadata service unavailable: no quorum (1 of 3 members reachable)");
       assertThat(session.execute(SimpleStatement.newInstance("SELECT * FROM system.local")
