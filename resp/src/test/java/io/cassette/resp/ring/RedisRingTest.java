@@ -82,11 +82,15 @@ class RedisRingTest {
   @Test
   void keysAndScanGatherFromEveryNode() {
     Set<String> written = new HashSet<>();
+    for (Jedis j : clients) {
+      assertThat(j.dbSize()).isZero(); // a count kept per node would now miss the others' keys
+    }
     for (int i = 0; i < 90; i++) {
       clients.get(i % 3).set("s" + i, "x");
       written.add("s" + i);
     }
     for (Jedis j : clients) {
+      assertThat(j.dbSize()).isEqualTo(90);
       assertThat(new HashSet<>(j.keys("s*"))).isEqualTo(written);
       Set<String> scanned = new HashSet<>();
       String cursor = ScanParams.SCAN_POINTER_START;
