@@ -337,6 +337,10 @@ class RingCoordinatorTest {
     assertThat(ring.catchUps()).hasSize(1);
     assertThat(ring.catchUps().get(0)).containsExactly(1, 5);
     assertThat(ring.ring(1).epoch()).isEqualTo(5);
+    // An answer from a node that is ahead starts the coordinator's catch-up too.
+    ring.setEpoch(1, 9);
+    c(0).read("ks", "t", b(key), ReadQuery.all(0), ONE);
+    assertThat(ring.catchUps().get(ring.catchUps().size() - 1)).containsExactly(0, 9);
   }
 
   /**
