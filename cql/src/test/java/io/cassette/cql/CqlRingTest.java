@@ -137,4 +137,61 @@ class CqlRingTest {
     }
     assertThat(sessions.get(1).execute("SELECT n FROM r.c WHERE k = 'hits'").one().getLong("n")).isEqualTo(30);
   }
+
+  /** Errors as a driver sees them: unavailable owner, lost messages, a table the owner lacks. */
+  @Test
+  void ringErrorsReachTheDriverAsCassandrasErrors() {
+    int k = keyOwnedBy(1);
+    sessions.get(0).execute("CREATE TABLE IF NOT EXISTS r.only0 (k int PRIMARY KEY, v int)"); // node 0 only
+    Throwable failure = error(() -> sessions.get(0).execute("INSERT INTO r.only0 (k, v) VALUES (" + k + ", 1)"));
+    assertThat(failure).isInstanceOfSatisfying(com.datastax.oss.driver.api.core.servererrors.WriteFailureException.class,
+        e -> {
+          assertThat(e.getReasonMap()).containsEntry(RingHarness.address(1), 3); // INCOMPATIBLE_SCHEMA
+          assertThat(e.getWriteType()).isEqualTo(com.datastax.oss.driver.api.core.servererrors.WriteType.SIMPLE);
+        });
+    assertThat(error(() -> sessions.get(0).execute("SELECT v FROM r.only0 WHERE k = " + k)))
+        .isInstanceOf(com.datastax.oss.driver.api.core.servererrors.ReadFailureException.class);
+
+    io.cassette.cluster.net.MessageFilters.Rule drop = ring.filters()
+        .verbs(io.cassette.cluster.net.Verb.READ_REQ).to(RingHarness.address(1)).drop();
+    try {
+      assertThat(error(() -> sessions.get(0).execute("SELECT v FROM r.kv WHERE k = " + k)))
+          .isInstanceOfSatisfying(com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException.class,
+              e -> assertThat(e.getBlockFor()).isEqualTo(1));
+    } finally {
+      drop.off();
+    }
+    ring.markDown(1, true);
+    try {
+      assertThat(error(() -> sessions.get(2).execute("SELECT v FROM r.kv WHERE k = " + k)))
+          .isInstanceOfSatisfying(com.datastax.oss.driver.api.core.servererrors.UnavailableException.class, e -> {
+            assertThat(e.getRequired()).isEqualTo(1);
+            assertThat(e.getAlive()).isEqualTo(0);
+          });
+    } finally {
+      ring.markDown(1, false);
+    }
+  }
+
+  /** An int partition key owned by node {@code index}. */
+  static int keyOwnedBy(int index) {
+    for (int k = 0; ; k++) {
+      byte[] key = java.nio.ByteBuffer.allocate(4).putInt(k).array();
+      if (ring.ownerIndex(io.cassette.storage.Murmur3Token.of(key)) == index) {
+        return k;
+      }
+    }
+  }
+
+  /** The server's error, unwrapped from the driver's "all nodes failed" when it tried the next node. */
+  static Throwable error(Runnable r) {
+    try {
+      r.run();
+    } catch (com.datastax.oss.driver.api.core.AllNodesFailedException e) {
+      return e.getAllErrors().values().iterator().next().get(0);
+    } catch (RuntimeException e) {
+      return e;
+    }
+    throw new AssertionError("no error");
+  }
 }

@@ -414,7 +414,11 @@ public final class RingCoordinator implements Coordinator {
 
   private byte[] await(CompletableFuture<Message> f, Endpoint to, ConsistencyLevel cl, String writeType) {
     try {
-      return f.get(SAFETY_WAIT_SECONDS, TimeUnit.SECONDS).payload();
+      Message answer = f.get(SAFETY_WAIT_SECONDS, TimeUnit.SECONDS);
+      if (awaitEpoch != null && answer.epoch() > ring.get().epoch()) {
+        awaitEpoch.apply(answer.epoch()); // the replica is ahead: start catching up, do not wait
+      }
+      return answer.payload();
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
       if (cause instanceof RequestTimeoutException) {

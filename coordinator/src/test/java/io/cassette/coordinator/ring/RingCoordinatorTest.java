@@ -326,4 +326,52 @@ class RingCoordinatorTest {
   private int keyOwnerOtherThan(int node, String prefix) {
     return node == 1 ? 2 : 1;
   }
+
+  @Test
+  void aMessageFromANewerEpochWaitsForCatchUp() {
+    String key = keyOwnedBy(1, "epoch");
+    c(0).write(Mutation.of(put(key, "x", 1)), ONE);
+    assertThat(ring.catchUps()).isEmpty();
+    ring.setEpoch(0, 5);
+    assertThat(value(c(0).read("ks", "t", b(key), ReadQuery.all(0), ONE))).isEqualTo("x");
+    assertThat(ring.catchUps()).hasSize(1);
+    assertThat(ring.catchUps().get(0)).containsExactly(1, 5);
+    assertThat(ring.ring(1).epoch()).isEqualTo(5);
+    // An answer from a node that is ahead starts the coordinator's catch-up too.
+    ring.setEpoch(1, 9);
+    c(0).read("ks", "t", b(key), ReadQuery.all(0), ONE);
+    assertThat(ring.catchUps().get(ring.catchUps().size() - 1)).containsExactly(0, 9);
+  }
+
+  /**
+   * Not a benchmark, a rough figure for the report: a partition owned by the coordinator
+   * (an engine call) against one owned by a peer (a loopback round trip), bounded in count.
+   */
+  @Test
+  void forwardingCostsARoundTrip() {
+    String mine = keyOwnedBy(0, "lat-local");
+    String theirs = keyOwnedBy(1, "lat-remote");
+    for (int round = 0; round < 2; round++) { // the first round warms up
+      long[] local = timeWritesAndReads(mine, 1000);
+      long[] remote = timeWritesAndReads(theirs, 1000);
+      if (round == 1) {
+        System.out.printf("ring latency (mean of 1000, micros): local write %d read %d; forwarded write %d read %d%n",
+            local[0], local[1], remote[0], remote[1]);
+      }
+    }
+    assertThat(value(c(0).read("ks", "t", b(theirs), ReadQuery.all(0), ONE))).isEqualTo("v999");
+  }
+
+  private long[] timeWritesAndReads(String key, int n) {
+    long t0 = System.nanoTime();
+    for (int i = 0; i < n; i++) {
+      c(0).write(Mutation.of(put(key, "v" + i, i + 1)), ONE);
+    }
+    long t1 = System.nanoTime();
+    for (int i = 0; i < n; i++) {
+      c(0).read("ks", "t", b(key), ReadQuery.all(0), ONE);
+    }
+    long t2 = System.nanoTime();
+    return new long[] {(t1 - t0) / n / 1000, (t2 - t1) / n / 1000};
+  }
 }

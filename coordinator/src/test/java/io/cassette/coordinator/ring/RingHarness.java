@@ -44,7 +44,9 @@ public final class RingHarness implements AutoCloseable {
   private final List<List<Long>> tokens = new ArrayList<>();
   private final Set<Endpoint> down = new HashSet<>();
   private final MessageFilters filters = new MessageFilters();
-  private final long epoch = 1;
+  private final long[] epochs;
+  /** Epochs the nodes were asked to catch up to, in order: node index and epoch. */
+  private final List<long[]> catchUps = new java.util.concurrent.CopyOnWriteArrayList<>();
   private boolean closed;
 
   /**
@@ -52,6 +54,8 @@ public final class RingHarness implements AutoCloseable {
    * @param tweak  may change each node's messaging config (e.g. shorter timeouts)
    */
   public RingHarness(Path dir, int n, int tokensPerNode, UnaryOperator<MessagingConfig.Builder> tweak) {
+    epochs = new long[n];
+    java.util.Arrays.fill(epochs, 1);
     Random random = new Random(42);
     Set<Long> used = new HashSet<>();
     for (int i = 0; i < n; i++) {
@@ -98,8 +102,13 @@ public final class RingHarness implements AutoCloseable {
         Engine engine = Engine.open(EngineOptions.defaults(data));
         LocalCoordinator local = LocalCoordinator.open(engine, null);
         AtomicReference<TokenRing> view = views.get(i);
-        RingCoordinator rc = new RingCoordinator(local, started.get(i), view::get,
-            e -> CompletableFuture.completedFuture(null));
+        int index = i;
+        // Catching up here is instant: the harness's metadata is static, only the epoch moves.
+        RingCoordinator rc = new RingCoordinator(local, started.get(i), view::get, e -> {
+          catchUps.add(new long[] {index, e});
+          setEpoch(index, e);
+          return CompletableFuture.completedFuture(null);
+        });
         rc.registerHandlers();
         nodes.add(new Node(i, endpoints.get(i), engine, local, started.get(i), rc));
       }
@@ -150,6 +159,17 @@ public final class RingHarness implements AutoCloseable {
     }
   }
 
+  /** Moves node {@code index}'s ring to metadata epoch {@code epoch} (its messages carry it). */
+  public synchronized void setEpoch(int index, long epoch) {
+    epochs[index] = epoch;
+    views.get(index).set(build(index));
+  }
+
+  /** The catch-ups the nodes' {@code awaitEpoch} hooks were called for: {node index, epoch}. */
+  public List<long[]> catchUps() {
+    return catchUps;
+  }
+
   /** What the failure detectors would say: node {@code index} is DOWN (or UP again) for all. */
   public synchronized void markDown(int index, boolean isDown) {
     if (isDown) {
@@ -163,7 +183,7 @@ public final class RingHarness implements AutoCloseable {
   }
 
   private TokenRing build(int self) {
-    TokenRing.Builder b = TokenRing.builder(epoch, endpoints.get(self));
+    TokenRing.Builder b = TokenRing.builder(epochs[self], endpoints.get(self));
     for (int i = 0; i < endpoints.size(); i++) {
       b.add(endpoints.get(i), "datacenter1", "rack1", tokens.get(i));
       b.alive(endpoints.get(i), !down.contains(endpoints.get(i)));

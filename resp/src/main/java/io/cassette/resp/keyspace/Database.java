@@ -298,9 +298,12 @@ public final class Database {
     return cell == null ? null : cell.value();
   }
 
-  /** Number of keys, counting once by a scan on first use. */
+  /**
+   * Number of keys, counting once by a scan on first use. On a ring other nodes add and remove
+   * keys too, so every call scans (DBSIZE is O(keys) there).
+   */
   public long size() {
-    if (keyCount < 0) {
+    if (keyCount < 0 || !table.seesAllWrites()) {
       long[] n = {0};
       scanKeys(KeyRange.ALL, k -> n[0]++);
       keyCount = n[0];

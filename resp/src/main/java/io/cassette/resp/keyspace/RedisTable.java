@@ -80,6 +80,11 @@ final class RedisTable {
     return coordinator.ownsLocally(RedisLayout.KEYSPACE, partitionKey);
   }
 
+  /** Whether only this node writes the keys (one node), so counts and caches kept here stay true. */
+  boolean seesAllWrites() {
+    return coordinator.seesAllWrites();
+  }
+
   void truncate() {
     coordinator.truncate(RedisLayout.KEYSPACE, name, REQUEST);
   }
