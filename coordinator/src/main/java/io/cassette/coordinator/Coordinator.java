@@ -36,6 +36,23 @@ public interface Coordinator {
   /** The storage options of a table, or empty when it does not exist (also node-local tables). */
   Optional<TableSpec> table(String keyspace, String name);
 
+  /**
+   * Whether this node holds the partition (on the ring: owns its token), so node-local
+   * background work (Redis's active expiry) can keep to its own partitions. One node: always.
+   */
+  default boolean ownsLocally(String keyspace, byte[] partitionKey) {
+    return true;
+  }
+
+  /**
+   * Whether every write of the data this node reads passes through this coordinator object, so
+   * a front door may cache what it read and wrote (Redis's metadata caches). One node: yes. On
+   * a ring other nodes own most partitions and peers write this node's, so: no.
+   */
+  default boolean seesAllWrites() {
+    return true;
+  }
+
   // ------------------------------------------------------------------ data
 
   /** One partition, filtered by {@code query}; an empty view when nothing is live. */

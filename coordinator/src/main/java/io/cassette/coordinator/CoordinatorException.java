@@ -64,4 +64,29 @@ public class CoordinatorException extends RuntimeException {
       this.writeType = writeType;
     }
   }
+
+  /**
+   * Replicas answered with a failure instead of data or an acknowledgement (Cassandra's
+   * READ_FAILURE / WRITE_FAILURE): e.g. the owner's storage failed or it did not know the
+   * table. The write may have been applied by other replicas of the request.
+   */
+  public static final class Failure extends CoordinatorException {
+    public final ConsistencyLevel consistency;
+    public final int received;
+    public final int blockFor;
+    /** Failed replicas with Cassandra's failure reason codes (0 UNKNOWN, 3 INCOMPATIBLE_SCHEMA ...). */
+    public final java.util.Map<java.net.InetAddress, Integer> failures;
+    /** Cassandra's write type (SIMPLE, BATCH, UNLOGGED_BATCH, COUNTER, CAS), or null for a read. */
+    public final String writeType;
+
+    public Failure(ConsistencyLevel consistency, int received, int blockFor,
+                   java.util.Map<java.net.InetAddress, Integer> failures, String writeType, String message) {
+      super(message);
+      this.consistency = consistency;
+      this.received = received;
+      this.blockFor = blockFor;
+      this.failures = java.util.Map.copyOf(failures);
+      this.writeType = writeType;
+    }
+  }
 }

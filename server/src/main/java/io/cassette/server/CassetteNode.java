@@ -1,6 +1,8 @@
 package io.cassette.server;
 
+import io.cassette.coordinator.Coordinator;
 import io.cassette.coordinator.local.LocalCoordinator;
+import io.cassette.coordinator.ring.RingCoordinator;
 import io.cassette.server.config.Config;
 import io.cassette.server.config.ConfigKeys;
 import io.cassette.cql.language.CqlLanguage;
@@ -13,6 +15,10 @@ import io.cassette.metrics.NodeMetrics;
 import io.cassette.resp.RespServer;
 import io.cassette.resp.RespServerOptions;
 import io.cassette.server.http.AdminHttpServer;
+import io.cassette.server.ring.RingEndpoints;
+import io.cassette.server.ring.RingNode;
+import io.cassette.server.ring.RingSettings;
+import io.cassette.metadata.Member;
 import io.cassette.storage.CommitLogSync;
 import io.cassette.storage.Engine;
 import io.cassette.storage.EngineOptions;
@@ -26,6 +32,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,11 +50,23 @@ public final class CassetteNode implements AutoCloseable {
   private final List<String> listening = new ArrayList<>();
   private Engine engine;
   private LocalCoordinator coordinator;
+  /** What the front doors call: the ring's coordinator, or {@link #coordinator} on a single node. */
+  private Coordinator front;
   private EventLoopGroup adminLoop;
+  private final Path confDirectory;
+  private CqlLanguage cqlLanguage;
+  /** This node in its ring; null for a single node (no seeds). */
+  private RingNode ring;
 
   public CassetteNode(Config config, ResourceSizing sizing) {
+    this(config, sizing, null);
+  }
+
+  /** @param confDirectory where the configuration file is (for cassandra-rackdc.properties), or null */
+  public CassetteNode(Config config, ResourceSizing sizing, Path confDirectory) {
     this.config = config;
     this.sizing = sizing;
+    this.confDirectory = confDirectory;
   }
 
   /**
@@ -56,28 +75,66 @@ public final class CassetteNode implements AutoCloseable {
    * @throws StartException with a message for the operator when a port cannot be bound
    */
   public void start() throws InterruptedException, java.net.UnknownHostException {
+    RingSettings ringSettings = RingSettings.from(config, confDirectory);
+    NodeIdentity identity = NodeIdentity.loadOrCreate(config.dataDirectory(), config.integer(ConfigKeys.NUM_TOKENS));
+    if (ringSettings.isRing()) {
+      // Raft loads ~2,000 classes: start it first, beside storage, not after it.
+      ring = new RingNode(ringSettings, identity, config.dataDirectory());
+      ring.startMetadata();
+    }
     engine = Engine.open(engineOptions());
     started.add(engine);
     engine.listen(new MetricsStorageListener(NodeMetrics.global()));
     // The front doors see only the coordinator: every read, write and schema change goes
     // through it (on one node, a local call to the engine).
-    coordinator = LocalCoordinator.open(engine, null);
     String host = config.string(ConfigKeys.LISTEN_ADDRESS);
-
     int cqlPort = config.integer(ConfigKeys.NATIVE_TRANSPORT_PORT);
-    if (cqlPort != 0) {
-      NodeIdentity identity = NodeIdentity.loadOrCreate(config.dataDirectory(),
-          config.integer(ConfigKeys.NUM_TOKENS));
-      NodeInfo node = NodeInfo.singleNode(config.string(ConfigKeys.CLUSTER_NAME),
-          InetAddress.getByName(host), cqlPort, identity.hostId(), identity.tokens());
-      CqlServer cql = new CqlServer(cqlOptions(host, cqlPort), new CqlLanguage(coordinator, node));
-      listening.add("CQL " + format(bind("CQL", ConfigKeys.NATIVE_TRANSPORT_PORT, cql::start)));
-      started.add(cql);
+    int respPort = config.integer(ConfigKeys.RESP_PORT);
+    if (ring != null) {
+      started.add(ring);
+      RingNode r = ring;
+      coordinator = LocalCoordinator.open(engine, ringSettings.dataCenter(), r::schemaLog);
+      ring.startMessaging();
+      RingCoordinator forwarding = new RingCoordinator(coordinator, ring.messaging(), r::tokenRing, r::awaitEpoch);
+      forwarding.registerHandlers();
+      front = forwarding;
+      // Like Cassandra, the front doors open once the node is part of the ring.
+      ring.join(io.cassette.cql.language.NodeInfo.RELEASE_VERSION, cqlPort, respPort);
+    } else {
+      coordinator = LocalCoordinator.open(engine, null);
+      front = coordinator;
     }
 
-    int respPort = config.integer(ConfigKeys.RESP_PORT);
+    if (cqlPort != 0) {
+      NodeInfo node = ring == null
+          ? NodeInfo.singleNode(config.string(ConfigKeys.CLUSTER_NAME), InetAddress.getByName(host), cqlPort,
+              identity.hostId(), identity.tokens())
+          : new NodeInfo(config.string(ConfigKeys.CLUSTER_NAME), InetAddress.getByName(host),
+              InetAddress.getByName(host), cqlPort, identity.hostId(), identity.tokens(),
+              ringSettings.dataCenter(), ringSettings.rack(), NodeInfo.RELEASE_VERSION, ring.view());
+      CqlLanguage language = new CqlLanguage(front, node);
+      cqlLanguage = language;
+      CqlServer cql = new CqlServer(cqlOptions(host, cqlPort), language);
+      listening.add("CQL " + format(bind("CQL", ConfigKeys.NATIVE_TRANSPORT_PORT, cql::start)));
+      started.add(cql);
+      if (ring != null) {
+        ring.onRemoteSchemaChange(coordinator.metadata(), language.schema()::announce);
+        ring.events(new RingNode.Events() {
+          @Override
+          public void topologyChanged(String change, Member member) {
+            cql.topologyChanged(change, new InetSocketAddress(member.broadcastAddress(), member.nativePort()));
+          }
+
+          @Override
+          public void statusChanged(String change, Member member) {
+            cql.statusChanged(change, new InetSocketAddress(member.broadcastAddress(), member.nativePort()));
+          }
+        });
+      }
+    }
+
     if (respPort != 0) {
-      RespServer resp = new RespServer(respOptions(host, respPort), coordinator);
+      RespServer resp = new RespServer(respOptions(host, respPort), front);
       // Redis clients read durability as appendfsync: periodic is everysec, batch is always.
       resp.initialAppendfsync(config.string(ConfigKeys.COMMITLOG_SYNC).equals("periodic") ? "everysec" : "always");
       resp.onAppendfsyncChange(this::appendfsync);
@@ -94,6 +151,12 @@ public final class CassetteNode implements AutoCloseable {
           "{\"version\":\"" + Version.get() + "\"}"));
       io.cassette.server.dashboard.Dashboard.register(http, io.cassette.metrics.NodeMetrics.global(), engine, config);
       io.cassette.server.admin.AdminEndpoints.register(http, engine, config, sizing);
+      if (ring != null) {
+        RingEndpoints.register(http, ring, engine, coordinator,
+            () -> cqlLanguage == null ? UUID.nameUUIDFromBytes(new byte[0]) : cqlLanguage.schema().current().version(),
+            (key, table) -> RingEndpoints.partitionKey(cqlLanguage == null ? null : cqlLanguage.schema(),
+                table[0], table[1], key));
+      }
       listening.add("HTTP " + format(bind("HTTP", ConfigKeys.HTTP_PORT, http::start)));
       started.add(http);
     }
@@ -106,6 +169,11 @@ public final class CassetteNode implements AutoCloseable {
 
   public Engine engine() {
     return engine;
+  }
+
+  /** This node's ring membership, or null for a single node. */
+  public RingNode ring() {
+    return ring;
   }
 
   /** The node's coordinator (after {@link #start()}). */

@@ -46,11 +46,25 @@ final class Logging {
     root.addHandler(file);
   }
 
+  private static final java.util.List<Logger> QUIETED = new java.util.concurrent.CopyOnWriteArrayList<>();
+
   private static Logger reset() {
     LogManager.getLogManager().reset();
     Logger root = Logger.getLogger("");
     root.setLevel(Level.INFO);
     Logger.getLogger("io.netty").setLevel(Level.WARNING);
+    // Ratis logs every Netty channel event of the metadata service at INFO. Held strongly:
+    // java.util.logging keeps loggers weakly, and a collected one forgets its level.
+    QUIETED.clear();
+    QUIETED.add(Logger.getLogger("io.netty"));
+    QUIETED.add(Logger.getLogger("org.apache.ratis"));
+    QUIETED.get(1).setLevel(Level.WARNING);
+    // While a metadata member is not up yet (nodes start in any order) Ratis' client logs each
+    // refused connection as an error with a stack; the join loop says what it waits for instead.
+    QUIETED.add(Logger.getLogger("org.apache.ratis.util.LifeCycle"));
+    QUIETED.add(Logger.getLogger("org.apache.ratis.client.impl.OrderedAsync"));
+    QUIETED.get(2).setLevel(Level.OFF);
+    QUIETED.get(3).setLevel(Level.OFF);
     return root;
   }
 

@@ -60,6 +60,10 @@ public final class Main {
     String respPort;
     @Option(names = "--http-port", paramLabel = "PORT", description = "Admin HTTP port (default 9180; 0 disables).")
     String httpPort;
+    @Option(names = "--seeds", paramLabel = "HOST[,HOST...]", description = "Seeds of the ring to join (seed_provider); none: a single node.")
+    String seeds;
+    @Option(names = "--storage-port", paramLabel = "PORT", description = "Internode messaging port (storage_port, default 7000).")
+    String storagePort;
     @Option(names = "--config", paramLabel = "FILE", description = "Configuration file (default conf/cassette.yaml).")
     Path configFile;
     @Option(names = "--heap", paramLabel = "SIZE", description = "Heap size, e.g. 128m; applied by bin/cassette as -Xmx.")
@@ -96,7 +100,9 @@ public final class Main {
       config.warnings().forEach(w -> log.warn("{}", w));
       log.info("{}", sizing.summary());
 
-      CassetteNode node = new CassetteNode(config, sizing);
+      Path conf = configFile();
+      CassetteNode node = new CassetteNode(config, sizing,
+          conf != null && conf.toAbsolutePath().getParent() != null ? conf.toAbsolutePath().getParent() : null);
       CountDownLatch stopped = new CountDownLatch(1);
       Thread hook = new Thread(() -> {
         log.info("Shutting down");
@@ -151,6 +157,8 @@ public final class Main {
       put(flags, ConfigKeys.NATIVE_TRANSPORT_PORT, cqlPort, "--cql-port");
       put(flags, ConfigKeys.RESP_PORT, respPort, "--resp-port");
       put(flags, ConfigKeys.HTTP_PORT, httpPort, "--http-port");
+      put(flags, ConfigKeys.SEED_PROVIDER, seeds, "--seeds");
+      put(flags, ConfigKeys.STORAGE_PORT, storagePort, "--storage-port");
       return flags;
     }
 

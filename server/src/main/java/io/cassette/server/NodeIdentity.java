@@ -47,6 +47,23 @@ public record NodeIdentity(UUID hostId, List<Long> tokens) {
     }
   }
 
+  /**
+   * The same host id with {@code ringTokens} (the ring allocated them), written to
+   * {@code dataDirectory} so system.local and a later single-node start report them too.
+   */
+  public NodeIdentity withTokensSaved(Path dataDirectory, List<Long> ringTokens) {
+    NodeIdentity updated = new NodeIdentity(hostId, ringTokens.stream().sorted().toList());
+    if (updated.equals(this)) {
+      return this;
+    }
+    try {
+      updated.write(dataDirectory, dataDirectory.resolve(FILE_NAME));
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write " + dataDirectory.resolve(FILE_NAME), e);
+    }
+    return updated;
+  }
+
   private static NodeIdentity random(int numTokens) {
     if (numTokens < 1) {
       throw new IllegalArgumentException("num_tokens must be at least 1, not " + numTokens);

@@ -6,6 +6,7 @@ import io.cassette.coordinator.Coordinator;
 import io.cassette.coordinator.CoordinatorException;
 import io.cassette.coordinator.PartitionOperation;
 import io.cassette.coordinator.Request;
+import io.cassette.coordinator.metadata.ClusterMetadata;
 import io.cassette.coordinator.metadata.KeyspaceDefinition;
 import io.cassette.coordinator.metadata.LocalMetadataLog;
 import io.cassette.coordinator.metadata.MetadataLog;
@@ -30,6 +31,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
 
 /**
  * The coordinator of a one-node ring: every replica is this node, so a call checks the
@@ -45,10 +48,11 @@ public final class LocalCoordinator implements Coordinator {
   /** Strategies by keyspace, rebuilt lazily when the metadata changes. */
   private final Map<String, ReplicationStrategy> strategies = new ConcurrentHashMap<>();
 
-  private LocalCoordinator(Engine engine, Topology topology) {
+  private LocalCoordinator(Engine engine, Topology topology,
+                           Function<BiConsumer<ClusterMetadata, ClusterMetadata>, MetadataLog> metadataLog) {
     this.engine = engine;
     this.topology = topology;
-    this.metadata = LocalMetadataLog.open(engine, new StorageSchemaSync(engine));
+    this.metadata = metadataLog.apply(new StorageSchemaSync(engine));
     this.metadata.listen((entry, after) -> strategies.clear());
   }
 
@@ -57,7 +61,17 @@ public final class LocalCoordinator implements Coordinator {
    * {@code datacenter1}); opens and replays the metadata log.
    */
   public static LocalCoordinator open(Engine engine, String datacenter) {
-    return new LocalCoordinator(engine, Topology.singleNode(datacenter));
+    return new LocalCoordinator(engine, Topology.singleNode(datacenter), sync -> LocalMetadataLog.open(engine, sync));
+  }
+
+  /**
+   * A coordinator whose metadata log is made by {@code metadataLog} (the ring's, replicated),
+   * given the function that makes storage match a metadata change {@code (before, after)}:
+   * the log calls it for every entry it applies, whichever node committed it.
+   */
+  public static LocalCoordinator open(Engine engine, String datacenter,
+                                      Function<BiConsumer<ClusterMetadata, ClusterMetadata>, MetadataLog> metadataLog) {
+    return new LocalCoordinator(engine, Topology.singleNode(datacenter), metadataLog);
   }
 
   /** The node's view of the ring (one node, alive). */

@@ -31,6 +31,16 @@ public interface MetadataLog {
   ClusterMetadata commit(MetadataChange change);
 
   /**
+   * Commits {@code change} only if the log is still at {@code expectedEpoch}, the snapshot
+   * the change was computed from; otherwise throws {@link MetadataConflictException} having
+   * appended nothing. On one node commits are serialised by their caller, so the default
+   * needs no check; the ring's log checks it against the replicated order.
+   */
+  default ClusterMetadata commit(MetadataChange change, long expectedEpoch) {
+    return commit(change);
+  }
+
+  /**
    * Tells {@code listener} of each entry applied from now on, with the snapshot after it
    * (on the ring: also entries committed by other nodes).
    */

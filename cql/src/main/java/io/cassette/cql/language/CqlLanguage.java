@@ -271,6 +271,9 @@ public final class CqlLanguage implements QueryHandler {
       throw Errors.invalid(e.getMessage());
     } catch (CoordinatorException.UnknownTable e) {
       throw Errors.invalid(e.getMessage());
+    } catch (io.cassette.coordinator.metadata.MetadataUnavailableException e) {
+      // The ring's metadata service has no quorum: DDL fails, reads and writes go on.
+      throw new CqlException(ErrorCode.SERVER_ERROR, e.getMessage());
     } catch (CoordinatorException.Timeout e) {
       Consistency cl = Consistency.fromCode(e.consistency.code);
       if (e.writeType == null) {
@@ -278,6 +281,13 @@ public final class CqlLanguage implements QueryHandler {
       }
       throw new io.cassette.cql.ReplicaException.WriteTimeout(cl, e.received, e.blockFor, e.writeType, 0,
           e.getMessage());
+    } catch (CoordinatorException.Failure e) {
+      // A replica answered with a failure (the ring): Cassandra's READ_FAILURE / WRITE_FAILURE.
+      Consistency cl = Consistency.fromCode(e.consistency.code);
+      if (e.writeType == null) {
+        throw new ReplicaException.ReadFailure(cl, e.received, e.blockFor, e.failures, false, e.getMessage());
+      }
+      throw new ReplicaException.WriteFailure(cl, e.received, e.blockFor, e.failures, e.writeType, e.getMessage());
     } catch (StorageException e) {
       LOG.warn("Storage failure executing a CQL request: {}", e.getMessage(), e);
       Consistency cl = options == null ? Consistency.ONE : options.consistency();

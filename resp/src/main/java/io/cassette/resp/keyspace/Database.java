@@ -298,9 +298,12 @@ public final class Database {
     return cell == null ? null : cell.value();
   }
 
-  /** Number of keys, counting once by a scan on first use. */
+  /**
+   * Number of keys, counting once by a scan on first use. On a ring other nodes add and remove
+   * keys too, so every call scans (DBSIZE is O(keys) there).
+   */
   public long size() {
-    if (keyCount < 0) {
+    if (keyCount < 0 || !table.seesAllWrites()) {
       long[] n = {0};
       scanKeys(KeyRange.ALL, k -> n[0]++);
       keyCount = n[0];
@@ -386,6 +389,9 @@ public final class Database {
   private int expireBucket(int bucket, long now, int limit, Batch b, List<byte[]> removed) {
     boolean legacy = bucket == RedisLayout.EXPIRY_BUCKETS;
     byte[] partition = legacy ? RedisLayout.LEGACY_EXPIRY_KEY : RedisLayout.expiryBucketKey(bucket);
+    if (!table.ownsLocally(partition)) {
+      return 0; // on a ring each bucket is expired by the node that owns it, once
+    }
     byte[] start = new byte[8];
     KeyMeta.putLong(start, 0, expiryLowWater[bucket]);
     byte[] end = new byte[8];

@@ -27,8 +27,10 @@ public final class Keyspace {
    */
   public Keyspace(Coordinator coordinator, long cacheBytes) {
     this.coordinator = coordinator;
-    this.cache = new MetaCache(cacheBytes);
-    this.subRows = new SubRowCache(cacheBytes / 2);
+    // On a ring other nodes write the keys too: a cache here would serve stale values.
+    long budget = coordinator.seesAllWrites() ? cacheBytes : 0;
+    this.cache = new MetaCache(budget);
+    this.subRows = new SubRowCache(budget / 2);
     // Reopen databases that already have tables, so DBSIZE/INFO and expiry see them.
     for (int i = 0; i < RedisLayout.DATABASES; i++) {
       if (i == 0 || RedisTable.exists(coordinator, i)) {

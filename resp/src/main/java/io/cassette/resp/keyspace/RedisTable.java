@@ -75,6 +75,16 @@ final class RedisTable {
     coordinator.write(mutation, REQUEST);
   }
 
+  /** Whether this node holds {@code partitionKey} (always on one node; its owner on a ring). */
+  boolean ownsLocally(byte[] partitionKey) {
+    return coordinator.ownsLocally(RedisLayout.KEYSPACE, partitionKey);
+  }
+
+  /** Whether only this node writes the keys (one node), so counts and caches kept here stay true. */
+  boolean seesAllWrites() {
+    return coordinator.seesAllWrites();
+  }
+
   void truncate() {
     coordinator.truncate(RedisLayout.KEYSPACE, name, REQUEST);
   }

@@ -316,6 +316,15 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
       server.requests.error(spec.name());
       LOG.warn("storage failed for {}: {}", spec.name(), e.toString());
       error(s.reply, "ERR storage: " + e.getMessage());
+    } catch (io.cassette.coordinator.CoordinatorException e) {
+      // The ring could not reach the key's owner: Redis Cluster's words where it has them.
+      server.requests.error(spec.name());
+      LOG.debug("{} refused by the coordinator: {}", spec.name(), e.toString());
+      error(s.reply, e instanceof io.cassette.coordinator.CoordinatorException.Unavailable
+          ? "CLUSTERDOWN The node that owns the key is down"
+          : e instanceof io.cassette.coordinator.CoordinatorException.Timeout
+              ? "ERR timeout: the node that owns the key did not answer in time"
+              : "ERR " + e.getMessage());
     } catch (RuntimeException e) {
       server.requests.error(spec.name());
       LOG.error("command {} failed", spec.name(), e);

@@ -41,6 +41,13 @@ public final class ConfigKeys {
   public static final String MAXCLIENTS = "maxclients";
   public static final String PROTO_MAX_BULK_LEN = "proto_max_bulk_len";
   public static final String SEED_PROVIDER = "seed_provider";
+  public static final String STORAGE_PORT = "storage_port";
+  public static final String METADATA_PORT = "metadata_port";
+  public static final String METADATA_SERVICE_MEMBERS = "metadata_service_members";
+  public static final String DC = "dc";
+  public static final String RACK = "rack";
+  public static final String PHI_CONVICT_THRESHOLD = "phi_convict_threshold";
+  public static final String HEARTBEAT_INTERVAL = "heartbeat_interval";
   public static final String LATENCY_MONITOR_THRESHOLD = "latency_monitor_threshold";
   public static final String SLOWLOG_LOG_SLOWER_THAN = "slowlog_log_slower_than";
   public static final String SLOWLOG_MAX_LEN = "slowlog_max_len";
@@ -82,8 +89,16 @@ public final class ConfigKeys {
     add(new ConfigKey(LATENCY_MONITOR_THRESHOLD, ValueType.DURATION, "100ms"));
     add(new ConfigKey(SLOWLOG_LOG_SLOWER_THAN, ValueType.INT, "10000"));
     add(new ConfigKey(SLOWLOG_MAX_LEN, ValueType.INT, "128"));
-    // Accepted for Cassandra compatibility; the ring (a later issue) reads it.
+    // The ring: seeds (a comma-separated host list, or Cassandra's nested seed_provider form),
+    // internode and metadata ports, location, failure detector. No seeds: a single node.
     add(new ConfigKey(SEED_PROVIDER, ValueType.STRING, ""));
+    add(new ConfigKey(STORAGE_PORT, ValueType.PORT, "7000"));
+    add(new ConfigKey(METADATA_PORT, ValueType.PORT, "7001"));
+    add(new ConfigKey(METADATA_SERVICE_MEMBERS, ValueType.STRING_LIST, null));
+    add(new ConfigKey(DC, ValueType.STRING, null));
+    add(new ConfigKey(RACK, ValueType.STRING, null));
+    add(new ConfigKey(PHI_CONVICT_THRESHOLD, ValueType.STRING, "8"));
+    add(new ConfigKey(HEARTBEAT_INTERVAL, ValueType.DURATION, "1000ms"));
   }
 
   private ConfigKeys() {}

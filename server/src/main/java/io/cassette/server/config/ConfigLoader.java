@@ -32,6 +32,9 @@ public final class ConfigLoader {
   /** One value as written, with where it was written. */
   private record Raw(String text, String source) {}
 
+  /** Environment variable for the seed list (seed_provider). */
+  public static final String SEEDS_VARIABLE = "CASSETTE_SEEDS";
+
   private ConfigLoader() {}
 
   /**
@@ -52,8 +55,14 @@ public final class ConfigLoader {
         raw.put(key.name(), new Raw(value, "environment variable " + key.environmentVariable()));
       }
     }
+    // CASSETTE_SEEDS is the short name operators expect for seed_provider's seed list.
+    String seeds = env.get(SEEDS_VARIABLE);
+    if (seeds != null && !env.containsKey("CASSETTE_SEED_PROVIDER")) {
+      raw.put(ConfigKeys.SEED_PROVIDER, new Raw(seeds, "environment variable " + SEEDS_VARIABLE));
+    }
     for (Map.Entry<String, String> e : env.entrySet()) {
       if (e.getKey().startsWith("CASSETTE_") && !isKnownVariable(e.getKey())
+          && !e.getKey().equals(SEEDS_VARIABLE)
           && !e.getKey().equals("CASSETTE_JAVA_OPTS") && !e.getKey().equals("CASSETTE_HOME")
           && !e.getKey().equals("CASSETTE_CONF")) {
         warnings.add("Unknown environment variable " + e.getKey() + ": ignored");
@@ -135,8 +144,13 @@ public final class ConfigLoader {
       if (valueNode instanceof ScalarNode s && s.getTag().equals(Tag.NULL)) {
         continue; // "key:" with no value keeps the default, as Cassandra does
       }
-      if (key.name().equals(ConfigKeys.SEED_PROVIDER)) {
-        continue; // Cassandra's nested form is accepted as is; read by the ring later
+      if (key.name().equals(ConfigKeys.SEED_PROVIDER) && !(valueNode instanceof ScalarNode)) {
+        // Cassandra's nested form: - class_name: ...  parameters: - seeds: "h1,h2"
+        String seedList = nestedSeeds(valueNode);
+        if (seedList != null) {
+          raw.put(name, new Raw(seedList, file + " line " + line(valueNode)));
+        }
+        continue;
       }
       String text;
       if (valueNode instanceof ScalarNode s) {
@@ -157,6 +171,30 @@ public final class ConfigLoader {
       }
       raw.put(name, new Raw(text, file + " line " + line(valueNode)));
     }
+  }
+
+  /** The first scalar under a key named "seeds" anywhere in {@code node}, or null. */
+  private static String nestedSeeds(Node node) {
+    if (node instanceof MappingNode m) {
+      for (NodeTuple t : m.getValue()) {
+        if (t.getKeyNode() instanceof ScalarNode k && k.getValue().equals("seeds")
+            && t.getValueNode() instanceof ScalarNode v) {
+          return v.getValue();
+        }
+        String inner = nestedSeeds(t.getValueNode());
+        if (inner != null) {
+          return inner;
+        }
+      }
+    } else if (node instanceof SequenceNode seq) {
+      for (Node item : seq.getValue()) {
+        String inner = nestedSeeds(item);
+        if (inner != null) {
+          return inner;
+        }
+      }
+    }
+    return null;
   }
 
   private static int line(Node node) {

@@ -70,6 +70,11 @@ public final class AdminHttpServer implements AutoCloseable {
     this.crossOrigin = new CrossOriginGuard(host);
   }
 
+  /** The endpoint registered at {@code path}, or null (to wrap it). */
+  public Function<Request, Response> endpoint(String path) {
+    return endpoints.get(path);
+  }
+
   public void register(String path, Function<Request, Response> endpoint) {
     endpoints.put(path, endpoint);
   }

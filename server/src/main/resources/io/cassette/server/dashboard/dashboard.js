@@ -154,6 +154,13 @@ function render(d) {
     return [r.keyspace, r.table, n(bytes(r.bytesOnDisk)), n(num(r.sstables)), n(bytes(r.memtableBytes)), n(num(r.reads)),
       n(num(r.writes)), n(bytes(r.bytesWritten)), n(num(r.pendingCompactions)), n(num(r.bloomFilterFalsePositives))];
   }), 10, "no tables");
+  if (d.ring) {
+    $("ring-card").hidden = false; set("ring-epoch", d.ring.epoch);
+    fillRows("ring-rows", d.ring.nodes.map(function (r) {
+      return [r.state, r.address, r.datacenter, r.rack, r.nodeState, n(r.loadBytes < 0 ? "?" : bytes(r.loadBytes)),
+        n(num(r.tokens.length)), n((100 * r.owns).toFixed(1) + "%"), r.hostId];
+    }), 9, "no members yet");
+  }
   prev = d;
   document.body.setAttribute("data-updated", String(d.node.now));
 }

@@ -29,6 +29,7 @@ public final class NodetoolMain {
         ring [KEYSPACE]                   every token of every node
         info [-T]                         this node: load, uptime, heap, mode (-T: all tokens)
         describecluster                   cluster name, snitch, partitioner, schema versions
+        getendpoints KS TABLE KEY         the nodes holding KEY's partition
         tablestats [-H] [KS[.TABLE]...]   per-table statistics (-H: human-readable sizes)
         tablehistograms [KS TABLE|KS.TABLE]  per-table latencies
         compactionstats                   pending compactions and the throughput cap
@@ -100,12 +101,19 @@ public final class NodetoolMain {
   static String execute(AdminClient node, String command, List<String> args) {
     Options o = new Options(args);
     switch (command) {
-      case "status":
-        o.positionals(0, 1);
-        return Reports.status(node.get("/api/status", Map.of()));
-      case "ring":
-        o.positionals(0, 1);
-        return Reports.ring(node.get("/api/status", Map.of()));
+      case "status": {
+        List<String> p = o.positionals(0, 1);
+        return Reports.status(node.get("/api/status", p.isEmpty() ? Map.of() : Map.of("keyspace", p)));
+      }
+      case "ring": {
+        List<String> p = o.positionals(0, 1);
+        return Reports.ring(node.get("/api/status", p.isEmpty() ? Map.of() : Map.of("keyspace", p)));
+      }
+      case "getendpoints": {
+        List<String> p = o.positionals(3, 3);
+        return Reports.endpoints(node.get("/api/getendpoints", Map.of("keyspace", List.of(p.get(0)),
+            "table", List.of(p.get(1)), "key", List.of(p.get(2)))));
+      }
       case "info": {
         boolean tokens = o.flag("-T", "--tokens");
         o.positionals(0, 0);

@@ -16,47 +16,84 @@ import java.util.Map;
 final class Reports {
   private Reports() {}
 
-  /** nodetool status. */
+  /** nodetool status: one block per data centre, as Cassandra prints it. */
   static String status(JsonNode status) {
     StringBuilder out = new StringBuilder();
-    String dc = "Datacenter: " + status.path("datacenter").asText();
-    out.append(dc).append('\n').append("=".repeat(dc.length())).append('\n');
-    out.append("Status=Up/Down\n|/ State=Normal/Leaving/Joining/Moving\n");
-    List<String[]> rows = new ArrayList<>();
-    rows.add(new String[] {"--", "Address", "Load", "Tokens", "Owns (effective)", "Host ID", "Rack"});
-    for (JsonNode n : status.path("nodes")) {
-      rows.add(new String[] {n.path("state").asText(), n.path("address").asText(),
-          Sizes.human(n.path("loadBytes").asLong()), Integer.toString(n.path("tokens").size()),
-          percent(n.path("owns").asDouble(), 1), n.path("hostId").asText(), n.path("rack").asText()});
+    for (JsonNode dc : dataCenters(status)) {
+      String title = "Datacenter: " + dc.path("name").asText();
+      out.append(title).append('\n').append("=".repeat(title.length())).append('\n');
+      out.append("Status=Up/Down\n|/ State=Normal/Leaving/Joining/Moving\n");
+      List<String[]> rows = new ArrayList<>();
+      rows.add(new String[] {"--", "Address", "Load", "Tokens", "Owns (effective)", "Host ID", "Rack"});
+      for (JsonNode n : dc.path("nodes")) {
+        rows.add(new String[] {n.path("state").asText(), n.path("address").asText(), load(n),
+            Integer.toString(n.path("tokens").size()), percent(n.path("owns").asDouble(), 1),
+            n.path("hostId").asText(), n.path("rack").asText()});
+      }
+      table(out, rows, 2);
+      out.append('\n');
     }
-    table(out, rows, 2);
-    return out.toString();
+    return out.substring(0, out.length() - 1);
+  }
+
+  /** The "datacenters" array of a ring's status, or the single node's one data centre. */
+  private static List<JsonNode> dataCenters(JsonNode status) {
+    List<JsonNode> out = new ArrayList<>();
+    if (status.has("datacenters")) {
+      status.path("datacenters").forEach(out::add);
+    } else {
+      out.add(com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
+          .put("name", status.path("datacenter").asText()).set("nodes", status.path("nodes")));
+    }
+    return out;
+  }
+
+  /** A node's load, or "?" when the node answering does not know it (a peer's, on a ring). */
+  private static String load(JsonNode n) {
+    long bytes = n.path("loadBytes").asLong();
+    return bytes < 0 ? "?" : Sizes.human(bytes);
   }
 
   /** nodetool ring: one line per token, as Cassandra prints it. */
   static String ring(JsonNode status) {
-    StringBuilder out = new StringBuilder("\n");
-    String dc = "Datacenter: " + status.path("datacenter").asText();
-    out.append(dc).append('\n').append("==========").append('\n');
-    int addressWidth = "Address".length();
-    String lastToken = "";
-    for (JsonNode n : status.path("nodes")) {
-      addressWidth = Math.max(addressWidth, n.path("address").asText().length());
-      for (JsonNode t : n.path("tokens")) {
-        lastToken = t.asText();
+    StringBuilder out = new StringBuilder();
+    for (JsonNode dc : dataCenters(status)) {
+      out.append('\n');
+      out.append("Datacenter: ").append(dc.path("name").asText()).append('\n').append("==========").append('\n');
+      int addressWidth = "Address".length();
+      java.util.TreeMap<Long, JsonNode> byToken = new java.util.TreeMap<>();
+      for (JsonNode n : dc.path("nodes")) {
+        addressWidth = Math.max(addressWidth, n.path("address").asText().length());
+        for (JsonNode t : n.path("tokens")) {
+          byToken.put(Long.parseLong(t.asText()), n);
+        }
+      }
+      String format = "%-" + (addressWidth + 2) + "s%-12s%-7s%-8s%-16s%-20s%-44s%n";
+      out.append(String.format(Locale.ROOT, format, "Address", "Rack", "Status", "State", "Load",
+          "Owns", "Token"));
+      out.append(String.format(Locale.ROOT, format, "", "", "", "", "", "",
+          byToken.isEmpty() ? "" : Long.toString(byToken.lastKey())));
+      for (Map.Entry<Long, JsonNode> e : byToken.entrySet()) {
+        JsonNode n = e.getValue();
+        String up = n.path("state").asText().startsWith("U") ? "Up" : "Down";
+        String state = switch (n.path("nodeState").asText("NORMAL")) {
+          case "JOINING", "REGISTERED" -> "Joining";
+          case "LEAVING" -> "Leaving";
+          default -> "Normal";
+        };
+        out.append(String.format(Locale.ROOT, format, n.path("address").asText(),
+            n.path("rack").asText(), up, state, load(n), percent(n.path("owns").asDouble(), 2),
+            Long.toString(e.getKey())));
       }
     }
-    String format = "%-" + (addressWidth + 2) + "s%-12s%-7s%-8s%-16s%-20s%-44s%n";
-    out.append(String.format(Locale.ROOT, format, "Address", "Rack", "Status", "State", "Load",
-        "Owns", "Token"));
-    out.append(String.format(Locale.ROOT, format, "", "", "", "", "", "", lastToken));
-    for (JsonNode n : status.path("nodes")) {
-      String up = n.path("state").asText().startsWith("U") ? "Up" : "Down";
-      for (JsonNode t : n.path("tokens")) {
-        out.append(String.format(Locale.ROOT, format, n.path("address").asText(),
-            n.path("rack").asText(), up, "Normal", Sizes.human(n.path("loadBytes").asLong()),
-            percent(n.path("owns").asDouble(), 2), t.asText()));
-      }
+    return out.toString();
+  }
+
+  /** nodetool getendpoints: one address per line. */
+  static String endpoints(JsonNode e) {
+    StringBuilder out = new StringBuilder();
+    for (JsonNode a : e.path("endpoints")) {
+      out.append(a.asText()).append('\n');
     }
     return out.toString();
   }
@@ -101,6 +138,9 @@ final class Reports {
     out.append("\tSnitch: ").append(c.path("snitch").asText()).append('\n');
     out.append("\tDynamicEndPointSnitch: disabled\n");
     out.append("\tPartitioner: ").append(c.path("partitioner").asText()).append('\n');
+    if (c.has("epoch")) {
+      out.append("\tMetadata epoch: ").append(c.path("epoch").asLong()).append('\n');
+    }
     out.append("\tSchema versions:\n");
     fields(c.path("schemaVersions")).forEach((v, hosts) ->
         out.append("\t\t").append(v).append(": ").append(list(hosts)).append("\n\n"));

@@ -75,6 +75,13 @@ public final class SchemaManager {
     listeners.add(listener);
   }
 
+  /** Tells the schema-change listeners (the CQL door's clients) of a change made elsewhere (another node). */
+  public void announce(Result.SchemaChange event) {
+    for (Consumer<Result.SchemaChange> l : listeners) {
+      l.accept(event);
+    }
+  }
+
   public Coordinator coordinator() {
     return coordinator;
   }
@@ -141,6 +148,26 @@ public final class SchemaManager {
    */
   public synchronized Result change(UnaryOperator<Map<String, KeyspaceMetadata>> change,
                                     Result.SchemaChange event) {
+    // On the ring another node may change the schema between our check and our commit: the
+    // log refuses ours, we see theirs, and check again (bounded, as Cassandra retries TCM commits).
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return changeOnce(change, event);
+      } catch (io.cassette.coordinator.metadata.MetadataConflictException e) {
+        if (attempt >= MAX_CONFLICT_RETRIES) {
+          throw io.cassette.cql.language.Errors.invalid("Schema changed concurrently " + attempt
+              + " times while applying this change; retry it");
+        }
+        current = build(log.current());
+      }
+    }
+  }
+
+  /** Attempts at a schema change refused because another node changed the schema first. */
+  private static final int MAX_CONFLICT_RETRIES = 10;
+
+  private Result changeOnce(UnaryOperator<Map<String, KeyspaceMetadata>> change,
+                            Result.SchemaChange event) {
     Schema before = current;
     Map<String, KeyspaceMetadata> after = change.apply(new LinkedHashMap<>(before.keyspaces()));
     if (after == null) {
@@ -181,7 +208,7 @@ public final class SchemaManager {
     }
     if (!put.isEmpty() || !drop.isEmpty()) {
       try {
-        log.commit(new MetadataChange(put, drop));
+        log.commit(new MetadataChange(put, drop), before.epoch());
       } catch (io.cassette.storage.StorageException e) {
         // Options storage cannot honour (e.g. a codec it lacks) are configuration errors.
         throw io.cassette.cql.language.Errors.config(e.getMessage());

@@ -29,7 +29,8 @@ public final class SystemTables {
     String id = t.keyspace + "." + t.name;
     return switch (id) {
       case "system.local" -> List.of(local(schema, node));
-      case "system.peers", "system.peers_v2" -> List.of();
+      case "system.peers" -> peers(schema, node, false);
+      case "system.peers_v2" -> peers(schema, node, true);
       case "system_schema.keyspaces" -> keyspaces(schema, false);
       case "system_schema.tables" -> tables(schema);
       case "system_schema.columns" -> columns(schema, false);
@@ -70,14 +71,14 @@ public final class SystemTables {
     r.put("key", text("local"));
     r.put("bootstrapped", text("COMPLETED"));
     r.put("broadcast_address", Values.ofInet(node.listenAddress()));
-    r.put("broadcast_port", Values.ofInt(7000));
+    r.put("broadcast_port", Values.ofInt(node.ring().storagePort()));
     r.put("cluster_name", text(node.clusterName()));
     r.put("cql_version", text(CQL_VERSION));
     r.put("data_center", text(node.dataCenter()));
     r.put("gossip_generation", Values.ofInt((int) (System.currentTimeMillis() / 1000)));
     r.put("host_id", Values.ofUuid(node.hostId()));
     r.put("listen_address", Values.ofInet(node.listenAddress()));
-    r.put("listen_port", Values.ofInt(7000));
+    r.put("listen_port", Values.ofInt(node.ring().storagePort()));
     r.put("native_protocol_version", text(NATIVE_PROTOCOL_VERSION));
     r.put("partitioner", text(PARTITIONER));
     r.put("rack", text(node.rack()));
@@ -85,16 +86,45 @@ public final class SystemTables {
     r.put("rpc_address", Values.ofInet(node.rpcAddress()));
     r.put("rpc_port", Values.ofInt(node.rpcPort()));
     r.put("schema_version", Values.ofUuid(schema.version()));
-    List<String> tokens = new ArrayList<>();
-    for (Long tk : node.tokens()) {
-      tokens.add(Long.toString(tk));
-    }
-    java.util.TreeMap<byte[], byte[]> sorted = new java.util.TreeMap<>(io.cassette.storage.Bytes::compare);
-    for (String s : tokens) {
-      sorted.put(text(s), text(s));
-    }
-    r.put("tokens", CollectionCodec.pack(new ArrayList<>(sorted.keySet())));
+    r.put("tokens", tokenSet(node.localTokens()));
     return r;
+  }
+
+  /** A set<text> of tokens, sorted as Cassandra sorts set elements (by their bytes). */
+  private static byte[] tokenSet(List<Long> tokens) {
+    java.util.TreeMap<byte[], byte[]> sorted = new java.util.TreeMap<>(io.cassette.storage.Bytes::compare);
+    for (Long tk : tokens) {
+      byte[] t = text(Long.toString(tk));
+      sorted.put(t, t);
+    }
+    return CollectionCodec.pack(new ArrayList<>(sorted.keySet()));
+  }
+
+  /**
+   * system.peers (v2: with ports) as Cassandra 5.0 fills it: one row per other node; every
+   * node applies the same metadata log, so each reports this node's schema version.
+   */
+  private static List<Map<String, byte[]>> peers(Schema schema, NodeInfo node, boolean v2) {
+    List<Map<String, byte[]>> out = new ArrayList<>();
+    for (io.cassette.cql.language.RingView.Peer p : node.ring().peers()) {
+      Map<String, byte[]> r = new HashMap<>();
+      r.put("peer", Values.ofInet(p.peer()));
+      r.put("data_center", text(p.dataCenter()));
+      r.put("host_id", Values.ofUuid(p.hostId()));
+      r.put("rack", text(p.rack()));
+      r.put("release_version", text(p.releaseVersion()));
+      r.put("schema_version", Values.ofUuid(schema.version()));
+      r.put("tokens", tokenSet(p.tokens()));
+      if (v2) {
+        r.put("peer_port", Values.ofInt(p.peerPort()));
+        r.put("native_address", Values.ofInet(p.nativeAddress()));
+        r.put("native_port", Values.ofInt(p.nativePort()));
+      } else {
+        r.put("rpc_address", Values.ofInet(p.nativeAddress()));
+      }
+      out.add(r);
+    }
+    return out;
   }
 
   private static List<Map<String, byte[]>> keyspaces(Schema schema, boolean virtual) {

@@ -1,0 +1,361 @@
+package io.cassette.coordinator.ring;
+
+import io.cassette.storage.DecoratedKey;
+import io.cassette.storage.DeletionTime;
+import io.cassette.storage.KeyRange;
+import io.cassette.storage.PartitionUpdate;
+import io.cassette.storage.PartitionView;
+import io.cassette.storage.RangeTombstone;
+import io.cassette.storage.ReadQuery;
+import io.cassette.storage.Row;
+import io.cassette.storage.Slice;
+import io.cassette.storage.StorageException;
+import io.cassette.storage.io.ByteArrayReader;
+import io.cassette.storage.io.ByteArrayWriter;
+import io.cassette.storage.io.DataReader;
+import io.cassette.storage.io.DataWriter;
+import io.cassette.storage.partition.PartitionSerializer;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The payloads of the coordinator's internode verbs. Every payload starts with a version byte
+ * ({@link #VERSION}); rows, cells and tombstones use storage's {@link PartitionSerializer}
+ * layouts (as in the commit log), tables are named by keyspace and name (table ids are per
+ * node until the metadata log carries them everywhere).
+ *
+ * <pre>
+ * read     := v ks:str table:str key:bytes query
+ * range    := v ks:str table:str keyRange query maxPartitions:varint maxBytes:varint
+ * mutation := v count:varint update*            update := ks:str table:str key:bytes flags:u8
+ *                                                  [deletion] [rtCount rt*] rowCount row*
+ * truncate := v ks:str table:str
+ * commit   := v ks:str table:str key:bytes counter:u8 reads:varint (query digest:bytes)* mutation-body
+ * view     := v partition               page := v count:varint partition* exhausted:u8
+ * query    := slices:varint (flags:u8 start:bytes end:bytes)* reversed:u8 rowLimit:i32 now:i64
+ * keyRange := flags:u8 (1 after, 2 after.key) [token:i64] [key:bytes] end:i64
+ * partition:= token:i64 key:bytes hasStatic:u8 [row] rowCount:varint row*
+ * </pre>
+ */
+final class RingCodec {
+  /** Bumped when a layout changes; a payload of another version is refused. */
+  static final int VERSION = 1;
+
+  private RingCodec() {}
+
+  // ------------------------------------------------------------------ requests
+
+  record ReadRequest(String keyspace, String table, byte[] key, ReadQuery query) {}
+
+  record RangeRequest(String keyspace, String table, KeyRange range, ReadQuery query, int maxPartitions,
+                      int maxBytes) {}
+
+  record TableRef(String keyspace, String table) {}
+
+  /** A conditional write: apply {@code updates} only if each read still answers the same. */
+  record CommitRequest(String keyspace, String table, byte[] key, boolean counter, List<ReadQuery> reads,
+                       List<byte[]> digests, List<PartitionUpdate> updates) {}
+
+  /** A page of a range: the partitions, and whether the range has no more after them. */
+  record Page(List<PartitionView> partitions, boolean exhausted) {}
+
+  static byte[] read(ReadRequest r) {
+    ByteArrayWriter out = writer(64);
+    out.writeString(r.keyspace());
+    out.writeString(r.table());
+    out.writeLengthPrefixed(r.key());
+    writeQuery(out, r.query());
+    return out.toByteArray();
+  }
+
+  static ReadRequest read(byte[] payload) {
+    DataReader in = reader(payload);
+    return new ReadRequest(in.readString(), in.readString(), bytes(in), readQuery(in));
+  }
+
+  static byte[] range(RangeRequest r) {
+    ByteArrayWriter out = writer(64);
+    out.writeString(r.keyspace());
+    out.writeString(r.table());
+    DecoratedKey after = r.range().after();
+    out.writeByte((after != null ? 1 : 0) | (after != null && after.key() != null ? 2 : 0));
+    if (after != null) {
+      out.writeLong(after.token());
+      if (after.key() != null) {
+        out.writeLengthPrefixed(after.key());
+      }
+    }
+    out.writeLong(r.range().endToken());
+    writeQuery(out, r.query());
+    out.writeVarInt(r.maxPartitions());
+    out.writeVarInt(r.maxBytes());
+    return out.toByteArray();
+  }
+
+  static RangeRequest range(byte[] payload) {
+    DataReader in = reader(payload);
+    String ks = in.readString();
+    String table = in.readString();
+    int flags = in.readByte();
+    DecoratedKey after = null;
+    if ((flags & 1) != 0) {
+      long token = in.readLong();
+      after = new DecoratedKey(token, (flags & 2) != 0 ? bytes(in) : null);
+    }
+    KeyRange range = new KeyRange(after, in.readLong());
+    return new RangeRequest(ks, table, range, readQuery(in), in.readVarInt(), in.readVarInt());
+  }
+
+  static byte[] mutation(List<PartitionUpdate> updates) {
+    ByteArrayWriter out = writer(128);
+    writeUpdates(out, updates);
+    return out.toByteArray();
+  }
+
+  static List<PartitionUpdate> mutation(byte[] payload) {
+    return readUpdates(reader(payload));
+  }
+
+  static byte[] truncate(TableRef t) {
+    ByteArrayWriter out = writer(32);
+    out.writeString(t.keyspace());
+    out.writeString(t.table());
+    return out.toByteArray();
+  }
+
+  static TableRef truncate(byte[] payload) {
+    DataReader in = reader(payload);
+    return new TableRef(in.readString(), in.readString());
+  }
+
+  static byte[] commit(CommitRequest c) {
+    ByteArrayWriter out = writer(128);
+    out.writeString(c.keyspace());
+    out.writeString(c.table());
+    out.writeLengthPrefixed(c.key());
+    out.writeByte(c.counter() ? 1 : 0);
+    out.writeVarInt(c.reads().size());
+    for (int i = 0; i < c.reads().size(); i++) {
+      writeQuery(out, c.reads().get(i));
+      out.writeLengthPrefixed(c.digests().get(i));
+    }
+    writeUpdates(out, c.updates());
+    return out.toByteArray();
+  }
+
+  static CommitRequest commit(byte[] payload) {
+    DataReader in = reader(payload);
+    String ks = in.readString();
+    String table = in.readString();
+    byte[] key = bytes(in);
+    boolean counter = in.readByte() != 0;
+    int n = count(in);
+    List<ReadQuery> reads = new ArrayList<>(n);
+    List<byte[]> digests = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      reads.add(readQuery(in));
+      digests.add(bytes(in));
+    }
+    return new CommitRequest(ks, table, key, counter, reads, digests, readUpdates(in));
+  }
+
+  // ------------------------------------------------------------------ responses
+
+  static byte[] view(PartitionView v) {
+    ByteArrayWriter out = writer(128);
+    writePartition(out, v);
+    return out.toByteArray();
+  }
+
+  static PartitionView view(byte[] payload) {
+    return readPartition(reader(payload));
+  }
+
+  /** The partition's bytes without the version: what a compare-and-set read saw, as a digest. */
+  static byte[] digest(PartitionView v) {
+    ByteArrayWriter out = new ByteArrayWriter(128);
+    writePartition(out, v);
+    try {
+      MessageDigest md = MessageDigest.getInstance("SHA-256");
+      md.update(out.buffer(), 0, out.length());
+      return md.digest();
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** A page writer: partitions are added until the caller's budget says stop. */
+  static final class PageWriter {
+    private final ByteArrayWriter out = new ByteArrayWriter(1024);
+    private int count;
+
+    void add(PartitionView v) {
+      writePartition(out, v);
+      count++;
+    }
+
+    int bytes() {
+      return out.length();
+    }
+
+    int count() {
+      return count;
+    }
+
+    byte[] finish(boolean exhausted) {
+      ByteArrayWriter head = writer(8 + out.length());
+      head.writeVarInt(count);
+      head.writeBytes(out.buffer(), 0, out.length());
+      head.writeByte(exhausted ? 1 : 0);
+      return head.toByteArray();
+    }
+  }
+
+  static Page page(byte[] payload) {
+    DataReader in = reader(payload);
+    int n = count(in);
+    List<PartitionView> out = new ArrayList<>(Math.min(n, 4096));
+    for (int i = 0; i < n; i++) {
+      out.add(readPartition(in));
+    }
+    return new Page(out, in.readByte() != 0);
+  }
+
+  /** The applied flag of a commit answer. */
+  static byte[] applied(boolean applied) {
+    return new byte[] {(byte) VERSION, (byte) (applied ? 1 : 0)};
+  }
+
+  static boolean applied(byte[] payload) {
+    return reader(payload).readByte() != 0;
+  }
+
+  // ------------------------------------------------------------------ parts
+
+  private static ByteArrayWriter writer(int capacity) {
+    ByteArrayWriter out = new ByteArrayWriter(capacity);
+    out.writeByte(VERSION);
+    return out;
+  }
+
+  private static DataReader reader(byte[] payload) {
+    ByteArrayReader in = new ByteArrayReader(payload);
+    int v = in.remaining() == 0 ? -1 : in.readByte();
+    if (v != VERSION) {
+      throw new StorageException("ring payload version " + v + " is not " + VERSION);
+    }
+    return in;
+  }
+
+  private static byte[] bytes(DataReader in) {
+    return in.readLengthPrefixed(PartitionSerializer.MAX_VALUE_LENGTH);
+  }
+
+  private static int count(DataReader in) {
+    int n = in.readVarInt();
+    if (n < 0) {
+      throw new StorageException("malformed count " + n);
+    }
+    return n;
+  }
+
+  private static void writeQuery(DataWriter out, ReadQuery q) {
+    out.writeVarInt(q.slices().size());
+    for (Slice s : q.slices()) {
+      out.writeByte((s.startInclusive() ? 1 : 0) | (s.endInclusive() ? 2 : 0));
+      out.writeLengthPrefixed(s.start());
+      out.writeLengthPrefixed(s.end());
+    }
+    out.writeByte(q.reversed() ? 1 : 0);
+    out.writeInt(q.rowLimit());
+    out.writeLong(q.nowInSeconds());
+  }
+
+  private static ReadQuery readQuery(DataReader in) {
+    int n = count(in);
+    List<Slice> slices = new ArrayList<>(Math.min(n, 1024));
+    for (int i = 0; i < n; i++) {
+      int flags = in.readByte();
+      slices.add(new Slice(bytes(in), (flags & 1) != 0, bytes(in), (flags & 2) != 0));
+    }
+    boolean reversed = in.readByte() != 0;
+    int limit = in.readInt();
+    return new ReadQuery(slices, reversed, limit, in.readLong());
+  }
+
+  private static void writePartition(DataWriter out, PartitionView v) {
+    out.writeLong(v.key().token());
+    out.writeLengthPrefixed(v.key().key());
+    out.writeByte(v.staticRow() != null ? 1 : 0);
+    if (v.staticRow() != null) {
+      PartitionSerializer.writeRow(out, v.staticRow());
+    }
+    out.writeVarInt(v.rows().size());
+    for (Row r : v.rows()) {
+      PartitionSerializer.writeRow(out, r);
+    }
+  }
+
+  private static PartitionView readPartition(DataReader in) {
+    long token = in.readLong();
+    byte[] key = bytes(in);
+    Row staticRow = in.readByte() != 0 ? PartitionSerializer.readRow(in) : null;
+    int n = count(in);
+    List<Row> rows = new ArrayList<>(Math.min(n, 4096));
+    for (int i = 0; i < n; i++) {
+      rows.add(PartitionSerializer.readRow(in));
+    }
+    return new PartitionView(new DecoratedKey(token, key), staticRow, rows);
+  }
+
+  private static void writeUpdates(DataWriter out, List<PartitionUpdate> updates) {
+    out.writeVarInt(updates.size());
+    for (PartitionUpdate u : updates) {
+      out.writeString(u.keyspace());
+      out.writeString(u.table());
+      out.writeLengthPrefixed(u.key());
+      boolean deleted = !u.partitionDeletion().isLive();
+      boolean ranges = !u.rangeTombstones().isEmpty();
+      out.writeByte((deleted ? 1 : 0) | (ranges ? 2 : 0));
+      if (deleted) {
+        PartitionSerializer.writeDeletion(out, u.partitionDeletion());
+      }
+      if (ranges) {
+        out.writeVarInt(u.rangeTombstones().size());
+        for (RangeTombstone rt : u.rangeTombstones()) {
+          PartitionSerializer.writeRangeTombstone(out, rt);
+        }
+      }
+      out.writeVarInt(u.rows().size());
+      for (Row r : u.rows()) {
+        PartitionSerializer.writeRow(out, r);
+      }
+    }
+  }
+
+  private static List<PartitionUpdate> readUpdates(DataReader in) {
+    int n = count(in);
+    List<PartitionUpdate> out = new ArrayList<>(Math.min(n, 4096));
+    for (int i = 0; i < n; i++) {
+      String ks = in.readString();
+      String table = in.readString();
+      byte[] key = bytes(in);
+      int flags = in.readByte();
+      DeletionTime pd = (flags & 1) != 0 ? PartitionSerializer.readDeletion(in) : DeletionTime.LIVE;
+      int rtCount = (flags & 2) != 0 ? count(in) : 0;
+      List<RangeTombstone> rts = new ArrayList<>(Math.min(rtCount, 1024));
+      for (int j = 0; j < rtCount; j++) {
+        rts.add(PartitionSerializer.readRangeTombstone(in));
+      }
+      int rowCount = count(in);
+      List<Row> rows = new ArrayList<>(Math.min(rowCount, 4096));
+      for (int j = 0; j < rowCount; j++) {
+        rows.add(PartitionSerializer.readRow(in));
+      }
+      out.add(new PartitionUpdate(ks, table, key, pd, rts, rows));
+    }
+    return out;
+  }
+}

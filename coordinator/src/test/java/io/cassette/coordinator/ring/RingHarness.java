@@ -1,0 +1,207 @@
+package io.cassette.coordinator.ring;
+
+import io.cassette.cluster.net.MessageFilters;
+import io.cassette.cluster.net.MessagingConfig;
+import io.cassette.cluster.net.MessagingService;
+import io.cassette.coordinator.local.LocalCoordinator;
+import io.cassette.coordinator.metadata.KeyspaceDefinition;
+import io.cassette.coordinator.metadata.MetadataChange;
+import io.cassette.storage.Engine;
+import io.cassette.storage.EngineOptions;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
+
+/**
+ * Several ring nodes in one JVM, on 127.0.0.1 .. 127.0.0.N sharing one random storage port:
+ * each with its own {@link Engine} in a directory of its own, a {@link LocalCoordinator}, a
+ * {@link MessagingService} (one {@link MessageFilters} shared by all) and a
+ * {@link RingCoordinator} over a static {@link TokenRing} (tokens from a seeded random, so
+ * ownership is the same on every run). There is no metadata service here: {@link #schema}
+ * commits a keyspace on every node, and liveness is set by {@link #markDown}. Close it to
+ * stop every node.
+ */
+public final class RingHarness implements AutoCloseable {
+  /** One node of the harness. */
+  public record Node(int index, Endpoint endpoint, Engine engine, LocalCoordinator local,
+                     MessagingService messaging, RingCoordinator coordinator) {}
+
+  private final List<Node> nodes = new ArrayList<>();
+  private final List<AtomicReference<TokenRing>> views = new ArrayList<>();
+  private final List<Endpoint> endpoints = new ArrayList<>();
+  private final List<List<Long>> tokens = new ArrayList<>();
+  private final Set<Endpoint> down = new HashSet<>();
+  private final MessageFilters filters = new MessageFilters();
+  private final long[] epochs;
+  /** Epochs the nodes were asked to catch up to, in order: node index and epoch. */
+  private final List<long[]> catchUps = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private boolean closed;
+
+  /**
+   * @param dir    a directory for the nodes' data (node i in {@code dir/node<i>})
+   * @param tweak  may change each node's messaging config (e.g. shorter timeouts)
+   */
+  public RingHarness(Path dir, int n, int tokensPerNode, UnaryOperator<MessagingConfig.Builder> tweak) {
+    epochs = new long[n];
+    java.util.Arrays.fill(epochs, 1);
+    Random random = new Random(42);
+    Set<Long> used = new HashSet<>();
+    for (int i = 0; i < n; i++) {
+      endpoints.add(new Endpoint(new UUID(0, i + 1), address(i)));
+      List<Long> mine = new ArrayList<>();
+      while (mine.size() < tokensPerNode) {
+        long t = random.nextLong();
+        if (t != Long.MIN_VALUE && used.add(t)) {
+          mine.add(t);
+        }
+      }
+      tokens.add(mine);
+    }
+    for (int i = 0; i < n; i++) {
+      views.add(new AtomicReference<>(build(i)));
+    }
+    RuntimeException last = null;
+    for (int attempt = 0; attempt < 20 && nodes.isEmpty(); attempt++) {
+      int port = ThreadLocalRandom.current().nextInt(20_000, 60_000);
+      List<MessagingService> started = new ArrayList<>();
+      try {
+        for (int i = 0; i < n; i++) {
+          AtomicReference<TokenRing> view = views.get(i);
+          MessagingService ms = new MessagingService(tweak.apply(MessagingConfig.builder(address(i))
+              .storagePort(port).hostId(endpoints.get(i).hostId()).epoch(() -> view.get().epoch())
+              .reconnectDelays(Duration.ofMillis(20), Duration.ofMillis(200))
+              .connectTimeout(Duration.ofSeconds(1))).build());
+          ms.useFilters(filters);
+          started.add(ms);
+          ms.start();
+        }
+      } catch (IllegalStateException e) {
+        last = e;
+        started.forEach(MessagingService::stop);
+        continue;
+      }
+      for (int i = 0; i < n; i++) {
+        Path data = dir.resolve("node" + (i + 1));
+        try {
+          Files.createDirectories(data);
+        } catch (java.io.IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+        Engine engine = Engine.open(EngineOptions.defaults(data));
+        LocalCoordinator local = LocalCoordinator.open(engine, null);
+        AtomicReference<TokenRing> view = views.get(i);
+        int index = i;
+        // Catching up here is instant: the harness's metadata is static, only the epoch moves.
+        RingCoordinator rc = new RingCoordinator(local, started.get(i), view::get, e -> {
+          catchUps.add(new long[] {index, e});
+          setEpoch(index, e);
+          return CompletableFuture.completedFuture(null);
+        });
+        rc.registerHandlers();
+        nodes.add(new Node(i, endpoints.get(i), engine, local, started.get(i), rc));
+      }
+    }
+    if (nodes.isEmpty()) {
+      throw last;
+    }
+  }
+
+  public RingHarness(Path dir, int n) {
+    this(dir, n, 16, b -> b);
+  }
+
+  public static InetAddress address(int index) {
+    try {
+      return InetAddress.getByAddress(new byte[] {127, 0, 0, (byte) (index + 1)});
+    } catch (UnknownHostException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  public Node node(int index) {
+    return nodes.get(index);
+  }
+
+  public int size() {
+    return nodes.size();
+  }
+
+  public MessageFilters filters() {
+    return filters;
+  }
+
+  /** Node {@code index}'s ring. */
+  public TokenRing ring(int index) {
+    return views.get(index).get();
+  }
+
+  /** The index of the node owning {@code token}. */
+  public int ownerIndex(long token) {
+    return endpoints.indexOf(ring(0).owner(token));
+  }
+
+  /** Commits {@code keyspace} to every node's metadata log (the harness has no metadata service). */
+  public void schema(KeyspaceDefinition keyspace) {
+    for (Node n : nodes) {
+      n.local().metadata().commit(MetadataChange.put(keyspace));
+    }
+  }
+
+  /** Moves node {@code index}'s ring to metadata epoch {@code epoch} (its messages carry it). */
+  public synchronized void setEpoch(int index, long epoch) {
+    epochs[index] = epoch;
+    views.get(index).set(build(index));
+  }
+
+  /** The catch-ups the nodes' {@code awaitEpoch} hooks were called for: {node index, epoch}. */
+  public List<long[]> catchUps() {
+    return catchUps;
+  }
+
+  /** What the failure detectors would say: node {@code index} is DOWN (or UP again) for all. */
+  public synchronized void markDown(int index, boolean isDown) {
+    if (isDown) {
+      down.add(endpoints.get(index));
+    } else {
+      down.remove(endpoints.get(index));
+    }
+    for (int i = 0; i < views.size(); i++) {
+      views.get(i).set(build(i));
+    }
+  }
+
+  private TokenRing build(int self) {
+    TokenRing.Builder b = TokenRing.builder(epochs[self], endpoints.get(self));
+    for (int i = 0; i < endpoints.size(); i++) {
+      b.add(endpoints.get(i), "datacenter1", "rack1", tokens.get(i));
+      b.alive(endpoints.get(i), !down.contains(endpoints.get(i)));
+    }
+    return b.build();
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    for (Node n : nodes) {
+      n.messaging().stop();
+    }
+    for (Node n : nodes) {
+      n.engine().close();
+    }
+  }
+}

@@ -1,0 +1,440 @@
+package io.cassette.server.ring;
+
+import io.cassette.cluster.liveness.HeartbeatService;
+import io.cassette.cluster.liveness.LivenessConfig;
+import io.cassette.cluster.liveness.LivenessListener;
+import io.cassette.cluster.net.MessagingConfig;
+import io.cassette.cluster.net.MessagingService;
+import io.cassette.coordinator.metadata.MetadataLog;
+import io.cassette.metadata.ClusterMetadata;
+import io.cassette.metadata.Epoch;
+import io.cassette.metadata.InProgressPlan;
+import io.cassette.metadata.Member;
+import io.cassette.metadata.MetadataRejectedException;
+import io.cassette.metadata.MetadataService;
+import io.cassette.metadata.MetadataServiceConfig;
+import io.cassette.metadata.NodeState;
+import io.cassette.metadata.TokenAllocator;
+import io.cassette.metadata.Transformation;
+import io.cassette.metrics.NodeMetrics;
+import io.cassette.server.CassetteNode.StartException;
+import io.cassette.server.NodeIdentity;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This node as a member of a ring: the metadata service (Raft member or follower), internode
+ * messaging on {@code storage_port}, heartbeats for liveness, and the join (REGISTER, then
+ * PREPARE / START / FINISH join; no data moves yet, as no node owns data before it joins).
+ *
+ * <p>Life cycle: {@link #startMetadata()} (returns at once; Raft starts beside storage),
+ * {@link #startMessaging()}, {@link #join(String, int, int)} (blocks until NORMAL),
+ * {@link #close()}. Liveness (UP/DOWN) comes from the failure detector only and never changes
+ * metadata. Thread-safe after start.
+ */
+public final class RingNode implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(RingNode.class);
+  /** How long a metadata commit may wait for a quorum. */
+  static final Duration COMMIT_TIMEOUT = Duration.ofSeconds(5);
+  /** Pause between attempts of a join step the metadata service could not take. */
+  private static final long RETRY_MILLIS = 500;
+  /** How often a join waiting for the metadata service says so in the log. */
+  private static final long WAIT_LOG_MILLIS = 10_000;
+
+  /** Told of ring changes and liveness, with the native (CQL) address of the node. */
+  public interface Events {
+    void topologyChanged(String change, Member member);
+
+    void statusChanged(String change, Member member);
+  }
+
+  private final RingSettings settings;
+  private final Path dataDirectory;
+  private volatile NodeIdentity identity;
+  private final MetadataService metadata;
+  private MessagingService messaging;
+  private HeartbeatService heartbeats;
+  private volatile Events events = new Events() {
+    @Override
+    public void topologyChanged(String change, Member member) {}
+
+    @Override
+    public void statusChanged(String change, Member member) {}
+  };
+  private volatile boolean closed;
+  /** The coordinator's ring snapshot, rebuilt after a new epoch or a liveness change (null: stale). */
+  private volatile io.cassette.coordinator.ring.TokenRing tokenRing;
+  private volatile long joinedMillis = -1;
+
+  public RingNode(RingSettings settings, NodeIdentity identity, Path dataDirectory) {
+    this.settings = settings;
+    this.identity = identity;
+    this.dataDirectory = dataDirectory;
+    MetadataServiceConfig config = MetadataServiceConfig.of(settings.listenAddress().getHostAddress(),
+        settings.metadataPort(), settings.members(), dataDirectory.resolve("metadata"));
+    // A DDL statement must fail with "no quorum" before the driver gives up on it (10 s in
+    // the Java driver), so the operator reads the reason instead of a client timeout.
+    config = config.withTuning(config.tuning().withCommitTimeout(COMMIT_TIMEOUT));
+    this.metadata = new MetadataService(config);
+  }
+
+  public RingSettings settings() {
+    return settings;
+  }
+
+  public UUID hostId() {
+    return identity.hostId();
+  }
+
+  public MetadataService metadata() {
+    return metadata;
+  }
+
+  /** The messaging service (after {@link #startMessaging()}). */
+  public MessagingService messaging() {
+    return messaging;
+  }
+
+  public void events(Events events) {
+    this.events = events;
+  }
+
+  /** Publishes the cached metadata and starts Raft (or the follower) in the background. */
+  public void startMetadata() {
+    try {
+      metadata.start();
+    } catch (IOException e) {
+      throw new StartException("Cannot start the metadata service in " + dataDirectory.resolve("metadata") + ": " + e);
+    }
+    metadata.addListener(this::onEpoch);
+    LOG.info("Ring: metadata service {} {} (members {}), seeds {}", metadata.isMember() ? "member" : "follower",
+        metadata.config().nodeId(), settings.members(), settings.seeds());
+  }
+
+  /** The coordinator's schema log on the replicated metadata, for {@code LocalCoordinator.open}. */
+  public MetadataLog schemaLog(BiConsumer<io.cassette.coordinator.metadata.ClusterMetadata,
+      io.cassette.coordinator.metadata.ClusterMetadata> storageSync) {
+    return RingMetadataLog.open(metadata, storageSync);
+  }
+
+  /** Binds storage_port and starts heartbeats to every member known. */
+  public void startMessaging() {
+    MessagingConfig config = MessagingConfig.builder(settings.listenAddress())
+        .storagePort(settings.storagePort())
+        .clusterName(settings.clusterName())
+        .hostId(identity.hostId())
+        .epoch(() -> metadata.current().epoch().value())
+        .metrics(NodeMetrics.global().registry())
+        .build();
+    try {
+      messaging = new MessagingService(config).start();
+    } catch (RuntimeException e) {
+      throw new StartException("Cannot listen for internode messages on " + settings.listenAddress().getHostAddress()
+          + ":" + settings.storagePort() + " (storage_port): " + rootMessage(e));
+    }
+    heartbeats = new HeartbeatService(messaging, new LivenessConfig(settings.phiConvictThreshold(),
+        settings.heartbeatInterval()));
+    heartbeats.detector().addListener(new LivenessListener() {
+      @Override
+      public void onUp(InetSocketAddress peer) {
+        tokenRing = null;
+        Member m = memberAt(peer);
+        if (m != null) {
+          events.statusChanged("UP", m);
+        }
+      }
+
+      @Override
+      public void onDown(InetSocketAddress peer) {
+        tokenRing = null;
+        Member m = memberAt(peer);
+        if (m != null) {
+          events.statusChanged("DOWN", m);
+        }
+      }
+    });
+    watchMembers(metadata.current());
+    heartbeats.start();
+  }
+
+  private static String rootMessage(Throwable e) {
+    while (e.getCause() != null) {
+      e = e.getCause();
+    }
+    return e.getMessage();
+  }
+
+  /**
+   * Registers this node and walks its join plan to NORMAL, retrying while the metadata
+   * service cannot answer (its members may start after this node). Returns when NORMAL.
+   *
+   * @throws StartException when the cluster refuses the node (another cluster_name, a host id
+   *     that left): the operator must act
+   */
+  public void join(String releaseVersion, int nativePort, int respPort) throws InterruptedException {
+    long start = System.nanoTime();
+    long lastWaitLog = System.currentTimeMillis();
+    String lastProblem = null;
+    while (!closed) {
+      ClusterMetadata m = metadata.current();
+      if (!m.clusterName().isEmpty() && !m.clusterName().equals(settings.clusterName())) {
+        throw mismatch(m.clusterName());
+      }
+      Member me = m.member(identity.hostId());
+      Member wanted = new Member(identity.hostId(), settings.listenAddress(), settings.listenAddress(),
+          nativePort, respPort, settings.storagePort(), settings.dataCenter(), settings.rack(),
+          NodeState.REGISTERED, releaseVersion);
+      Transformation next;
+      if (me == null) {
+        next = Transformation.register(settings.clusterName(), wanted);
+      } else if (me.state() == NodeState.LEFT) {
+        throw new StartException("This node (host id " + identity.hostId() + ") has left the ring; start it with an "
+            + "empty data directory to join as a new node");
+      } else if (!wanted.withState(me.state()).equals(me)) {
+        next = Transformation.updateMember(wanted);
+      } else if (me.state() == NodeState.REGISTERED) {
+        List<Long> tokens = TokenAllocator.allocate(m, settings.dataCenter(), settings.numTokens());
+        next = Transformation.prepareJoin(identity.hostId(), tokens);
+      } else if (me.state() == NodeState.JOINING) {
+        InProgressPlan plan = m.plan(identity.hostId());
+        // No data to stream yet (issue 17): START and FINISH follow each other.
+        next = plan != null && plan.step() == InProgressPlan.Step.PREPARED
+            ? Transformation.startJoin(identity.hostId()) : Transformation.finishJoin(identity.hostId());
+      } else {
+        identity = identity.withTokensSaved(dataDirectory, m.tokensOf(identity.hostId()));
+        joinedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        LOG.info("Ring: {} is {} at {} with {} tokens ({} ms); {} members", settings.listenAddress().getHostAddress(),
+            me.state(), m.epoch(), m.tokensOf(identity.hostId()).size(), joinedMillis, m.members().size());
+        watchMembers(m);
+        return;
+      }
+      String problem = commitStep(next);
+      if (problem != null) {
+        if (!problem.equals(lastProblem) || System.currentTimeMillis() - lastWaitLog > WAIT_LOG_MILLIS) {
+          LOG.info("Ring: waiting to {} ({})", next.kind(), problem);
+          lastWaitLog = System.currentTimeMillis();
+          lastProblem = problem;
+        }
+        Thread.sleep(RETRY_MILLIS);
+      }
+    }
+  }
+
+  /** Commits one join step; null when done, else why it must be retried. */
+  private String commitStep(Transformation t) throws InterruptedException {
+    CompletableFuture<ClusterMetadata> f = metadata.commit(t);
+    try {
+      f.get(metadata.config().tuning().commitTimeout().toMillis() + 5_000, TimeUnit.MILLISECONDS);
+      return null;
+    } catch (TimeoutException e) {
+      return "no answer from the metadata service " + settings.members();
+    } catch (ExecutionException | CompletionException e) {
+      Throwable cause = e;
+      while ((cause instanceof ExecutionException || cause instanceof CompletionException) && cause.getCause() != null) {
+        cause = cause.getCause();
+      }
+      if (cause instanceof MetadataRejectedException r) {
+        String reason = String.valueOf(r.getMessage());
+        if (reason.contains("cluster name mismatch")) {
+          throw new StartException("Refusing to join: " + reason + " (cluster_name must be the same on every node)");
+        }
+        // A race with another node's join (a token taken meanwhile): look again once caught up.
+        metadata.awaitEpoch(metadata.current().epoch().next(), Duration.ofSeconds(2));
+        return "refused: " + reason;
+      }
+      return String.valueOf(cause.getMessage());
+    }
+  }
+
+  private StartException mismatch(String clusterName) {
+    return new StartException("Refusing to join: cluster name mismatch: the cluster is '" + clusterName
+        + "', this node is configured with '" + settings.clusterName() + "' (cluster_name)");
+  }
+
+  /** How long the join took, or -1 before it finished. */
+  public long joinedMillis() {
+    return joinedMillis;
+  }
+
+  private void onEpoch(ClusterMetadata previous, ClusterMetadata next, Transformation applied) {
+    tokenRing = null;
+    if (heartbeats != null) {
+      watchMembers(next);
+    }
+    for (Member m : next.members().values()) {
+      if (m.hostId().equals(identity.hostId())) {
+        continue;
+      }
+      Member before = previous.member(m.hostId());
+      boolean wasNormal = before != null && (before.state() == NodeState.NORMAL || before.state() == NodeState.LEAVING);
+      boolean isNormal = m.state() == NodeState.NORMAL || m.state() == NodeState.LEAVING;
+      if (isNormal && !wasNormal) {
+        events.topologyChanged("NEW_NODE", m);
+      } else if (wasNormal && m.state() == NodeState.LEFT) {
+        events.topologyChanged("REMOVED_NODE", m);
+        if (heartbeats != null) {
+          heartbeats.forget(storageAddress(m));
+        }
+      }
+    }
+  }
+
+  private void watchMembers(ClusterMetadata m) {
+    HeartbeatService hb = heartbeats;
+    if (hb == null) {
+      return;
+    }
+    for (Member member : m.members().values()) {
+      if (member.isActive() && !member.hostId().equals(identity.hostId())) {
+        hb.watch(storageAddress(member));
+      }
+    }
+  }
+
+  static InetSocketAddress storageAddress(Member m) {
+    return new InetSocketAddress(m.listenAddress(), m.storagePort());
+  }
+
+  private Member memberAt(InetSocketAddress storage) {
+    for (Member m : metadata.current().members().values()) {
+      if (m.isActive() && storageAddress(m).equals(storage)) {
+        return m;
+      }
+    }
+    return null;
+  }
+
+  /** Whether {@code m} is up: this node always, others by the failure detector. */
+  public boolean isAlive(Member m) {
+    if (m.hostId().equals(identity.hostId())) {
+      return true;
+    }
+    HeartbeatService hb = heartbeats;
+    return hb != null && hb.isAlive(storageAddress(m));
+  }
+
+  /** The tokens {@code m} owns, or has reserved while it joins. */
+  public static List<Long> tokensOf(ClusterMetadata md, Member m) {
+    List<Long> tokens = md.tokensOf(m.hostId());
+    if (tokens.isEmpty() && md.plan(m.hostId()) != null) {
+      return md.plan(m.hostId()).tokens();
+    }
+    return tokens;
+  }
+
+  /**
+   * The ring as the coordinator routes by it: members that own tokens (NORMAL, LEAVING) and
+   * whether each is up. Cached between metadata and liveness changes: requests call it.
+   */
+  public io.cassette.coordinator.ring.TokenRing tokenRing() {
+    io.cassette.coordinator.ring.TokenRing r = tokenRing;
+    if (r != null) {
+      return r;
+    }
+    ClusterMetadata m = metadata.current();
+    io.cassette.coordinator.ring.Endpoint self =
+        new io.cassette.coordinator.ring.Endpoint(identity.hostId(), settings.listenAddress());
+    io.cassette.coordinator.ring.TokenRing.Builder b = io.cassette.coordinator.ring.TokenRing.builder(
+        m.epoch().value(), self);
+    for (Member member : m.members().values()) {
+      List<Long> tokens = m.tokensOf(member.hostId());
+      if (tokens.isEmpty()) {
+        continue;
+      }
+      io.cassette.coordinator.ring.Endpoint e = member.hostId().equals(identity.hostId()) ? self
+          : new io.cassette.coordinator.ring.Endpoint(member.hostId(), member.listenAddress());
+      b.add(e, member.dataCenter(), member.rack(), tokens).alive(e, isAlive(member));
+    }
+    r = b.build();
+    tokenRing = r;
+    return r;
+  }
+
+  /** Completes when this node has applied the metadata log up to {@code epoch} (before acting on a newer message). */
+  public CompletableFuture<?> awaitEpoch(long epoch) {
+    return metadata.awaitEpoch(Epoch.of(epoch), Duration.ofSeconds(10));
+  }
+
+  /** Active members other than this node that own tokens: system.peers' rows. */
+  public List<Member> peers() {
+    ClusterMetadata m = metadata.current();
+    List<Member> out = new ArrayList<>();
+    for (Member member : m.members().values()) {
+      if (!member.hostId().equals(identity.hostId())
+          && (member.state() == NodeState.NORMAL || member.state() == NodeState.LEAVING)) {
+        out.add(member);
+      }
+    }
+    return out;
+  }
+
+  /** system.local's ring tokens and system.peers' rows, from the newest metadata. */
+  public io.cassette.cql.language.RingView view() {
+    return new io.cassette.cql.language.RingView() {
+      @Override
+      public List<Long> localTokens() {
+        List<Long> t = metadata.current().tokensOf(identity.hostId());
+        return t.isEmpty() ? null : t;
+      }
+
+      @Override
+      public int storagePort() {
+        return settings.storagePort();
+      }
+
+      @Override
+      public List<Peer> peers() {
+        ClusterMetadata m = metadata.current();
+        List<Peer> out = new ArrayList<>();
+        for (Member p : RingNode.this.peers()) {
+          out.add(new Peer(p.broadcastAddress(), p.storagePort(), p.dataCenter(), p.rack(), p.hostId(),
+              p.broadcastAddress(), p.nativePort(), p.releaseVersion(), m.tokensOf(p.hostId())));
+        }
+        return out;
+      }
+    };
+  }
+
+  /** Follows schema entries committed by other nodes (for SCHEMA_CHANGE events). */
+  public void onRemoteSchemaChange(MetadataLog schemaLog,
+                                   java.util.function.Consumer<io.cassette.cql.Result.SchemaChange> announce) {
+    ((RingMetadataLog) schemaLog).listenRemote((before, after) -> {
+      for (io.cassette.cql.Result.SchemaChange e : SchemaChangeEvents.between(before, after)) {
+        announce.accept(e);
+      }
+    });
+  }
+
+  public Epoch epoch() {
+    return metadata.current().epoch();
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    if (heartbeats != null) {
+      heartbeats.stop();
+    }
+    if (messaging != null) {
+      messaging.stop();
+    }
+    try {
+      metadata.close();
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("Error while stopping the metadata service: {}", e.toString());
+    }
+  }
+}

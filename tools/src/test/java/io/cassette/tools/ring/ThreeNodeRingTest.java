@@ -1,0 +1,337 @@
+package io.cassette.tools.ring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.datastax.oss.driver.api.core.metadata.Node;
+import com.datastax.oss.driver.internal.core.context.InternalDriverContext;
+import com.datastax.oss.driver.internal.core.metadata.TopologyEvent;
+import io.cassette.server.Main;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three real node processes ({@code Main start}, the java command bin/cassette runs) on
+ * 127.0.0.1-3 with the same ports and {@code --seeds 127.0.0.1}: they form one ring
+ * (nodetool status on each: 3 UN, ownership summing to 100%), a driver connected to one node
+ * sees all three, DDL on node 2 reaches node 3, a node killed with SIGKILL is DN on the others
+ * and the driver receives its DOWN event, and the restarted node is UN again.
+ */
+class ThreeNodeRingTest {
+  /** Heartbeats every 200 ms: a silent peer is DOWN after a few seconds instead of ~18 s. */
+  private static final String HEARTBEAT = "200ms";
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+  /** phi 8 at a 200 ms interval (window seeded with 400 ms) convicts in ~4-8 s; slack for a loaded machine. */
+  private static final Duration DOWN_BOUND = Duration.ofSeconds(30);
+  /** A schema change waits for the Raft commit (and up to 5 s for "no quorum"); the driver's default is 2 s. */
+  private static final Duration DDL_TIMEOUT = Duration.ofSeconds(20);
+  private static final Pattern PERCENT = Pattern.compile("(\\d+\\.\\d)%");
+
+  @TempDir
+  Path dir;
+  private final Process[] nodes = new Process[7];
+  private String seeds = "127.0.0.1";
+  private int count = 3;
+  private int cqlPort;
+  private int httpPort;
+  private int storagePort;
+  private int metadataPort;
+
+  @AfterEach
+  void stopAll() throws InterruptedException {
+    for (Process p : nodes) {
+      if (p != null) {
+        p.destroyForcibly();
+        p.waitFor();
+      }
+    }
+  }
+
+  @Test
+  void threeProcessesFormOneRing() throws Exception {
+    pickPorts();
+    long start = System.nanoTime();
+    for (int i = 1; i <= 3; i++) {
+      nodes[i] = startNode(i);
+    }
+    for (int i = 1; i <= 3; i++) {
+      awaitReady(i, 1);
+    }
+    for (int i = 1; i <= 3; i++) {
+      int node = i;
+      await("nodetool status on node " + node + " shows 3 UN", START_TIMEOUT,
+          () -> countState(status(node), "UN") == 3);
+      String status = status(node);
+      double owns = 0;
+      Matcher m = PERCENT.matcher(status);
+      while (m.find()) {
+        owns += Double.parseDouble(m.group(1));
+      }
+      assertThat(owns).as(status).isBetween(99.8, 100.2);
+    }
+    System.out.printf("ring of 3 formed in %d ms%n", (System.nanoTime() - start) / 1_000_000);
+
+    // A node of another cluster_name is refused and stops with the reason.
+    nodes[4] = startNode(4, "--set", "cluster_name=Other Ring");
+    assertThat(nodes[4].waitFor(START_TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    assertThat(nodes[4].exitValue()).isEqualTo(1);
+    assertThat(Files.readString(dir.resolve("n4.log"), StandardCharsets.ISO_8859_1))
+        .contains("cluster name mismatch: the cluster is 'Test Cluster'");
+
+    List<TopologyEvent> events = new CopyOnWriteArrayList<>();
+    try (CqlSession session = CqlSession.builder()
+        .addContactPoint(new InetSocketAddress("127.0.0.1", cqlPort))
+        .withLocalDatacenter("datacenter1")
+        .build()) {
+      ((InternalDriverContext) session.getContext()).getEventBus().register(TopologyEvent.class, events::add);
+      assertThat(session.getMetadata().getNodes()).hasSize(3);
+      Node node2 = node(session, "127.0.0.2");
+      Node node3 = node(session, "127.0.0.3");
+      assertThat(node3.getDatacenter()).isEqualTo("datacenter1");
+      assertThat(session.getMetadata().getTokenMap()).isPresent();
+      assertThat(session.getMetadata().getTokenMap().get().getTokenRanges()).hasSize(48);
+
+      session.execute(SimpleStatement.newInstance("CREATE KEYSPACE ring WITH replication = "
+          + "{'class': 'SimpleStrategy', 'replication_factor': 1}").setNode(node2).setTimeout(DDL_TIMEOUT));
+      session.execute(SimpleStatement.newInstance("CREATE TABLE ring.t (k text PRIMARY KEY, v int)").setNode(node2)
+          .setTimeout(DDL_TIMEOUT));
+      assertThat(session.execute(SimpleStatement.newInstance(
+          "SELECT table_name FROM system_schema.tables WHERE keyspace_name = 'ring'").setNode(node3)).all())
+          .hasSize(1);
+      assertThat(session.checkSchemaAgreement()).isTrue();
+      String v1 = session.execute(SimpleStatement.newInstance("SELECT schema_version FROM system.local")
+          .setNode(node(session, "127.0.0.1"))).one().getUuid(0).toString();
+      String v3 = session.execute(SimpleStatement.newInstance("SELECT schema_version FROM system.local")
+          .setNode(node3)).one().getUuid(0).toString();
+      assertThat(v3).isEqualTo(v1);
+
+      // Rows written through one node (token-aware: to each key's owner) are read through every node.
+      for (int i = 0; i < 30; i++) {
+        session.execute(SimpleStatement.newInstance("INSERT INTO ring.t (k, v) VALUES (?, ?)", "k" + i, i));
+      }
+      for (Node via : session.getMetadata().getNodes().values()) {
+        assertThat(session.execute(SimpleStatement.newInstance("SELECT k FROM ring.t").setNode(via)).all())
+            .as("scan through %s", via).hasSize(30);
+        assertThat(session.execute(SimpleStatement.newInstance("SELECT v FROM ring.t WHERE k = 'k7'").setNode(via))
+            .one().getInt(0)).isEqualTo(7);
+      }
+      // nodetool getendpoints names the replica the driver routes to.
+      java.util.Set<Node> replicas = session.getMetadata().getTokenMap().get().getReplicas("ring",
+          java.nio.ByteBuffer.wrap("k7".getBytes(StandardCharsets.UTF_8)));
+      assertThat(replicas).hasSize(1);
+      String owner = replicas.iterator().next().getBroadcastRpcAddress().get().getAddress().getHostAddress();
+      assertThat(nodetool(2, "getendpoints", "ring", "t", "k7").trim()).isEqualTo(owner);
+
+      // SIGKILL node 3: the others call it DN and node 1 tells the driver.
+      long killed = System.nanoTime();
+      nodes[3].destroyForcibly().waitFor();
+      await("node 3 is DN on node 1 and node 2", DOWN_BOUND,
+          () -> status(1).contains("DN  127.0.0.3") && status(2).contains("DN  127.0.0.3"));
+      await("the driver received DOWN for node 3", DOWN_BOUND, () -> events.stream().anyMatch(e ->
+          e.type == TopologyEvent.Type.SUGGEST_DOWN && e.broadcastRpcAddress.getAddress().getHostAddress()
+              .equals("127.0.0.3")));
+      System.out.printf("DOWN seen %d ms after kill -9%n", (System.nanoTime() - killed) / 1_000_000);
+
+      nodes[3] = startNode(3);
+      awaitReady(3, 2);
+      await("node 3 is UN again on node 1", START_TIMEOUT, () -> countState(status(1), "UN") == 3);
+      // It caught up on the schema it missed nothing of, and still has the table.
+      await("node 3 serves the schema after restart", START_TIMEOUT, () -> {
+        try {
+          return session.execute(SimpleStatement.newInstance(
+              "SELECT table_name FROM system_schema.tables WHERE keyspace_name = 'ring'")
+              .setNode(node3)).all().size() == 1;
+        } catch (RuntimeException e) {
+          return false;
+        }
+      });
+
+      // The metadata service is node 1 alone (the seed): without it DDL fails with the reason,
+      // while reads and writes of partitions on the nodes left go on.
+      String ownedBy2 = null;
+      for (int i = 0; i < 30 && ownedBy2 == null; i++) {
+        Node keyOwner = session.getMetadata().getTokenMap().get().getReplicas("ring",
+            java.nio.ByteBuffer.wrap(("k" + i).getBytes(StandardCharsets.UTF_8))).iterator().next();
+        if (keyOwner.equals(node2)) {
+          ownedBy2 = "k" + i;
+        }
+      }
+      assertThat(ownedBy2).isNotNull();
+      nodes[1].destroyForcibly().waitFor();
+      Throwable ddl = org.assertj.core.api.Assertions.catchThrowable(() -> session.execute(
+          SimpleStatement.newInstance("CREATE TABLE ring.t3 (k int PRIMARY KEY)").setNode(node2)
+              .setTimeout(DDL_TIMEOUT)));
+      assertThat(ddl).isNotNull();
+      assertThat(ddl.getMessage()).contains("metadata service unavailable: no quorum");
+      session.execute(SimpleStatement.newInstance("UPDATE ring.t SET v = 100 WHERE k = ?", ownedBy2).setNode(node2));
+      assertThat(session.execute(SimpleStatement.newInstance("SELECT v FROM ring.t WHERE k = ?", ownedBy2)
+          .setNode(node2)).one().getInt(0)).isEqualTo(100);
+    }
+  }
+
+  /**
+   * Five nodes, three of them (the seeds) the metadata service: losing one member leaves DDL
+   * working; losing two (no majority) fails DDL with the reason while the rest goes on.
+   */
+  @Test
+  @org.junit.jupiter.api.Tag("slow")
+  void fiveProcessesAndAThreeMemberMetadataService() throws Exception {
+    count = 5;
+    seeds = "127.0.0.1,127.0.0.2,127.0.0.3";
+    pickPorts();
+    long start = System.nanoTime();
+    for (int i = 1; i <= 5; i++) {
+      nodes[i] = startNode(i);
+    }
+    for (int i = 1; i <= 5; i++) {
+      awaitReady(i, 1);
+    }
+    for (int i = 1; i <= 5; i++) {
+      int node = i;
+      await("nodetool status on node " + node + " shows 5 UN", START_TIMEOUT,
+          () -> countState(status(node), "UN") == 5);
+    }
+    System.out.printf("ring of 5 formed in %d ms%n", (System.nanoTime() - start) / 1_000_000);
+    try (CqlSession session = CqlSession.builder()
+        .addContactPoint(new InetSocketAddress("127.0.0.4", cqlPort))
+        .withLocalDatacenter("datacenter1")
+        .build()) {
+      assertThat(session.getMetadata().getNodes()).hasSize(5);
+      session.execute(SimpleStatement.newInstance("CREATE KEYSPACE five WITH replication = "
+          + "{'class': 'SimpleStrategy', 'replication_factor': 1}").setTimeout(DDL_TIMEOUT));
+      nodes[3].destroyForcibly().waitFor();
+      await("node 3 is DN on node 4", DOWN_BOUND, () -> status(4).contains("DN  127.0.0.3"));
+      session.execute(SimpleStatement.newInstance("CREATE TABLE five.t (k int PRIMARY KEY, v int)")
+          .setTimeout(DDL_TIMEOUT));
+      nodes[2].destroyForcibly().waitFor();
+      Throwable ddl = org.assertj.core.api.Assertions.catchThrowable(() -> session.execute(
+          SimpleStatement.newInstance("CREATE TABLE five.t2 (k int PRIMARY KEY)").setTimeout(DDL_TIMEOUT)));
+      assertThat(ddl).isNotNull();
+      assertThat(ddl.getMessage()).contains("metadata service unavailable: no quorum (1 of 3 members reachable)");
+      assertThat(session.execute(SimpleStatement.newInstance("SELECT * FROM system.local")
+          .setNode(node(session, "127.0.0.5"))).all()).hasSize(1);
+    }
+  }
+
+  private static Node node(CqlSession session, String address) {
+    return session.getMetadata().getNodes().values().stream()
+        .filter(n -> n.getBroadcastRpcAddress().get().getAddress().getHostAddress().equals(address))
+        .findFirst().orElseThrow();
+  }
+
+  private static long countState(String status, String state) {
+    return status.lines().filter(l -> l.startsWith(state + " ")).count();
+  }
+
+  private String status(int node) {
+    return nodetool(node, "status");
+  }
+
+  private String nodetool(int node, String... command) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    List<String> args = new ArrayList<>(List.of("-h", "127.0.0." + node, "-p", Integer.toString(httpPort)));
+    args.addAll(List.of(command));
+    int code = io.cassette.tools.nodetool.NodetoolTestAccess.run(args.toArray(new String[0]),
+        new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+    return code == 0 ? out.toString(StandardCharsets.UTF_8) : "failed: " + err.toString(StandardCharsets.UTF_8);
+  }
+
+  private Process startNode(int i, String... extra) throws IOException {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Path data = dir.resolve("n" + i);
+    Files.createDirectories(data);
+    List<String> cmd = new ArrayList<>(List.of(java, "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+        "-cp", System.getProperty("java.class.path"), Main.class.getName(), "start",
+        "--data-dir", data.toString(), "--listen", "127.0.0." + i, "--cql-port", Integer.toString(cqlPort),
+        "--resp-port", "0", "--http-port", Integer.toString(httpPort),
+        "--storage-port", Integer.toString(storagePort), "--seeds", seeds,
+        "--set", "metadata_port=" + metadataPort, "--set", "heartbeat_interval=" + HEARTBEAT));
+    cmd.addAll(List.of(extra));
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("n" + i + ".log").toFile()));
+    pb.environment().keySet().removeIf(k -> k.startsWith("CASSETTE_"));
+    return pb.start();
+  }
+
+  private void awaitReady(int i, int times) throws Exception {
+    Path log = dir.resolve("n" + i + ".log");
+    await("node " + i + " ready", START_TIMEOUT, () -> {
+      try {
+        String text = Files.readString(log, StandardCharsets.ISO_8859_1);
+        if (!nodes[i].isAlive()) {
+          throw new AssertionError("node " + i + " exited:\n" + text);
+        }
+        return text.split("ready in", -1).length - 1 >= times;
+      } catch (IOException e) {
+        return false;
+      }
+    });
+  }
+
+  private void await(String what, Duration timeout, BooleanSupplier condition) throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        StringBuilder logs = new StringBuilder();
+        for (int i = 1; i <= count + 1; i++) {
+          Path log = dir.resolve("n" + i + ".log");
+          if (Files.exists(log)) {
+            List<String> lines = Files.readAllLines(log, StandardCharsets.ISO_8859_1);
+            logs.append("--- n").append(i).append(" (last 30 lines)\n")
+                .append(String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()))).append('\n');
+          }
+        }
+        throw new AssertionError("timed out waiting until " + what + "\n" + logs);
+      }
+      Thread.sleep(200);
+    }
+  }
+
+  /** Four ports free on 127.0.0.1-6 alike (every node uses the same set). */
+  private void pickPorts() throws IOException {
+    Random random = new Random();
+    for (int attempt = 0; attempt < 50; attempt++) {
+      int base = 20_000 + random.nextInt(20_000);
+      if (free(base) && free(base + 1) && free(base + 2) && free(base + 3)) {
+        cqlPort = base;
+        httpPort = base + 1;
+        storagePort = base + 2;
+        metadataPort = base + 3;
+        return;
+      }
+    }
+    throw new IOException("no free port set found");
+  }
+
+  private static boolean free(int port) {
+    for (int i = 1; i <= 6; i++) {
+      try (ServerSocket s = new ServerSocket()) {
+        s.bind(new InetSocketAddress(InetAddress.getByName("127.0.0." + i), port));
+      } catch (IOException e) {
+        return false;
+      }
+    }
+    return true;
+  }
+}
