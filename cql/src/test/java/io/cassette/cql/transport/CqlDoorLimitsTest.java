@@ -192,6 +192,60 @@ class CqlDoorLimitsTest {
   }
 
   @Test
+  void headerOnlyClientsThatLeaveGiveBackTheirConnectionSlots() throws Exception {
+    // The first client's request is admitted and holds most of the in-flight budget; each other
+    // one sends STARTUP and a header in one packet, so reading pauses in the read that answered
+    // STARTUP. They then close (a FIN: READY was read). With a 90 s idle timeout only seeing the
+    // close frees their slots.
+    CqlServerOptions o = CqlServerOptions.defaults("127.0.0.1", 0).withMaxFrameBytes(1 << 20)
+        .withIdleTimeoutSeconds(90);
+    int clients = 50;
+    int announced = 768 * 1024;
+    try (CqlServer server = new CqlServer(o.withLimits(o.limits().withSizes(1 << 20, 1 << 20)
+        .withInFlight(1 << 20, 1 << 20, false).withConnections(clients + 10, -1)), new StubQueryHandler())) {
+      InetSocketAddress a = server.start();
+      byte[] startup = RawClient.frame(4, 0, 0, Opcode.STARTUP, RawClient.stringMap(Map.of("CQL_VERSION", "3.0.0")));
+      ByteBuffer packet = ByteBuffer.allocate(startup.length + 9 + 10);
+      packet.put(startup).put((byte) 4).put((byte) 0).putShort((short) 1).put((byte) Opcode.QUERY).putInt(announced);
+      List<Socket> attackers = new ArrayList<>();
+      try {
+        for (int i = 0; i < clients; i++) {
+          Socket s = new Socket();
+          attackers.add(s);
+          s.connect(a, 5000);
+          s.setSoTimeout(5000);
+          s.getOutputStream().write(packet.array());
+          s.getOutputStream().flush();
+          // READY read, so that the close below is a FIN (unread data would make it a reset,
+          // which the selector reports even to a channel that is not reading).
+          assertThat(s.getInputStream().readNBytes(9)).hasSize(9);
+        }
+        assertThat(server.openConnections()).isEqualTo(clients);
+        for (Socket s : attackers.subList(1, clients)) {
+          s.close();
+        }
+        long deadline = System.currentTimeMillis() + 5000;
+        while (server.openConnections() > 1 && System.currentTimeMillis() < deadline) {
+          Thread.sleep(20);
+        }
+        assertThat(server.openConnections()).as("slots of clients gone while paused").isEqualTo(1);
+      } finally {
+        for (Socket s : attackers) {
+          s.close();
+        }
+      }
+      long deadline = System.currentTimeMillis() + 5000;
+      while (server.budget().usedBytes() > 0 && System.currentTimeMillis() < deadline) {
+        Thread.sleep(20);
+      }
+      assertThat(server.budget().usedBytes()).isZero();
+      try (RawClient witness = ready(a, WITNESS_ADDRESS)) {
+        assertServed(witness, 1);
+      }
+    }
+  }
+
+  @Test
   void clientsThatNeverReadTheirResultsOnlyHurtThemselves() throws Exception {
     CqlServerOptions o = CqlServerOptions.defaults("127.0.0.1", 0).withIdleTimeoutSeconds(0);
     CqlLimits limits = o.limits().withSizes(256 * 1024, 256 * 1024);

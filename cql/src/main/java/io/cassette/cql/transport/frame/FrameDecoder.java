@@ -110,9 +110,40 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     if (!admission.throwOnOverload()) {
       awaitingAdmission = true;
       context.channel().config().setAutoRead(false);
+      scheduleCloseProbe(context);
     }
     return false;
   }
+
+  /**
+   * While reading is paused the selector does not report the client's close, so a client gone
+   * while waiting would keep its connection slot until the idle timeout: now and then read a
+   * few bytes (see {@link PausedReadAllocator}) to see it. A client that keeps sending its body
+   * is alive; it stops being probed once {@link #PROBE_MAX_BUFFERED} bytes wait here.
+   */
+  private void scheduleCloseProbe(ChannelHandlerContext ctx) {
+    if (probeScheduled || !ctx.channel().isActive()) {
+      return;
+    }
+    probeScheduled = true;
+    ctx.executor().schedule(() -> {
+      probeScheduled = false;
+      if (!awaitingAdmission || ctx.isRemoved() || !ctx.channel().isActive()) {
+        return;
+      }
+      ByteBuf buffered = internalBuffer();
+      if (buffered.readableBytes() < PROBE_MAX_BUFFERED) {
+        ctx.read();
+        scheduleCloseProbe(ctx);
+      }
+    }, PROBE_INTERVAL_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
+  }
+
+  /** How often a connection paused for admission is checked for its client's close. */
+  static final long PROBE_INTERVAL_MILLIS = 500;
+  /** Bytes of an unadmitted request a paused connection may have buffered by its probes. */
+  static final int PROBE_MAX_BUFFERED = 4096;
+  private boolean probeScheduled;
 
   /** From any thread: capacity was released; resume reading and decode what is buffered. */
   private void wakeUp() {
@@ -147,6 +178,9 @@ public final class FrameDecoder extends ByteToMessageDecoder {
   @Override
   public void handlerAdded(ChannelHandlerContext ctx) {
     context = ctx;
+    var config = ctx.channel().config();
+    config.setRecvByteBufAllocator(new PausedReadAllocator(config.getRecvByteBufAllocator(),
+        this::isAwaitingAdmission));
   }
 
   /** From now on, envelopes arrive in v5 segments, LZ4-compressed when {@code lz4}. */
