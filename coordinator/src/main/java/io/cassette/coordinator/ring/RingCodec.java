@@ -1,11 +1,9 @@
 package io.cassette.coordinator.ring;
 
 import io.cassette.storage.DecoratedKey;
-import io.cassette.storage.DeletionTime;
 import io.cassette.storage.KeyRange;
 import io.cassette.storage.PartitionUpdate;
 import io.cassette.storage.PartitionView;
-import io.cassette.storage.RangeTombstone;
 import io.cassette.storage.ReadQuery;
 import io.cassette.storage.Row;
 import io.cassette.storage.Slice;
@@ -315,23 +313,7 @@ final class RingCodec {
     for (PartitionUpdate u : updates) {
       out.writeString(u.keyspace());
       out.writeString(u.table());
-      out.writeLengthPrefixed(u.key());
-      boolean deleted = !u.partitionDeletion().isLive();
-      boolean ranges = !u.rangeTombstones().isEmpty();
-      out.writeByte((deleted ? 1 : 0) | (ranges ? 2 : 0));
-      if (deleted) {
-        PartitionSerializer.writeDeletion(out, u.partitionDeletion());
-      }
-      if (ranges) {
-        out.writeVarInt(u.rangeTombstones().size());
-        for (RangeTombstone rt : u.rangeTombstones()) {
-          PartitionSerializer.writeRangeTombstone(out, rt);
-        }
-      }
-      out.writeVarInt(u.rows().size());
-      for (Row r : u.rows()) {
-        PartitionSerializer.writeRow(out, r);
-      }
+      PartitionSerializer.writeUpdateBody(out, u);
     }
   }
 
@@ -341,20 +323,7 @@ final class RingCodec {
     for (int i = 0; i < n; i++) {
       String ks = in.readString();
       String table = in.readString();
-      byte[] key = bytes(in);
-      int flags = in.readByte();
-      DeletionTime pd = (flags & 1) != 0 ? PartitionSerializer.readDeletion(in) : DeletionTime.LIVE;
-      int rtCount = (flags & 2) != 0 ? count(in) : 0;
-      List<RangeTombstone> rts = new ArrayList<>(Math.min(rtCount, 1024));
-      for (int j = 0; j < rtCount; j++) {
-        rts.add(PartitionSerializer.readRangeTombstone(in));
-      }
-      int rowCount = count(in);
-      List<Row> rows = new ArrayList<>(Math.min(rowCount, 4096));
-      for (int j = 0; j < rowCount; j++) {
-        rows.add(PartitionSerializer.readRow(in));
-      }
-      out.add(new PartitionUpdate(ks, table, key, pd, rts, rows));
+      out.add(PartitionSerializer.readUpdateBody(in, ks, table));
     }
     return out;
   }

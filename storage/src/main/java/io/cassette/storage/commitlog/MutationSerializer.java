@@ -2,8 +2,6 @@ package io.cassette.storage.commitlog;
 
 import io.cassette.storage.Mutation;
 import io.cassette.storage.PartitionUpdate;
-import io.cassette.storage.RangeTombstone;
-import io.cassette.storage.Row;
 import io.cassette.storage.io.DataReader;
 import io.cassette.storage.io.DataWriter;
 import io.cassette.storage.partition.PartitionSerializer;
@@ -37,23 +35,7 @@ public final class MutationSerializer {
       UUID id = tableIds.get(i);
       out.writeLong(id.getMostSignificantBits());
       out.writeLong(id.getLeastSignificantBits());
-      out.writeLengthPrefixed(u.key());
-      boolean deleted = !u.partitionDeletion().isLive();
-      boolean ranges = !u.rangeTombstones().isEmpty();
-      out.writeByte((deleted ? 1 : 0) | (ranges ? 2 : 0));
-      if (deleted) {
-        PartitionSerializer.writeDeletion(out, u.partitionDeletion());
-      }
-      if (ranges) {
-        out.writeVarInt(u.rangeTombstones().size());
-        for (RangeTombstone rt : u.rangeTombstones()) {
-          PartitionSerializer.writeRangeTombstone(out, rt);
-        }
-      }
-      out.writeVarInt(u.rows().size());
-      for (Row r : u.rows()) {
-        PartitionSerializer.writeRow(out, r);
-      }
+      PartitionSerializer.writeUpdateBody(out, u);
     }
   }
 
@@ -66,22 +48,12 @@ public final class MutationSerializer {
     List<TableUpdate> out = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
       UUID id = new UUID(in.readLong(), in.readLong());
-      byte[] key = in.readLengthPrefixed(PartitionSerializer.MAX_VALUE_LENGTH);
-      int flags = in.readByte();
-      var pd = (flags & 1) != 0 ? PartitionSerializer.readDeletion(in) : io.cassette.storage.DeletionTime.LIVE;
-      int rtCount = (flags & 2) != 0 ? in.readVarInt() : 0;
-      List<RangeTombstone> rts = new ArrayList<>(rtCount);
-      for (int j = 0; j < rtCount; j++) {
-        rts.add(PartitionSerializer.readRangeTombstone(in));
-      }
-      int rowCount = in.readVarInt();
-      List<Row> rows = new ArrayList<>(Math.min(rowCount, 4096));
-      for (int j = 0; j < rowCount; j++) {
-        rows.add(PartitionSerializer.readRow(in));
-      }
       TableRef ref = tables.apply(id);
+      // An unresolved table's update is still read, to reach the next one.
+      PartitionUpdate u = PartitionSerializer.readUpdateBody(in,
+          ref == null ? "" : ref.keyspace(), ref == null ? "" : ref.name());
       if (ref != null) {
-        out.add(new TableUpdate(id, new PartitionUpdate(ref.keyspace(), ref.name(), key, pd, rts, rows)));
+        out.add(new TableUpdate(id, u));
       }
     }
     return out;

@@ -3,6 +3,8 @@ package io.cassette.storage.partition;
 import io.cassette.storage.Cell;
 import io.cassette.storage.DeletionTime;
 import io.cassette.storage.LivenessInfo;
+import io.cassette.storage.PartitionUpdate;
+import io.cassette.storage.StorageException;
 import io.cassette.storage.RangeTombstone;
 import io.cassette.storage.Row;
 import io.cassette.storage.Slice;
@@ -39,6 +41,62 @@ public final class PartitionSerializer {
   private static final int CELL_HAS_PATH = 4;
 
   private PartitionSerializer() {}
+
+  /**
+   * What a partition update holds apart from its table: key, partition deletion, range
+   * tombstones and rows. Shared by the commit log (whose records name the table by id) and the
+   * internode messages (which name it by keyspace and table).
+   *
+   * <pre>
+   * key (length-prefixed) | flags (1 = deleted, 2 = range tombstones) | [deletion]
+   * | [varint count, range tombstone...] | varint count, row...
+   * </pre>
+   */
+  public static void writeUpdateBody(DataWriter out, PartitionUpdate u) {
+    out.writeLengthPrefixed(u.key());
+    boolean deleted = !u.partitionDeletion().isLive();
+    boolean ranges = !u.rangeTombstones().isEmpty();
+    out.writeByte((deleted ? 1 : 0) | (ranges ? 2 : 0));
+    if (deleted) {
+      writeDeletion(out, u.partitionDeletion());
+    }
+    if (ranges) {
+      out.writeVarInt(u.rangeTombstones().size());
+      for (RangeTombstone rt : u.rangeTombstones()) {
+        writeRangeTombstone(out, rt);
+      }
+    }
+    out.writeVarInt(u.rows().size());
+    for (Row r : u.rows()) {
+      writeRow(out, r);
+    }
+  }
+
+  /** Reads what {@link #writeUpdateBody} wrote, as an update of {@code keyspace.table}. */
+  public static PartitionUpdate readUpdateBody(DataReader in, String keyspace, String table) {
+    byte[] key = in.readLengthPrefixed(MAX_VALUE_LENGTH);
+    int flags = in.readByte();
+    DeletionTime pd = (flags & 1) != 0 ? readDeletion(in) : DeletionTime.LIVE;
+    int rtCount = (flags & 2) != 0 ? count(in) : 0;
+    List<RangeTombstone> rts = new ArrayList<>(Math.min(rtCount, 1024));
+    for (int j = 0; j < rtCount; j++) {
+      rts.add(readRangeTombstone(in));
+    }
+    int rowCount = count(in);
+    List<Row> rows = new ArrayList<>(Math.min(rowCount, 4096));
+    for (int j = 0; j < rowCount; j++) {
+      rows.add(readRow(in));
+    }
+    return new PartitionUpdate(keyspace, table, key, pd, rts, rows);
+  }
+
+  private static int count(DataReader in) {
+    int n = in.readVarInt();
+    if (n < 0) {
+      throw new StorageException("malformed count " + n);
+    }
+    return n;
+  }
 
   public static void writeDeletion(DataWriter out, DeletionTime d) {
     out.writeLong(d.markedForDeleteAt());
