@@ -2,6 +2,7 @@ package io.cassette.coordinator.local;
 
 import io.cassette.coordinator.BatchType;
 import io.cassette.coordinator.ConsistencyLevel;
+import io.cassette.coordinator.LevelRules;
 import io.cassette.coordinator.Coordinator;
 import io.cassette.coordinator.CoordinatorException;
 import io.cassette.coordinator.PartitionOperation;
@@ -121,9 +122,7 @@ public final class LocalCoordinator implements Coordinator {
   @Override
   public void write(Mutation mutation, Request request) {
     ConsistencyLevel cl = request.consistency();
-    if (cl.isSerial()) {
-      throw new CoordinatorException.Invalid("You must use conditional updates for serializable writes");
-    }
+    LevelRules.forWrite(cl);
     for (String ks : keyspaces(mutation.updates())) {
       check(ks, cl);
     }
@@ -152,15 +151,10 @@ public final class LocalCoordinator implements Coordinator {
   public <R> R compareAndSet(String keyspace, String table, byte[] partitionKey,
                              PartitionOperation<R> operation, Request request) {
     ConsistencyLevel commit = request.consistency();
-    if (commit.isSerial()) {
-      throw new CoordinatorException.Invalid(commit + " is not supported as conditional update commit"
-          + " consistency. Use ANY if you mean \"make sure it is accepted but I don't care how many"
-          + " replicas commit it for non-SERIAL reads\"");
-    }
+    LevelRules.forCasCommit(commit);
     ConsistencyLevel serial = request.serialConsistency();
     // Paxos prepare needs a quorum; Cassandra's Unavailable names QUORUM / LOCAL_QUORUM.
-    check(keyspace, serial == ConsistencyLevel.LOCAL_SERIAL ? ConsistencyLevel.LOCAL_QUORUM
-        : ConsistencyLevel.QUORUM);
+    check(keyspace, LevelRules.paxosRound(serial));
     if (commit != ConsistencyLevel.ANY) {
       check(keyspace, commit);
     }
@@ -171,13 +165,7 @@ public final class LocalCoordinator implements Coordinator {
   public <R> R readModifyWrite(String keyspace, String table, byte[] partitionKey, boolean counter,
                                PartitionOperation<R> operation, Request request) {
     ConsistencyLevel cl = request.consistency();
-    if (counter && cl == ConsistencyLevel.ANY) {
-      throw new CoordinatorException.Invalid("Consistency level ANY is not yet supported for counter table " + table);
-    }
-    if (cl.isSerial()) {
-      throw new CoordinatorException.Invalid(counter ? "Counter operations are inherently non-serializable"
-          : "You must use conditional updates for serializable writes");
-    }
+    LevelRules.forReadModifyWrite(cl, counter, table);
     check(keyspace, cl);
     return underLock(keyspace, table, partitionKey, operation, request, counter ? "COUNTER" : "SIMPLE");
   }
@@ -228,9 +216,7 @@ public final class LocalCoordinator implements Coordinator {
   }
 
   private static void checkRead(ConsistencyLevel cl) {
-    if (cl == ConsistencyLevel.ANY) {
-      throw new CoordinatorException.Invalid("ANY ConsistencyLevel is only supported for writes");
-    }
+    LevelRules.forRead(cl);
   }
 
   private void check(String keyspace, ConsistencyLevel cl) {

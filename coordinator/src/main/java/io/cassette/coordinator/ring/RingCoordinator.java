@@ -8,6 +8,7 @@ import io.cassette.cluster.net.RequestTimeoutException;
 import io.cassette.cluster.net.Verb;
 import io.cassette.coordinator.BatchType;
 import io.cassette.coordinator.ConsistencyLevel;
+import io.cassette.coordinator.LevelRules;
 import io.cassette.coordinator.Coordinator;
 import io.cassette.coordinator.CoordinatorException;
 import io.cassette.coordinator.PartitionOperation;
@@ -191,9 +192,7 @@ public final class RingCoordinator implements Coordinator {
       local.write(mutation, request);
       return;
     }
-    if (cl.isSerial()) {
-      throw new CoordinatorException.Invalid("You must use conditional updates for serializable writes");
-    }
+    LevelRules.forWrite(cl);
     for (String ks : keyspaces(mutation.updates())) {
       checkLevel(ks, cl);
     }
@@ -221,13 +220,8 @@ public final class RingCoordinator implements Coordinator {
       return local.compareAndSet(keyspace, table, partitionKey, operation, request);
     }
     ConsistencyLevel commit = request.consistency();
-    if (commit.isSerial()) {
-      throw new CoordinatorException.Invalid(commit + " is not supported as conditional update commit"
-          + " consistency. Use ANY if you mean \"make sure it is accepted but I don't care how many"
-          + " replicas commit it for non-SERIAL reads\"");
-    }
-    checkLevel(keyspace, request.serialConsistency() == ConsistencyLevel.LOCAL_SERIAL
-        ? ConsistencyLevel.LOCAL_QUORUM : ConsistencyLevel.QUORUM);
+    LevelRules.forCasCommit(commit);
+    checkLevel(keyspace, LevelRules.paxosRound(request.serialConsistency()));
     if (commit != ConsistencyLevel.ANY) {
       checkLevel(keyspace, commit);
     }
@@ -241,13 +235,7 @@ public final class RingCoordinator implements Coordinator {
       return local.readModifyWrite(keyspace, table, partitionKey, counter, operation, request);
     }
     ConsistencyLevel cl = request.consistency();
-    if (counter && cl == ConsistencyLevel.ANY) {
-      throw new CoordinatorException.Invalid("Consistency level ANY is not yet supported for counter table " + table);
-    }
-    if (cl.isSerial()) {
-      throw new CoordinatorException.Invalid(counter ? "Counter operations are inherently non-serializable"
-          : "You must use conditional updates for serializable writes");
-    }
+    LevelRules.forReadModifyWrite(cl, counter, table);
     checkLevel(keyspace, cl);
     return readModifyWrite(keyspace, table, partitionKey, counter, operation, request, counter ? "COUNTER" : "SIMPLE");
   }
@@ -488,9 +476,7 @@ public final class RingCoordinator implements Coordinator {
   }
 
   private static void checkRead(ConsistencyLevel cl) {
-    if (cl == ConsistencyLevel.ANY) {
-      throw new CoordinatorException.Invalid("ANY ConsistencyLevel is only supported for writes");
-    }
+    LevelRules.forRead(cl);
   }
 
   /** The level was checked here against the ring; the local engine call needs ONE. */
