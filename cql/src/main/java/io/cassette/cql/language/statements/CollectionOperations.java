@@ -77,26 +77,16 @@ final class CollectionOperations {
   /** {@code l[i] = ?}: replaces the element at index {@code i} of the current list. */
   static ColumnOperation setListElement(ColumnMetadata c, Value idx, Value v) {
     return ColumnOperation.of(c, true, w -> {
-      byte[] i = idx.get(w.ctx);
-      if (i == null) {
-        throw invalid("Invalid null value for list index");
-      }
+      byte[] i = index(w, idx);
       byte[] value = v.get(w.ctx);
       if (value == QueryContext.UNSET) {
         return;
       }
-      List<Cell> es = CellCodec.elements(w.currentOf(c), c.name());
-      int n = Values.toInt(i);
-      if (es.isEmpty()) {
-        throw invalid("Attempted to set an element on a list which is null");
-      }
-      if (n < 0 || n >= es.size()) {
-        throw invalid("List index " + n + " out of bound, list has size " + es.size());
-      }
+      Cell element = elementAt(w, c, i, "set an element on");
       if (value == null) {
-        w.tombstone(c, es.get(n).path(), w.ts);
+        w.tombstone(c, element.path(), w.ts);
       } else {
-        w.live(c, es.get(n).path(), value);
+        w.live(c, element.path(), value);
       }
     });
   }
@@ -127,19 +117,7 @@ final class CollectionOperations {
   /** {@code DELETE l[i]}: removes the element at index {@code i} of the current list. */
   static ColumnOperation deleteListElement(ColumnMetadata c, Value idx) {
     return ColumnOperation.of(c, true, w -> {
-      byte[] i = idx.get(w.ctx);
-      if (i == null) {
-        throw invalid("Invalid null value for list index");
-      }
-      List<Cell> es = CellCodec.elements(w.currentOf(c), c.name());
-      int n = Values.toInt(i);
-      if (es.isEmpty()) {
-        throw invalid("Attempted to delete an element from a list which is null");
-      }
-      if (n < 0 || n >= es.size()) {
-        throw invalid("List index " + n + " out of bound, list has size " + es.size());
-      }
-      w.tombstone(c, es.get(n).path(), w.ts);
+      w.tombstone(c, elementAt(w, c, index(w, idx), "delete an element from").path(), w.ts);
     });
   }
 
@@ -155,5 +133,26 @@ final class CollectionOperations {
       }
       w.tombstone(c, ComparableEncoding.encode(keyType, key, false), w.ts);
     });
+  }
+
+  private static byte[] index(RowWriter w, Value idx) {
+    byte[] i = idx.get(w.ctx);
+    if (i == null) {
+      throw invalid("Invalid null value for list index");
+    }
+    return i;
+  }
+
+  /** The current list's element at {@code index}; {@code action} words Cassandra's error. */
+  private static Cell elementAt(RowWriter w, ColumnMetadata c, byte[] index, String action) {
+    List<Cell> es = CellCodec.elements(w.currentOf(c), c.name());
+    int n = Values.toInt(index);
+    if (es.isEmpty()) {
+      throw invalid("Attempted to " + action + " a list which is null");
+    }
+    if (n < 0 || n >= es.size()) {
+      throw invalid("List index " + n + " out of bound, list has size " + es.size());
+    }
+    return es.get(n);
   }
 }
