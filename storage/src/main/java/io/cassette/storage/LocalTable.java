@@ -426,11 +426,13 @@ final class LocalTable implements Table, CompactableTable {
 
   @Override
   public boolean swap(List<SSTableReader> inputs, SSTableReader output) {
-    TableView replaced = view.updateAndGet(v -> {
+    boolean[] swapped = new boolean[1];
+    view.updateAndGet(v -> {
       TableView n = v.compacted(inputs, output);
+      swapped[0] = n != null; // the last attempt is the one that counts
       return n == null ? v : n;
     });
-    return output != null && replaced.sstables().contains(output);
+    return swapped[0];
   }
 
   @Override

@@ -39,7 +39,8 @@ public interface CompactableTable {
   /**
    * Replaces {@code inputs} by {@code output} (null: nothing survived) in the view, unless
    * some input is no longer live (truncated or dropped meanwhile), in which case the view is
-   * left as it is. Returns true when {@code output} is live afterwards.
+   * left as it is. Returns true when the inputs were replaced (so the view no longer holds
+   * them), false when the view was left as it is; with a null output the two differ only here.
    */
   boolean swap(List<SSTableReader> inputs, SSTableReader output);
 

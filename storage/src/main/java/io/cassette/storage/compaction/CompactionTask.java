@@ -99,11 +99,13 @@ final class CompactionTask {
         table.written(output.bytesOnDisk());
       }
       final SSTableReader out = output;
-      boolean outputLive = table.swap(inputs, out);
-      if (out != null && !outputLive) {
-        // Truncated or dropped meanwhile: the result must not come back.
-        out.markObsolete();
-        out.release();
+      if (!table.swap(inputs, out)) {
+        // Truncated or dropped meanwhile: the result must not come back, and the inputs' view
+        // references were already given back by whoever removed them.
+        if (out != null) {
+          out.markObsolete();
+          out.release();
+        }
       } else {
         for (SSTableReader r : inputs) {
           r.markObsolete();

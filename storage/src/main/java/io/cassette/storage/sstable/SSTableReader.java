@@ -334,6 +334,11 @@ public final class SSTableReader {
     }
   }
 
+  /** References held now (the view's, readers', compactions'): for tests and diagnostics. */
+  public int references() {
+    return refs.get();
+  }
+
   public void release() {
     if (refs.decrementAndGet() == 0) {
       MappedFiles.unmap(dataMap);
