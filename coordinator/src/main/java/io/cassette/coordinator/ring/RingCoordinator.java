@@ -78,6 +78,7 @@ public final class RingCoordinator implements Coordinator {
   private final MessagingService messaging;
   private final Supplier<TokenRing> ring;
   private final LongFunction<CompletableFuture<?>> awaitEpoch;
+  private final HintSink hints;
 
   /**
    * @param local      this node's storage, where requests from peers (and for partitions this
@@ -89,10 +90,20 @@ public final class RingCoordinator implements Coordinator {
    */
   public RingCoordinator(LocalCoordinator local, MessagingService messaging, Supplier<TokenRing> ring,
                          LongFunction<CompletableFuture<?>> awaitEpoch) {
+    this(local, messaging, ring, awaitEpoch, HintSink.NONE);
+  }
+
+  /**
+   * @param hints where writes go that a replica could not take (down, or no acknowledgement
+   *              before the timeout); {@link HintSink#NONE} stores nothing
+   */
+  public RingCoordinator(LocalCoordinator local, MessagingService messaging, Supplier<TokenRing> ring,
+                         LongFunction<CompletableFuture<?>> awaitEpoch, HintSink hints) {
     this.local = local;
     this.messaging = messaging;
     this.ring = ring;
     this.awaitEpoch = awaitEpoch;
+    this.hints = hints;
   }
 
   /** Registers the verb handlers that execute peers' requests on {@code local}. */
