@@ -300,7 +300,13 @@ public final class Batchlog implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    timer.shutdownNow();
+    // Not shutdownNow: an interrupt inside a FileChannel call closes the channel.
+    timer.shutdown();
+    try {
+      timer.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     store.close();
   }
 }

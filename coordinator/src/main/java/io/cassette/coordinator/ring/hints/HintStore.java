@@ -118,9 +118,23 @@ public final class HintStore implements AutoCloseable {
         h.writing = f;
         h.bytes += RecordFile.HEADER_BYTES;
       }
-      int n = h.writer.append(record);
-      h.bytes += n;
-      return true;
+      try {
+        h.bytes += h.writer.append(record);
+        return true;
+      } catch (StorageException e) {
+        // A full disk, or a channel closed by an interrupt: drop this hint, start a new file
+        // next time (what did reach this one is read as far as it is whole).
+        LOG.warn("Hints: {}; the hint is dropped", e.getMessage());
+        try {
+          closeWriter(h);
+        } catch (StorageException closing) {
+          h.closed.add(h.writing);
+          h.sizes.put(h.writing.path(), h.writer.size());
+          h.writer = null;
+          h.writing = null;
+        }
+        return false;
+      }
     }
   }
 

@@ -292,9 +292,11 @@ public final class HintedHandoff implements HintSink, AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    timer.shutdownNow();
-    delivery.shutdownNow();
+    // Not shutdownNow for the timer: an interrupt inside a FileChannel call closes the channel.
+    timer.shutdown();
+    delivery.shutdownNow(); // a delivery only reads; it stops after the hint in flight
     try {
+      timer.awaitTermination(10, TimeUnit.SECONDS);
       delivery.awaitTermination(5, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
