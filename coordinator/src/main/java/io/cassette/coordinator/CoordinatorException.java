@@ -55,13 +55,20 @@ public class CoordinatorException extends RuntimeException {
     public final int blockFor;
     /** Cassandra's write type (CAS, COUNTER, SIMPLE), or null for a read. */
     public final String writeType;
+    /** A read only: whether the replica asked for the data answered (CQL's data_present). */
+    public final boolean dataPresent;
 
     public Timeout(ConsistencyLevel consistency, int received, int blockFor, String writeType) {
+      this(consistency, received, blockFor, writeType, false);
+    }
+
+    public Timeout(ConsistencyLevel consistency, int received, int blockFor, String writeType, boolean dataPresent) {
       super("Operation timed out - received only " + received + " responses.");
       this.consistency = consistency;
       this.received = received;
       this.blockFor = blockFor;
       this.writeType = writeType;
+      this.dataPresent = dataPresent;
     }
   }
 

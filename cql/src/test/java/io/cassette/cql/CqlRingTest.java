@@ -63,6 +63,14 @@ class CqlRingTest {
     everywhere("CREATE TABLE IF NOT EXISTS r.u (k text PRIMARY KEY, v int, tag text)");
     everywhere("CREATE INDEX IF NOT EXISTS u_tag ON r.u (tag)");
     everywhere("CREATE TABLE IF NOT EXISTS r.c (k text PRIMARY KEY, n counter)");
+    everywhere("CREATE KEYSPACE IF NOT EXISTS r3 WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3}");
+    everywhere("CREATE TABLE IF NOT EXISTS r3.kv (k int PRIMARY KEY, v text)");
+    everywhere("CREATE TABLE IF NOT EXISTS r3.c (k text PRIMARY KEY, n counter)");
+  }
+
+  static SimpleStatement quorum(String cql) {
+    return SimpleStatement.newInstance(cql)
+        .setConsistencyLevel(com.datastax.oss.driver.api.core.DefaultConsistencyLevel.QUORUM);
   }
 
   static void everywhere(String ddl) {
@@ -171,6 +179,76 @@ class CqlRingTest {
     } finally {
       ring.markDown(1, false);
     }
+  }
+
+  /** Replication factor 3: QUORUM goes on with a node down; Cassandra's errors with their fields. */
+  @Test
+  void replicationFactorThreeErrorsReachTheDriverWithTheirFields() {
+    for (int i = 0; i < 30; i++) {
+      sessions.get(i % 3).execute(quorum("INSERT INTO r3.kv (k, v) VALUES (" + i + ", 'v" + i + "')"));
+      sessions.get(i % 3).execute(quorum("UPDATE r3.c SET n = n + 1 WHERE k = 'hits'"));
+    }
+    ring.markDown(2, true);
+    io.cassette.cluster.net.MessageFilters.Rule to2 = ring.filters().allVerbs().to(RingHarness.address(2)).drop();
+    try {
+      for (int i = 30; i < 40; i++) {
+        sessions.get(i % 2).execute(quorum("INSERT INTO r3.kv (k, v) VALUES (" + i + ", 'v" + i + "')"));
+        sessions.get(i % 2).execute(quorum("UPDATE r3.c SET n = n + 1 WHERE k = 'hits'"));
+      }
+      for (int i = 0; i < 40; i++) {
+        assertThat(sessions.get((i + 1) % 2).execute(quorum("SELECT v FROM r3.kv WHERE k = " + i)).one()
+            .getString("v")).isEqualTo("v" + i);
+      }
+      assertThat(sessions.get(1).execute(quorum("SELECT n FROM r3.c WHERE k = 'hits'")).one().getLong("n"))
+          .isEqualTo(40);
+      ring.markDown(1, true);
+      long start = System.nanoTime();
+      assertThat(error(() -> sessions.get(0).execute(quorum("INSERT INTO r3.kv (k, v) VALUES (1, 'x')"))))
+          .isInstanceOfSatisfying(com.datastax.oss.driver.api.core.servererrors.UnavailableException.class, e -> {
+            assertThat(e.getConsistencyLevel().name()).isEqualTo("QUORUM");
+            assertThat(e.getRequired()).isEqualTo(2);
+            assertThat(e.getAlive()).isEqualTo(1);
+          });
+      assertThat(System.nanoTime() - start).isLessThan(1_000_000_000L);
+    } finally {
+      to2.off();
+      ring.markDown(1, false);
+      ring.markDown(2, false);
+    }
+    io.cassette.cluster.net.MessageFilters.Rule writes = ring.filters()
+        .verbs(io.cassette.cluster.net.Verb.MUTATION_REQ).from(RingHarness.address(0)).drop();
+    try {
+      assertThat(error(() -> sessions.get(0).execute(quorum("INSERT INTO r3.kv (k, v) VALUES (1, 'y')"))))
+          .isInstanceOfSatisfying(com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException.class, e -> {
+            assertThat(e.getConsistencyLevel().name()).isEqualTo("QUORUM");
+            assertThat(e.getReceived()).isEqualTo(1);
+            assertThat(e.getBlockFor()).isEqualTo(2);
+            assertThat(e.getWriteType()).isEqualTo(com.datastax.oss.driver.api.core.servererrors.WriteType.SIMPLE);
+          });
+    } finally {
+      writes.off();
+    }
+    io.cassette.cluster.net.MessageFilters.Rule reads = ring.filters()
+        .verbs(io.cassette.cluster.net.Verb.READ_REQ).from(RingHarness.address(0)).drop();
+    try {
+      assertThat(error(() -> sessions.get(0).execute(quorum("SELECT v FROM r3.kv WHERE k = 1"))))
+          .isInstanceOfSatisfying(com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException.class, e -> {
+            assertThat(e.getConsistencyLevel().name()).isEqualTo("QUORUM");
+            assertThat(e.getReceived()).isEqualTo(1);
+            assertThat(e.getBlockFor()).isEqualTo(2);
+            assertThat(e.wasDataPresent()).isTrue();
+          });
+    } finally {
+      reads.off();
+    }
+    // A table only node 0 knows: both peers answer FAILURE_RSP; the driver gets the reason map.
+    sessions.get(0).execute("CREATE TABLE IF NOT EXISTS r3.only0 (k int PRIMARY KEY, v int)");
+    assertThat(error(() -> sessions.get(0).execute(quorum("INSERT INTO r3.only0 (k, v) VALUES (1, 1)"))))
+        .isInstanceOfSatisfying(com.datastax.oss.driver.api.core.servererrors.WriteFailureException.class, e -> {
+          assertThat(e.getReceived()).isEqualTo(1);
+          assertThat(e.getBlockFor()).isEqualTo(2);
+          assertThat(e.getReasonMap()).containsEntry(RingHarness.address(1), 3).containsEntry(RingHarness.address(2), 3);
+        });
   }
 
   /** An int partition key owned by node {@code index}. */

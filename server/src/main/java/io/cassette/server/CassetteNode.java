@@ -122,6 +122,14 @@ public final class CassetteNode implements AutoCloseable {
               ringSettings.dataCenter(), ringSettings.rack(), NodeInfo.RELEASE_VERSION, ring.view());
       CqlLanguage language = new CqlLanguage(front, node);
       cqlLanguage = language;
+      if (front instanceof RingCoordinator rc) {
+        // The ring honours each table's read_repair and speculative_retry (CQL owns the options).
+        rc.readPolicies((ks, t) -> {
+          io.cassette.cql.language.schema.TableMetadata m = language.schema().current().table(ks, t);
+          return m == null ? io.cassette.coordinator.ring.ReadPolicy.DEFAULT
+              : io.cassette.coordinator.ring.ReadPolicy.of(m.options.readRepair(), m.options.speculativeRetry());
+        });
+      }
       CqlServer cql = new CqlServer(cqlOptions(host, cqlPort), language);
       listening.add("CQL " + format(bind("CQL", ConfigKeys.NATIVE_TRANSPORT_PORT, cql::start)));
       started.add(cql);

@@ -54,6 +54,9 @@ final class ReplicaHandlers {
     messaging.registerHandler(Verb.READ_REQ, m -> serve(m, this::read));
     messaging.registerHandler(Verb.RANGE_REQ, m -> serve(m, this::range));
     messaging.registerHandler(Verb.MUTATION_REQ, m -> serve(m, this::mutation));
+    // Read repair writes the reconciled data back: a mutation like any other, on its own verb
+    // so the two can be told apart in metrics and message filters.
+    messaging.registerHandler(Verb.READ_REPAIR_REQ, m -> serve(m, this::mutation));
     messaging.registerHandler(Verb.TRUNCATE_REQ, m -> serve(m, this::truncate));
     messaging.registerHandler(Verb.PAXOS_PROPOSE_REQ, m -> serve(m, this::commit));
     messaging.registerHandler(Verb.COUNTER_MUTATION_REQ, m -> serve(m, this::commit));
@@ -98,11 +101,16 @@ final class ReplicaHandlers {
 
   private byte[] read(Message m) {
     RingCodec.ReadRequest r = RingCodec.read(m.payload());
-    return RingCodec.view(local.read(r.keyspace(), r.table(), r.key(), r.query(), ONE));
+    PartitionView v = local.read(r.keyspace(), r.table(), r.key(), r.query(), ONE);
+    return r.digest() ? RingCodec.digestAnswer(RingCodec.digest(v)) : RingCodec.view(v);
   }
 
   private byte[] range(Message m) {
-    RingCodec.RangeRequest r = RingCodec.range(m.payload());
+    return page(local, RingCodec.range(m.payload()));
+  }
+
+  /** One page of a range of this node's data (a peer's RANGE_REQ, or this node's part of a merged scan). */
+  static byte[] page(LocalCoordinator local, RingCodec.RangeRequest r) {
     RingCodec.PageWriter page = new RingCodec.PageWriter();
     int max = Math.max(1, r.maxPartitions());
     int maxBytes = Math.min(Math.max(1, r.maxBytes()), MAX_PAGE_BYTES);

@@ -25,7 +25,8 @@ import java.util.List;
  * node until the metadata log carries them everywhere).
  *
  * <pre>
- * read     := v ks:str table:str key:bytes query
+ * read     := v ks:str table:str key:bytes query [flags:u8 (1 digest)]
+ * digest   := v sha256:bytes          (the answer to a digest read)
  * range    := v ks:str table:str keyRange query maxPartitions:varint maxBytes:varint
  * mutation := v count:varint update*            update := ks:str table:str key:bytes flags:u8
  *                                                  [deletion] [rtCount rt*] rowCount row*
@@ -45,7 +46,12 @@ final class RingCodec {
 
   // ------------------------------------------------------------------ requests
 
-  record ReadRequest(String keyspace, String table, byte[] key, ReadQuery query) {}
+  /** A read of one partition; {@code digest}: answer with the digest of the view, not the view. */
+  record ReadRequest(String keyspace, String table, byte[] key, ReadQuery query, boolean digest) {
+    ReadRequest(String keyspace, String table, byte[] key, ReadQuery query) {
+      this(keyspace, table, key, query, false);
+    }
+  }
 
   record RangeRequest(String keyspace, String table, KeyRange range, ReadQuery query, int maxPartitions,
                       int maxBytes) {}
@@ -65,12 +71,32 @@ final class RingCodec {
     out.writeString(r.table());
     out.writeLengthPrefixed(r.key());
     writeQuery(out, r.query());
+    if (r.digest()) {
+      out.writeByte(1); // optional trailing flags: absent means a data read
+    }
     return out.toByteArray();
   }
 
   static ReadRequest read(byte[] payload) {
-    DataReader in = reader(payload);
-    return new ReadRequest(in.readString(), in.readString(), bytes(in), readQuery(in));
+    ByteArrayReader in = (ByteArrayReader) reader(payload);
+    String ks = in.readString();
+    String table = in.readString();
+    byte[] key = bytes(in);
+    ReadQuery q = readQuery(in);
+    boolean digest = in.remaining() > 0 && (in.readByte() & 1) != 0;
+    return new ReadRequest(ks, table, key, q, digest);
+  }
+
+  /** A digest answer: the digest of the replica's view ({@link #digest(PartitionView)}). */
+  static byte[] digestAnswer(byte[] digest) {
+    ByteArrayWriter out = writer(40);
+    out.writeLengthPrefixed(digest);
+    return out.toByteArray();
+  }
+
+  /** The digest a digest answer carries. */
+  static byte[] readDigest(byte[] payload) {
+    return bytes(reader(payload));
   }
 
   static byte[] range(RangeRequest r) {

@@ -39,6 +39,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BiFunction;
 import java.util.function.LongFunction;
 import java.util.function.Supplier;
 
@@ -78,6 +79,11 @@ public final class RingCoordinator implements Coordinator {
   private final MessagingService messaging;
   private final Supplier<TokenRing> ring;
   private final LongFunction<CompletableFuture<?>> awaitEpoch;
+  private final HintSink hints;
+  private final ReadLatencies latencies = new ReadLatencies();
+  private volatile BiFunction<String, String, ReadPolicy> readPolicies = (ks, t) -> ReadPolicy.DEFAULT;
+  private final WriteFanOut writes;
+  private final ConsistentRead reads;
 
   /**
    * @param local      this node's storage, where requests from peers (and for partitions this
@@ -89,10 +95,37 @@ public final class RingCoordinator implements Coordinator {
    */
   public RingCoordinator(LocalCoordinator local, MessagingService messaging, Supplier<TokenRing> ring,
                          LongFunction<CompletableFuture<?>> awaitEpoch) {
+    this(local, messaging, ring, awaitEpoch, HintSink.NONE);
+  }
+
+  /**
+   * @param hints where writes go that a replica could not take (down, or no acknowledgement
+   *              before the timeout); {@link HintSink#NONE} stores nothing
+   */
+  public RingCoordinator(LocalCoordinator local, MessagingService messaging, Supplier<TokenRing> ring,
+                         LongFunction<CompletableFuture<?>> awaitEpoch, HintSink hints) {
     this.local = local;
     this.messaging = messaging;
     this.ring = ring;
     this.awaitEpoch = awaitEpoch;
+    this.hints = hints;
+    this.writes = new WriteFanOut(local, messaging, hints, this::observe);
+    this.reads = new ConsistentRead(local, messaging, latencies, () -> readPolicies, this::observe);
+  }
+
+  /**
+   * Where the tables' {@code read_repair} and {@code speculative_retry} come from (the front
+   * door that owns the table options); {@link ReadPolicy#DEFAULT} for every table until set.
+   */
+  public void readPolicies(BiFunction<String, String, ReadPolicy> policies) {
+    this.readPolicies = policies;
+  }
+
+  /** An answer from a replica that is at a newer epoch starts this node's catch-up (no waiting). */
+  private void observe(Message answer) {
+    if (awaitEpoch != null && answer.epoch() > ring.get().epoch()) {
+      awaitEpoch.apply(answer.epoch());
+    }
   }
 
   /** Registers the verb handlers that execute peers' requests on {@code local}. */
@@ -140,13 +173,14 @@ public final class RingCoordinator implements Coordinator {
         : cl == ConsistencyLevel.SERIAL ? ConsistencyLevel.QUORUM : ConsistencyLevel.LOCAL_QUORUM);
     requireTable(keyspace, table);
     TokenRing r = ring.get();
-    Endpoint owner = liveOwner(r, keyspace, Murmur3Token.of(partitionKey), cl);
-    if (owner.equals(r.self())) {
-      return local.read(keyspace, table, partitionKey, query, internal(request));
+    if (cl.isSerial()) {
+      // No Paxos yet (issue 18): a serial read is a read at the Paxos round's level through the
+      // partition's leader, repaired, so it sees every acknowledged read-modify-write.
+      ConsistencyLevel round = LevelRules.paxosRound(cl);
+      return reads.read(r, keyspace, table, partitionKey, query, round,
+          leader(r, keyspace, partitionKey, round, null), true, null);
     }
-    byte[] answer = call(owner, Verb.READ_REQ,
-        RingCodec.read(new RingCodec.ReadRequest(keyspace, table, partitionKey, query)), cl, null);
-    return RingCodec.view(answer);
+    return reads.read(r, keyspace, table, partitionKey, query, cl, null, false, null);
   }
 
   @Override
@@ -160,13 +194,13 @@ public final class RingCoordinator implements Coordinator {
     checkLevel(keyspace, cl);
     requireTable(keyspace, table);
     TokenRing r = ring.get();
-    List<TokenRing.Owned> segments = RingScan.segments(r, range);
-    for (TokenRing.Owned s : segments) {
-      if (!r.isAlive(s.owner())) {
-        throw unavailable(keyspace, cl);
-      }
+    ReplicationStrategy strategy = local.strategy(keyspace);
+    List<RingScan.Segment> segments = new ArrayList<>();
+    for (TokenRing.Owned o : RingScan.touched(r, range)) {
+      RingScan.append(segments, o.range(), reads.contacts(r, strategy, r.replicas(o.range(), strategy), cl));
     }
-    return new RingScan(this, r.self(), keyspace, table, range, query, request, segments);
+    return new RingScan(this, r.self(), keyspace, table, range, query, request, segments,
+        readPolicies.apply(keyspace, table).blockingReadRepair());
   }
 
   /** One page of a peer's part of a scan (used by {@link RingScan}). */
@@ -175,6 +209,43 @@ public final class RingCoordinator implements Coordinator {
     byte[] answer = call(owner, Verb.RANGE_REQ, RingCodec.range(new RingCodec.RangeRequest(keyspace, table,
         range, query, maxPartitions, ReplicaHandlers.MAX_PAGE_BYTES)), cl, null);
     return RingCodec.page(answer);
+  }
+
+  /** A page of the same range from each of {@code contacts}, asked in parallel (this node's read here). */
+  List<RingCodec.Page> fetchPages(List<Endpoint> contacts, String keyspace, String table, KeyRange range,
+                                  ReadQuery query, int maxPartitions, ConsistencyLevel cl) {
+    RingCodec.RangeRequest request = new RingCodec.RangeRequest(keyspace, table, range, query, maxPartitions,
+        ReplicaHandlers.MAX_PAGE_BYTES);
+    byte[] payload = RingCodec.range(request);
+    Endpoint self = ring.get().self();
+    List<CompletableFuture<Message>> sent = new ArrayList<>();
+    for (Endpoint e : contacts) {
+      sent.add(e.equals(self) ? null : send(e, Verb.RANGE_REQ, payload));
+    }
+    List<RingCodec.Page> pages = new ArrayList<>();
+    int received = 0;
+    for (int i = 0; i < contacts.size(); i++) {
+      byte[] answer;
+      if (sent.get(i) == null) {
+        answer = ReplicaHandlers.page(local, request);
+      } else {
+        try {
+          answer = await(sent.get(i), contacts.get(i), cl, null);
+        } catch (CoordinatorException.Timeout e) {
+          throw new CoordinatorException.Timeout(cl, received, contacts.size(), null, received > 0);
+        }
+      }
+      received++;
+      pages.add(RingCodec.page(answer));
+    }
+    return pages;
+  }
+
+  /** Writes back what the replicas of a scanned range lacked, and waits (blocking read repair). */
+  void repairRange(Map<Endpoint, List<PartitionUpdate>> repairs, ConsistencyLevel cl, int blockFor) {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(
+        messaging.config().timeouts().millis(Verb.RANGE_REQ));
+    reads.repair(ring.get(), repairs, deadline, cl, blockFor, null);
   }
 
   /** This node's part of a scan (used by {@link RingScan}). */
@@ -274,64 +345,78 @@ public final class RingCoordinator implements Coordinator {
 
   // ------------------------------------------------------------------ read-modify-write
 
+  /**
+   * Counters, list-by-index updates and compare-and-set on a ring with copies: one serialisation
+   * point per partition, its <em>leader</em> (the first live replica in placement order), whose
+   * partition lock orders every such operation on the partition. The operation's reads are
+   * consistent reads through the leader, repaired whatever the table says, so the leader's copy
+   * holds everything the read saw; its writes are applied by the leader under its lock only if
+   * the partition still reads the same, then sent to the other replicas at the request's level
+   * (the leader counting as one acknowledgement). A lost answer is never retried: a commit whose
+   * answer did not come back is a write timeout, so a counter increment is applied at most once.
+   */
   private <R> R readModifyWrite(String keyspace, String table, byte[] key, boolean counter,
                                 PartitionOperation<R> operation, Request request, String writeType) {
-    ConsistencyLevel cl = request.consistency();
+    ConsistencyLevel writeCl = request.consistency();
+    // CAS reads at the Paxos round's level; others at their own level (ANY writes read at ONE).
+    ConsistencyLevel readCl = writeType.equals("CAS") ? LevelRules.paxosRound(request.serialConsistency())
+        : writeCl == ConsistencyLevel.ANY ? ConsistencyLevel.ONE : writeCl;
     requireTable(keyspace, table);
     TokenRing r = ring.get();
-    Endpoint owner = liveOwner(r, keyspace, Murmur3Token.of(key), cl);
-    if (owner.equals(r.self())) {
-      List<PartitionUpdate> elsewhere = new ArrayList<>();
+    Endpoint leader = leader(r, keyspace, key, readCl, writeCl);
+    List<PartitionUpdate> all = new ArrayList<>();
+    if (leader.equals(r.self())) {
       R answer;
       try {
-        answer = local.readModifyWrite(keyspace, table, key, counter, (current, writes) -> {
-          elsewhere.clear();
-          List<PartitionUpdate> all = new ArrayList<>();
-          R a = operation.run(current, all);
+        answer = local.readModifyWrite(keyspace, table, key, counter, (current, atLeader) -> {
+          all.clear();
+          R a = operation.run(q -> reads.read(r, keyspace, table, key, q, readCl, leader, true, writeType), all);
           for (PartitionUpdate u : all) {
-            (ownerOf(r, u).equals(owner) ? writes : elsewhere).add(u);
+            if (replicaOf(r, u, leader)) {
+              atLeader.add(u);
+            }
           }
           return a;
         }, internal(request));
       } catch (CoordinatorException.Timeout e) {
-        throw new CoordinatorException.Timeout(cl, 0, 1, writeType);
+        throw new CoordinatorException.Timeout(writeCl, 0, blockFor(keyspace, writeCl), writeType);
       }
-      if (!elsewhere.isEmpty()) {
-        route(elsewhere, cl, writeType, request);
+      if (!all.isEmpty()) {
+        writes.write(r, all, writeCl, writeType, request, leader);
       }
       return answer;
     }
     Verb verb = counter ? Verb.COUNTER_MUTATION_REQ : Verb.PAXOS_PROPOSE_REQ;
     long deadline = System.nanoTime() + request.timeout().toNanos();
     for (int attempt = 0; ; attempt++) {
-      List<ReadQuery> reads = new ArrayList<>();
+      List<ReadQuery> queries = new ArrayList<>();
       List<byte[]> digests = new ArrayList<>();
-      List<PartitionUpdate> writes = new ArrayList<>();
+      all.clear();
       R answer = operation.run(q -> {
-        PartitionView v = RingCodec.view(call(owner, Verb.READ_REQ,
-            RingCodec.read(new RingCodec.ReadRequest(keyspace, table, key, q)), cl, writeType));
-        reads.add(q);
+        PartitionView v = reads.read(r, keyspace, table, key, q, readCl, leader, true, writeType);
+        queries.add(q);
         digests.add(RingCodec.digest(v));
         return v;
-      }, writes);
-      if (writes.isEmpty() && reads.size() <= 1) {
+      }, all);
+      if (all.isEmpty() && queries.size() <= 1) {
         return answer; // one read is atomic by itself: nothing to validate
       }
-      List<PartitionUpdate> atOwner = new ArrayList<>();
-      List<PartitionUpdate> elsewhere = new ArrayList<>();
-      for (PartitionUpdate u : writes) {
-        (ownerOf(r, u).equals(owner) ? atOwner : elsewhere).add(u);
+      List<PartitionUpdate> atLeader = new ArrayList<>();
+      for (PartitionUpdate u : all) {
+        if (replicaOf(r, u, leader)) {
+          atLeader.add(u);
+        }
       }
-      byte[] applied = call(owner, verb, RingCodec.commit(new RingCodec.CommitRequest(keyspace, table, key,
-          counter, reads, digests, atOwner)), cl, writeType);
+      byte[] applied = call(leader, verb, RingCodec.commit(new RingCodec.CommitRequest(keyspace, table, key,
+          counter, queries, digests, atLeader)), writeCl, writeType);
       if (RingCodec.applied(applied)) {
-        if (!elsewhere.isEmpty()) {
-          route(elsewhere, cl, writeType, request);
+        if (!all.isEmpty()) {
+          writes.write(r, all, writeCl, writeType, request, leader);
         }
         return answer;
       }
       if (System.nanoTime() - deadline > 0) {
-        throw new CoordinatorException.Timeout(cl, 0, 1, writeType);
+        throw new CoordinatorException.Timeout(writeCl, 0, blockFor(keyspace, writeCl), writeType);
       }
       // Someone else changed the partition between our read and our commit: back off a little
       // (randomised, so two coordinators do not keep colliding) and run the operation again.
@@ -340,34 +425,45 @@ public final class RingCoordinator implements Coordinator {
     }
   }
 
+  /**
+   * The partition's serialisation point: its first live replica in placement order, after
+   * checking that enough replicas are alive for both levels (Unavailable at once otherwise).
+   */
+  private Endpoint leader(TokenRing r, String keyspace, byte[] key, ConsistencyLevel readCl, ConsistencyLevel writeCl) {
+    ReplicationStrategy strategy = local.strategy(keyspace);
+    List<Endpoint> replicas = r.replicas(Murmur3Token.of(key), strategy);
+    LevelAcks.requireAlive(readCl, strategy, r, replicas);
+    if (writeCl != null && writeCl != ConsistencyLevel.ANY) {
+      LevelAcks.requireAlive(writeCl, strategy, r, replicas);
+    }
+    for (Endpoint e : replicas) {
+      if (r.isAlive(e)) {
+        return e;
+      }
+    }
+    throw unavailable(keyspace, readCl);
+  }
+
+  private boolean replicaOf(TokenRing r, PartitionUpdate u, Endpoint e) {
+    return nodeLocal(u.keyspace()) ? e.equals(r.self())
+        : r.replicas(Murmur3Token.of(u.key()), local.strategy(u.keyspace())).contains(e);
+  }
+
+  private int blockFor(String keyspace, ConsistencyLevel cl) {
+    return cl == ConsistencyLevel.ANY ? 1
+        : Math.max(1, ReplicaCount.blockFor(cl, local.strategy(keyspace), ring.get().topology().localDatacenter()));
+  }
+
   // ------------------------------------------------------------------ routing
 
-  /** Sends each owner its updates as one mutation (this node's part applied here) and waits for all. */
+  /** Sends each partition's update to all its replicas and waits for the level ({@link WriteFanOut}). */
   private void route(List<PartitionUpdate> updates, ConsistencyLevel cl, String writeType, Request request) {
-    TokenRing r = ring.get();
-    Map<Endpoint, List<PartitionUpdate>> byOwner = new LinkedHashMap<>();
     for (PartitionUpdate u : updates) {
       if (!nodeLocal(u.keyspace())) {
         requireTable(u.keyspace(), u.table());
       }
-      byOwner.computeIfAbsent(ownerOf(r, u), e -> new ArrayList<>()).add(u);
     }
-    for (Map.Entry<Endpoint, List<PartitionUpdate>> e : byOwner.entrySet()) {
-      if (!r.isAlive(e.getKey())) {
-        throw unavailable(e.getValue().get(0).keyspace(), cl);
-      }
-    }
-    Map<Endpoint, CompletableFuture<Message>> sent = new LinkedHashMap<>();
-    for (Map.Entry<Endpoint, List<PartitionUpdate>> e : byOwner.entrySet()) {
-      if (!e.getKey().equals(r.self())) {
-        sent.put(e.getKey(), send(e.getKey(), Verb.MUTATION_REQ, RingCodec.mutation(e.getValue())));
-      }
-    }
-    List<PartitionUpdate> mine = byOwner.get(r.self());
-    if (mine != null) {
-      local.write(new Mutation(mine), internal(request));
-    }
-    awaitAll(sent, cl, writeType, 1, mine != null ? 1 : 0);
+    writes.write(ring.get(), updates, cl, writeType, request, null);
   }
 
   /** Waits for every future; the first failure is thrown after all have completed. */

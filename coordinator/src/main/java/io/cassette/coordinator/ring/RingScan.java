@@ -3,24 +3,42 @@ package io.cassette.coordinator.ring;
 import io.cassette.coordinator.Request;
 import io.cassette.storage.DecoratedKey;
 import io.cassette.storage.KeyRange;
+import io.cassette.storage.PartitionUpdate;
 import io.cassette.storage.PartitionView;
 import io.cassette.storage.ReadQuery;
 import io.cassette.storage.Table;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.TreeMap;
 
 /**
- * A scan across the ring: the requested {@link KeyRange} cut along the owners' primary ranges,
+ * A scan across the ring: the requested {@link KeyRange} cut along the ring's primary ranges,
  * walked in token order, so partitions come out in the same order as on one node and the
- * caller pages the same way (resume with {@code KeyRange(lastKey, end)}). This node's ranges
- * are read lazily from its engine; a peer's range is fetched a page at a time (RANGE_REQ),
- * the first small (a LIMIT 1 query or a Redis SCAN reads little), then growing.
+ * caller pages the same way (resume with {@code KeyRange(lastKey, end)}).
+ *
+ * <p>Each range is read from the replicas its consistency level needs ({@link Segment#contacts},
+ * chosen by the coordinator, this node first when it is one):
+ * <ul>
+ *   <li>one contact: this node's range is read lazily from its engine; a peer's is fetched a
+ *       page at a time (RANGE_REQ), the first small (a LIMIT 1 query or a Redis SCAN reads
+ *       little), then growing;
+ *   <li>several: a page is fetched from each with the same bounds, and the pages are merged up
+ *       to the smallest last key among those not exhausted (beyond it a replica's page may not
+ *       have everything yet), partition by partition ({@link ReadReconciler}); with
+ *       {@code read_repair = 'BLOCKING'} the stale replicas get what they lack before the page is
+ *       returned. The next round starts after that key.
+ * </ul>
  */
 final class RingScan implements Table.CloseableIterator<PartitionView> {
   static final int FIRST_PAGE = 16;
   static final int MAX_PAGE = 1024;
+
+  /** A stretch of the ring with one replica set, and the replicas asked for it. */
+  record Segment(Range range, List<Endpoint> contacts) {}
 
   private final RingCoordinator coordinator;
   private final Endpoint self;
@@ -29,7 +47,8 @@ final class RingScan implements Table.CloseableIterator<PartitionView> {
   private final KeyRange range;
   private final ReadQuery query;
   private final Request request;
-  private final List<TokenRing.Owned> segments;
+  private final List<Segment> segments;
+  private final boolean repair;
 
   private int segment = -1;
   private Table.CloseableIterator<PartitionView> localPart;
@@ -40,7 +59,7 @@ final class RingScan implements Table.CloseableIterator<PartitionView> {
   private boolean closed;
 
   RingScan(RingCoordinator coordinator, Endpoint self, String keyspace, String table, KeyRange range,
-           ReadQuery query, Request request, List<TokenRing.Owned> segments) {
+           ReadQuery query, Request request, List<Segment> segments, boolean repair) {
     this.coordinator = coordinator;
     this.self = self;
     this.keyspace = keyspace;
@@ -49,27 +68,30 @@ final class RingScan implements Table.CloseableIterator<PartitionView> {
     this.query = query;
     this.request = request;
     this.segments = segments;
+    this.repair = repair;
   }
 
-  /**
-   * The ring's primary ranges that {@code range} touches, in token order, with neighbouring
-   * ranges of one owner merged (one stream per owner run, fewer round trips).
-   */
-  static List<TokenRing.Owned> segments(TokenRing ring, KeyRange range) {
+  /** The primary ranges of the ring that {@code range} touches, in token order. */
+  static List<TokenRing.Owned> touched(TokenRing ring, KeyRange range) {
     long start = range.after() == null ? Long.MIN_VALUE : range.after().token();
     List<TokenRing.Owned> out = new ArrayList<>();
     for (TokenRing.Owned o : ring.rangesInTokenOrder()) {
       if (o.range().end() < start || o.range().start() >= range.endToken()) {
         continue;
       }
-      int last = out.size() - 1;
-      if (last >= 0 && out.get(last).owner().equals(o.owner()) && out.get(last).range().end() == o.range().start()) {
-        out.set(last, new TokenRing.Owned(new Range(out.get(last).range().start(), o.range().end()), o.owner()));
-      } else {
-        out.add(o);
-      }
+      out.add(o);
     }
     return out;
+  }
+
+  /** Adds a range to {@code out}, merged with the previous one when it has the same contacts. */
+  static void append(List<Segment> out, Range r, List<Endpoint> contacts) {
+    int last = out.size() - 1;
+    if (last >= 0 && out.get(last).contacts().equals(contacts) && out.get(last).range().end() == r.start()) {
+      out.set(last, new Segment(new Range(out.get(last).range().start(), r.end()), contacts));
+    } else {
+      out.add(new Segment(r, contacts));
+    }
   }
 
   /** The part of the requested range inside {@code r}. */
@@ -101,9 +123,9 @@ final class RingScan implements Table.CloseableIterator<PartitionView> {
       if (++segment >= segments.size()) {
         return false;
       }
-      TokenRing.Owned o = segments.get(segment);
-      KeyRange part = within(o.range());
-      if (o.owner().equals(self)) {
+      Segment s = segments.get(segment);
+      KeyRange part = within(s.range());
+      if (s.contacts().size() == 1 && s.contacts().get(0).equals(self)) {
         localPart = coordinator.localScan(keyspace, table, part, query, request);
       } else {
         remoteAfter = part.after();
@@ -116,16 +138,65 @@ final class RingScan implements Table.CloseableIterator<PartitionView> {
   }
 
   private void fetch() {
-    TokenRing.Owned o = segments.get(segment);
-    long end = Math.min(o.range().end(), range.endToken());
-    RingCodec.Page p = coordinator.fetchPage(o.owner(), keyspace, table, new KeyRange(remoteAfter, end), query,
-        pageSize, request.consistency());
-    page.addAll(p.partitions());
-    remoteExhausted = p.exhausted() || p.partitions().isEmpty();
-    if (!p.partitions().isEmpty()) {
-      remoteAfter = p.partitions().get(p.partitions().size() - 1).key();
+    Segment s = segments.get(segment);
+    long end = Math.min(s.range().end(), range.endToken());
+    KeyRange part = new KeyRange(remoteAfter, end);
+    if (s.contacts().size() == 1) {
+      RingCodec.Page p = coordinator.fetchPage(s.contacts().get(0), keyspace, table, part, query, pageSize,
+          request.consistency());
+      page.addAll(p.partitions());
+      remoteExhausted = p.exhausted() || p.partitions().isEmpty();
+      if (!p.partitions().isEmpty()) {
+        remoteAfter = p.partitions().get(p.partitions().size() - 1).key();
+      }
+    } else {
+      fetchMerged(s, part);
     }
     pageSize = Math.min(MAX_PAGE, pageSize * 4);
+  }
+
+  private void fetchMerged(Segment s, KeyRange part) {
+    List<RingCodec.Page> pages = coordinator.fetchPages(s.contacts(), keyspace, table, part, query, pageSize,
+        request.consistency());
+    DecoratedKey cutoff = null;
+    for (RingCodec.Page p : pages) {
+      if (!p.exhausted() && !p.partitions().isEmpty()) {
+        DecoratedKey last = p.partitions().get(p.partitions().size() - 1).key();
+        cutoff = cutoff == null || last.compareTo(cutoff) < 0 ? last : cutoff;
+      }
+    }
+    TreeMap<DecoratedKey, PartitionView[]> byKey = new TreeMap<>();
+    for (int i = 0; i < pages.size(); i++) {
+      for (PartitionView v : pages.get(i).partitions()) {
+        if (cutoff == null || v.key().compareTo(cutoff) <= 0) {
+          byKey.computeIfAbsent(v.key(), k -> new PartitionView[pages.size()])[i] = v;
+        }
+      }
+    }
+    Map<Endpoint, List<PartitionUpdate>> repairs = new LinkedHashMap<>();
+    for (PartitionView[] versions : byKey.values()) {
+      List<PartitionView> present = new ArrayList<>(versions.length);
+      for (PartitionView v : versions) {
+        if (v != null) {
+          present.add(v);
+        }
+      }
+      PartitionView merged = ReadReconciler.merge(present, query);
+      if (repair) {
+        for (int i = 0; i < versions.length; i++) {
+          PartitionUpdate u = ReadReconciler.repair(keyspace, table, merged, versions[i]);
+          if (u != null) {
+            repairs.computeIfAbsent(s.contacts().get(i), e -> new ArrayList<>()).add(u);
+          }
+        }
+      }
+      page.add(merged);
+    }
+    if (!repairs.isEmpty()) {
+      coordinator.repairRange(repairs, request.consistency(), s.contacts().size());
+    }
+    remoteExhausted = cutoff == null;
+    remoteAfter = cutoff;
   }
 
   @Override

@@ -114,35 +114,22 @@ public final class TokenRing {
   }
 
   /**
-   * The replicas of {@code token} under {@code strategy}, primary first. Node-local keyspaces
-   * ({@link LocalStrategy}) are on this node only; SimpleStrategy takes the next
-   * {@code replication_factor} distinct nodes clockwise; NetworkTopologyStrategy the next
-   * distinct nodes of each data centre up to its factor (racks are not yet considered: issue 16).
+   * The replicas of {@code token} under {@code strategy}, primary first, in ring-walk order.
+   * Node-local keyspaces ({@link LocalStrategy}) are on this node only; SimpleStrategy takes the
+   * next {@code replication_factor} distinct nodes clockwise; NetworkTopologyStrategy the next
+   * nodes of each data centre up to its factor, spread over racks as Cassandra does
+   * ({@link ReplicaPlacement}).
    */
   public List<Endpoint> replicas(long token, ReplicationStrategy strategy) {
     if (strategy instanceof LocalStrategy || tokens.length == 0) {
       return List.of(self);
     }
-    int rf = strategy.replicationFactor();
-    LinkedHashSet<Endpoint> out = new LinkedHashSet<>();
-    Map<String, Integer> wanted = strategy.isDatacenterAware() ? new HashMap<>(strategy.datacenters()) : null;
-    int start = ceilingIndex(token);
-    for (int n = 0; n < tokens.length && out.size() < rf && out.size() < members.size(); n++) {
-      Endpoint e = owners[(start + n) % tokens.length];
-      if (out.contains(e)) {
-        continue;
-      }
-      if (wanted != null) {
-        String dc = members.get(e).datacenter();
-        int left = wanted.getOrDefault(dc, 0);
-        if (left <= 0) {
-          continue;
-        }
-        wanted.put(dc, left - 1);
-      }
-      out.add(e);
-    }
-    return List.copyOf(out);
+    return ReplicaPlacement.replicas(tokens, owners, ceilingIndex(token), strategy, members);
+  }
+
+  /** The replicas of a primary range {@code (start, end]}: those of its end token. */
+  public List<Endpoint> replicas(Range range, ReplicationStrategy strategy) {
+    return replicas(range.end(), strategy);
   }
 
   /** The primary ranges {@code e} owns, in token order (empty for a node without tokens). */

@@ -48,6 +48,12 @@ public final class RingHarness implements AutoCloseable {
   /** Epochs the nodes were asked to catch up to, in order: node index and epoch. */
   private final List<long[]> catchUps = new java.util.concurrent.CopyOnWriteArrayList<>();
   private boolean closed;
+  /** Hints the coordinators left (what a {@link HintSink} was asked to store), in order. */
+  private final List<Hint> hints = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private volatile boolean acceptHints = true;
+
+  /** A hint a coordinator asked to store: which node asked, for which replica, what. */
+  public record Hint(int coordinator, Endpoint target, io.cassette.storage.Mutation mutation) {}
 
   /**
    * @param dir    a directory for the nodes' data (node i in {@code dir/node<i>})
@@ -104,11 +110,15 @@ public final class RingHarness implements AutoCloseable {
         AtomicReference<TokenRing> view = views.get(i);
         int index = i;
         // Catching up here is instant: the harness's metadata is static, only the epoch moves.
+        HintSink sink = (target, mutation) -> {
+          hints.add(new Hint(index, target, mutation));
+          return acceptHints;
+        };
         RingCoordinator rc = new RingCoordinator(local, started.get(i), view::get, e -> {
           catchUps.add(new long[] {index, e});
           setEpoch(index, e);
           return CompletableFuture.completedFuture(null);
-        });
+        }, sink);
         rc.registerHandlers();
         nodes.add(new Node(i, endpoints.get(i), engine, local, started.get(i), rc));
       }
@@ -163,6 +173,21 @@ public final class RingHarness implements AutoCloseable {
   public synchronized void setEpoch(int index, long epoch) {
     epochs[index] = epoch;
     views.get(index).set(build(index));
+  }
+
+  /** The hints asked for so far (the harness records them; it replays nothing). */
+  public List<Hint> hints() {
+    return hints;
+  }
+
+  /** Whether the harness's hint sinks answer "stored" (default) or "not stored". */
+  public void acceptHints(boolean accept) {
+    this.acceptHints = accept;
+  }
+
+  /** The index of a node by endpoint. */
+  public int indexOf(Endpoint e) {
+    return endpoints.indexOf(e);
   }
 
   /** The catch-ups the nodes' {@code awaitEpoch} hooks were called for: {node index, epoch}. */

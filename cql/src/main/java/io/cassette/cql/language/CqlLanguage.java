@@ -277,7 +277,7 @@ public final class CqlLanguage implements QueryHandler {
     } catch (CoordinatorException.Timeout e) {
       Consistency cl = Consistency.fromCode(e.consistency.code);
       if (e.writeType == null) {
-        throw new io.cassette.cql.ReplicaException.ReadTimeout(cl, e.received, e.blockFor, false, e.getMessage());
+        throw new io.cassette.cql.ReplicaException.ReadTimeout(cl, e.received, e.blockFor, e.dataPresent, e.getMessage());
       }
       throw new io.cassette.cql.ReplicaException.WriteTimeout(cl, e.received, e.blockFor, e.writeType, 0,
           e.getMessage());

@@ -1,0 +1,380 @@
+package io.cassette.coordinator.ring;
+
+import io.cassette.cluster.net.Message;
+import io.cassette.cluster.net.MessagingService;
+import io.cassette.cluster.net.RequestFailureException;
+import io.cassette.cluster.net.RequestFailureReason;
+import io.cassette.cluster.net.Verb;
+import io.cassette.coordinator.ConsistencyLevel;
+import io.cassette.coordinator.CoordinatorException;
+import io.cassette.coordinator.Request;
+import io.cassette.coordinator.local.LocalCoordinator;
+import io.cassette.coordinator.replication.ReplicationStrategy;
+import io.cassette.storage.Murmur3Token;
+import io.cassette.storage.Mutation;
+import io.cassette.storage.PartitionUpdate;
+import io.cassette.storage.PartitionView;
+import io.cassette.storage.ReadQuery;
+import java.net.InetAddress;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
+
+/**
+ * A read of one partition at a consistency level, as Cassandra's read executors and digest
+ * resolver do it:
+ *
+ * <ol>
+ *   <li>Replicas are ordered: a preferred one (the leader of a read-modify-write), this node,
+ *       its data centre, then the fastest recently ({@link ReadLatencies}). The first
+ *       {@code blockFor} that count for the level are contacted: the first for the data, the
+ *       others for a digest (SHA-256 of their answer). Too few alive: Unavailable, at once.
+ *   <li>Speculative retry ({@link ReadPolicy}): when the answers are not in after the table's
+ *       {@code speculative_retry} delay, one more replica is asked for the data; a replica
+ *       answering FAILURE_RSP is replaced the same way while spares are left.
+ *   <li>All digests equal the data's: that is the answer. Otherwise the replicas that answered
+ *       with a digest are asked for their data, the views merged ({@link ReadReconciler}), and,
+ *       with {@code read_repair = 'BLOCKING'}, what each stale replica lacks is written back
+ *       (READ_REPAIR_REQ) and acknowledged before the answer goes out.
+ *   <li>Not enough answers within {@code read_request_timeout}: a read timeout with received,
+ *       blockfor and data_present; the level unreachable through FAILURE_RSPs: a read failure.
+ * </ol>
+ * Thread-safe; one instance per coordinator.
+ */
+final class ConsistentRead {
+  private final LocalCoordinator local;
+  private final MessagingService messaging;
+  private final ReadLatencies latencies;
+  private final java.util.function.Supplier<BiFunction<String, String, ReadPolicy>> policies;
+  private final java.util.function.Consumer<Message> observer;
+
+  /** @param observer sees every answer from a replica (the coordinator catches up on newer epochs) */
+  ConsistentRead(LocalCoordinator local, MessagingService messaging, ReadLatencies latencies,
+                 java.util.function.Supplier<BiFunction<String, String, ReadPolicy>> policies,
+                 java.util.function.Consumer<Message> observer) {
+    this.local = local;
+    this.messaging = messaging;
+    this.latencies = latencies;
+    this.policies = policies;
+    this.observer = observer;
+  }
+
+  /** An answer of one replica: its view (data) or its digest, or the error it failed with. */
+  private record Answer(Endpoint from, PartitionView view, byte[] digest, Throwable error, long sentNanos) {}
+
+  /**
+   * Reads {@code key} at {@code cl}.
+   *
+   * @param preferred   asked for the data first when alive (null: none); a read-modify-write
+   *                    passes its leader so the leader's copy is among those reconciled
+   * @param forceRepair repair stale replicas whatever the table's {@code read_repair} says
+   * @param writeType   null for a read; a read-modify-write's write type, for its timeouts
+   */
+  PartitionView read(TokenRing r, String keyspace, String table, byte[] key, ReadQuery query, ConsistencyLevel cl,
+                     Endpoint preferred, boolean forceRepair, String writeType) {
+    ReplicationStrategy strategy = local.strategy(keyspace);
+    List<Endpoint> replicas = r.replicas(Murmur3Token.of(key), strategy);
+    LevelAcks.requireAlive(cl, strategy, r, replicas);
+    LevelAcks plan = new LevelAcks(cl, strategy, r);
+    List<Endpoint> contacts = new ArrayList<>();
+    ArrayDeque<Endpoint> spares = new ArrayDeque<>();
+    for (Endpoint e : order(r, replicas, preferred)) {
+      if (plan.useful(e)) {
+        contacts.add(e);
+        plan.ack(e);
+      } else if (plan.counts(e)) {
+        spares.add(e);
+      }
+    }
+    ReadPolicy policy = policies.get().apply(keyspace, table);
+    ReadLatencies.Table tableLatency = latencies.table(keyspace, table);
+    long start = System.nanoTime();
+    long deadline = start + TimeUnit.MILLISECONDS.toNanos(messaging.config().timeouts().millis(Verb.READ_REQ));
+    long retryMicros = policy.retryAfterMicros(tableLatency);
+    long retryAt = retryMicros == Long.MAX_VALUE ? Long.MAX_VALUE : start + retryMicros * 1000;
+
+    Round round = new Round(r, keyspace, table, key, query);
+    for (int i = 0; i < contacts.size(); i++) {
+      if (!contacts.get(i).equals(r.self())) {
+        round.ask(contacts.get(i), i > 0);
+      }
+    }
+    for (int i = 0; i < contacts.size(); i++) {
+      if (contacts.get(i).equals(r.self())) {
+        round.ask(r.self(), i > 0); // after the messages are out: the local read overlaps them
+      }
+    }
+    LevelAcks got = new LevelAcks(cl, strategy, r);
+    Map<Endpoint, Answer> answers = new LinkedHashMap<>();
+    Map<InetAddress, Integer> failures = new LinkedHashMap<>();
+    boolean speculated = false;
+    while (!(got.satisfied() && hasData(answers))) {
+      long now = System.nanoTime();
+      if (now - deadline >= 0) {
+        throw new CoordinatorException.Timeout(cl, got.received(), got.blockFor(), writeType, hasData(answers));
+      }
+      if (!speculated && !spares.isEmpty() && now - retryAt >= 0) {
+        speculated = true;
+        round.ask(spares.poll(), false);
+        continue;
+      }
+      long until = speculated || spares.isEmpty() || retryAt == Long.MAX_VALUE ? deadline : Math.min(deadline, retryAt);
+      Answer a = round.poll(until - now);
+      if (a == null) {
+        continue;
+      }
+      if (a.error() != null) {
+        if (!WriteFanOut.isTimeout(a.error())) {
+          failures.put(a.from().address(), reason(a.error()));
+          if (!spares.isEmpty()) {
+            round.ask(spares.poll(), false); // replace the failed replica while there are others
+          } else if (round.outstanding() == 0) {
+            throw failure(cl, got, failures, writeType);
+          }
+        }
+        continue;
+      }
+      latencies.replica(a.from(), (System.nanoTime() - a.sentNanos()) / 1000);
+      Answer before = answers.get(a.from());
+      if (before == null || a.view() != null) {
+        answers.put(a.from(), a);
+      }
+      if (before == null) {
+        got.ack(a.from());
+      }
+    }
+    tableLatency.add((System.nanoTime() - start) / 1000);
+
+    PartitionView data = null;
+    byte[] dataDigest = null;
+    boolean match = true;
+    for (Answer a : answers.values()) {
+      if (a.view() != null && data == null) {
+        data = a.view();
+        dataDigest = RingCodec.digest(data);
+      }
+    }
+    for (Answer a : answers.values()) {
+      byte[] d = a.view() != null ? RingCodec.digest(a.view()) : a.digest();
+      match &= Arrays.equals(d, dataDigest);
+    }
+    if (match) {
+      return data;
+    }
+    // Digest mismatch: the data of every replica that answered, then merge and repair.
+    for (Answer a : answers.values()) {
+      if (a.view() == null) {
+        round.ask(a.from(), false);
+      }
+    }
+    while (!allData(answers)) {
+      long now = System.nanoTime();
+      Answer a = now - deadline >= 0 ? null : round.poll(deadline - now);
+      if (a == null) {
+        if (System.nanoTime() - deadline >= 0) {
+          throw new CoordinatorException.Timeout(cl, countData(answers), got.blockFor(), writeType, true);
+        }
+        continue;
+      }
+      if (a.error() == null && a.view() != null && answers.containsKey(a.from())) {
+        answers.put(a.from(), a);
+      } else if (a.error() != null && answers.containsKey(a.from()) && answers.get(a.from()).view() == null
+          && !WriteFanOut.isTimeout(a.error())) {
+        failures.put(a.from().address(), reason(a.error()));
+        throw failure(cl, got, failures, writeType);
+      }
+    }
+    List<PartitionView> views = new ArrayList<>();
+    for (Answer a : answers.values()) {
+      views.add(a.view());
+    }
+    PartitionView merged = ReadReconciler.merge(views, query);
+    if (policy.blockingReadRepair() || forceRepair) {
+      Map<Endpoint, List<PartitionUpdate>> repairs = new LinkedHashMap<>();
+      for (Answer a : answers.values()) {
+        PartitionUpdate u = ReadReconciler.repair(keyspace, table, merged, a.view());
+        if (u != null) {
+          repairs.put(a.from(), List.of(u));
+        }
+      }
+      repair(r, repairs, deadline, cl, got.blockFor(), writeType);
+    }
+    return merged;
+  }
+
+  /**
+   * Writes each stale replica's missing data back and waits for every acknowledgement (blocking
+   * read repair); a replica that does not acknowledge in time is a read timeout with data present.
+   */
+  void repair(TokenRing r, Map<Endpoint, List<PartitionUpdate>> repairs, long deadline, ConsistencyLevel cl,
+              int blockFor, String writeType) {
+    List<CompletableFuture<Message>> acks = new ArrayList<>();
+    for (Map.Entry<Endpoint, List<PartitionUpdate>> e : repairs.entrySet()) {
+      if (e.getKey().equals(r.self())) {
+        local.write(new Mutation(e.getValue()), RingCoordinator.internal(Request.INTERNAL));
+      } else {
+        acks.add(send(e.getKey(), Verb.READ_REPAIR_REQ, RingCodec.mutation(e.getValue())));
+      }
+    }
+    for (CompletableFuture<Message> f : acks) {
+      try {
+        f.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new CoordinatorException.Timeout(cl, blockFor - 1, blockFor, writeType, true);
+      } catch (Exception e) {
+        throw new CoordinatorException.Timeout(cl, blockFor - 1, blockFor, writeType, true);
+      }
+    }
+  }
+
+  /**
+   * The replicas a range read at {@code cl} asks, best first ({@link #order}); Unavailable when
+   * too few are alive.
+   */
+  List<Endpoint> contacts(TokenRing r, ReplicationStrategy strategy, List<Endpoint> replicas, ConsistencyLevel cl) {
+    LevelAcks.requireAlive(cl, strategy, r, replicas);
+    LevelAcks plan = new LevelAcks(cl, strategy, r);
+    List<Endpoint> out = new ArrayList<>();
+    for (Endpoint e : order(r, replicas, null)) {
+      if (plan.useful(e)) {
+        out.add(e);
+        plan.ack(e);
+      }
+    }
+    return out;
+  }
+
+  /** Live replicas, best first: preferred, this node, this data centre, then by recent answer time. */
+  List<Endpoint> order(TokenRing r, List<Endpoint> replicas, Endpoint preferred) {
+    String dc = r.topology().localDatacenter();
+    List<Endpoint> live = new ArrayList<>();
+    for (Endpoint e : replicas) {
+      if (r.isAlive(e)) {
+        live.add(e);
+      }
+    }
+    live.sort(Comparator.<Endpoint>comparingInt(e -> e.equals(preferred) ? 0 : 1)
+        .thenComparingInt(e -> e.equals(r.self()) ? 0 : 1)
+        .thenComparingInt(e -> r.datacenter(e).equals(dc) ? 0 : 1)
+        .thenComparingDouble(latencies::replicaMicros));
+    return live;
+  }
+
+  private CompletableFuture<Message> send(Endpoint to, Verb verb, byte[] payload) {
+    try {
+      return messaging.sendWithCallback(messaging.peer(to.address()), Message.out(verb, payload));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  private CoordinatorException.Failure failure(ConsistencyLevel cl, LevelAcks got, Map<InetAddress, Integer> failures,
+                                               String writeType) {
+    StringBuilder why = new StringBuilder();
+    for (Map.Entry<InetAddress, Integer> e : failures.entrySet()) {
+      why.append(why.length() == 0 ? "" : ", ").append(RequestFailureReason.fromCode(e.getValue()))
+          .append(" from /").append(e.getKey().getHostAddress()).append(':').append(messaging.address().getPort());
+    }
+    return new CoordinatorException.Failure(cl, got.received(), got.blockFor(), failures, writeType,
+        "Operation failed - received " + got.received() + " responses and " + failures.size() + " failures: " + why);
+  }
+
+  private static int reason(Throwable t) {
+    return t instanceof RequestFailureException rf ? rf.reason().code : RequestFailureReason.UNKNOWN.code;
+  }
+
+  private static boolean hasData(Map<Endpoint, Answer> answers) {
+    for (Answer a : answers.values()) {
+      if (a.view() != null) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean allData(Map<Endpoint, Answer> answers) {
+    return countData(answers) == answers.size();
+  }
+
+  private static int countData(Map<Endpoint, Answer> answers) {
+    int n = 0;
+    for (Answer a : answers.values()) {
+      n += a.view() != null ? 1 : 0;
+    }
+    return n;
+  }
+
+  /** The requests of one read and the queue their answers arrive on. */
+  private final class Round {
+    private final TokenRing ring;
+    private final String keyspace;
+    private final String table;
+    private final byte[] key;
+    private final ReadQuery query;
+    private final LinkedBlockingQueue<Answer> answers = new LinkedBlockingQueue<>();
+    private int outstanding;
+
+    Round(TokenRing ring, String keyspace, String table, byte[] key, ReadQuery query) {
+      this.ring = ring;
+      this.keyspace = keyspace;
+      this.table = table;
+      this.key = key;
+      this.query = query;
+    }
+
+    void ask(Endpoint e, boolean digest) {
+      outstanding++;
+      long sent = System.nanoTime();
+      if (e.equals(ring.self())) {
+        try {
+          PartitionView v = local.read(keyspace, table, key, query, RingCoordinator.internal(Request.INTERNAL));
+          answers.add(digest ? new Answer(e, null, RingCodec.digest(v), null, sent) : new Answer(e, v, null, null, sent));
+        } catch (RuntimeException ex) {
+          answers.add(new Answer(e, null, null, ex, sent));
+        }
+        return;
+      }
+      send(e, Verb.READ_REQ, RingCodec.read(new RingCodec.ReadRequest(keyspace, table, key, query, digest)))
+          .whenComplete((m, ex) -> {
+            if (ex != null) {
+              answers.add(new Answer(e, null, null, ex, sent));
+              return;
+            }
+            try {
+              observer.accept(m);
+              answers.add(digest ? new Answer(e, null, RingCodec.readDigest(m.payload()), null, sent)
+                  : new Answer(e, RingCodec.view(m.payload()), null, null, sent));
+            } catch (RuntimeException bad) {
+              answers.add(new Answer(e, null, null, bad, sent));
+            }
+          });
+    }
+
+    /** The next answer within {@code nanos}, or null. */
+    Answer poll(long nanos) {
+      try {
+        Answer a = answers.poll(Math.max(0, nanos), TimeUnit.NANOSECONDS);
+        if (a != null) {
+          outstanding--;
+        }
+        return a;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return null;
+      }
+    }
+
+    int outstanding() {
+      return outstanding;
+    }
+  }
+}
