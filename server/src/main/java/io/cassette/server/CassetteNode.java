@@ -102,7 +102,9 @@ public final class CassetteNode implements AutoCloseable {
       java.util.concurrent.atomic.AtomicReference<RingCoordinator> ringCoordinator = new java.util.concurrent.atomic.AtomicReference<>();
       ringWrites = RingWrites.start(config, ring, ringCoordinator::get);
       started.add(ringWrites);
-      RingCoordinator forwarding = new RingCoordinator(coordinator, ring.messaging(), r::tokenRing, r::awaitEpoch);
+      RingCoordinator forwarding = new RingCoordinator(coordinator, ring.messaging(), r::tokenRing, r::awaitEpoch,
+          ringWrites.hints());
+      forwarding.batchlog(ringWrites.batchlog());
       ringCoordinator.set(forwarding);
       forwarding.registerHandlers();
       front = forwarding;
