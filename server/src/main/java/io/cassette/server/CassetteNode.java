@@ -15,9 +15,11 @@ import io.cassette.metrics.NodeMetrics;
 import io.cassette.resp.RespServer;
 import io.cassette.resp.RespServerOptions;
 import io.cassette.server.http.AdminHttpServer;
+import io.cassette.server.ring.HintsEndpoints;
 import io.cassette.server.ring.RingEndpoints;
 import io.cassette.server.ring.RingNode;
 import io.cassette.server.ring.RingSettings;
+import io.cassette.server.ring.RingWrites;
 import io.cassette.metadata.Member;
 import io.cassette.storage.CommitLogSync;
 import io.cassette.storage.Engine;
@@ -57,6 +59,8 @@ public final class CassetteNode implements AutoCloseable {
   private CqlLanguage cqlLanguage;
   /** This node in its ring; null for a single node (no seeds). */
   private RingNode ring;
+  /** The ring's hints and batch log; null for a single node. */
+  private RingWrites ringWrites;
 
   public CassetteNode(Config config, ResourceSizing sizing) {
     this(config, sizing, null);
@@ -95,7 +99,13 @@ public final class CassetteNode implements AutoCloseable {
       RingNode r = ring;
       coordinator = LocalCoordinator.open(engine, ringSettings.dataCenter(), r::schemaLog);
       ring.startMessaging();
-      RingCoordinator forwarding = new RingCoordinator(coordinator, ring.messaging(), r::tokenRing, r::awaitEpoch);
+      java.util.concurrent.atomic.AtomicReference<RingCoordinator> ringCoordinator = new java.util.concurrent.atomic.AtomicReference<>();
+      ringWrites = RingWrites.start(config, ring, ringCoordinator::get);
+      started.add(ringWrites);
+      RingCoordinator forwarding = new RingCoordinator(coordinator, ring.messaging(), r::tokenRing, r::awaitEpoch,
+          ringWrites.hints());
+      forwarding.batchlog(ringWrites.batchlog());
+      ringCoordinator.set(forwarding);
       forwarding.registerHandlers();
       front = forwarding;
       // Like Cassandra, the front doors open once the node is part of the ring.
@@ -164,6 +174,7 @@ public final class CassetteNode implements AutoCloseable {
             () -> cqlLanguage == null ? UUID.nameUUIDFromBytes(new byte[0]) : cqlLanguage.schema().current().version(),
             (key, table) -> RingEndpoints.partitionKey(cqlLanguage == null ? null : cqlLanguage.schema(),
                 table[0], table[1], key));
+        HintsEndpoints.register(http, ring, ringWrites.hints());
       }
       listening.add("HTTP " + format(bind("HTTP", ConfigKeys.HTTP_PORT, http::start)));
       started.add(http);

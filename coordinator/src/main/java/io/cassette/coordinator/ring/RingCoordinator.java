@@ -75,6 +75,7 @@ public final class RingCoordinator implements Coordinator {
   private final Supplier<TokenRing> ring;
   private final LongFunction<CompletableFuture<?>> awaitEpoch;
   private final HintSink hints;
+  private volatile io.cassette.coordinator.ring.batchlog.Batchlog batchlog;
   private final ReadLatencies latencies = new ReadLatencies();
   private volatile BiFunction<String, String, ReadPolicy> readPolicies = (ks, t) -> ReadPolicy.DEFAULT;
   private final WriteFanOut writes;
@@ -121,6 +122,11 @@ public final class RingCoordinator implements Coordinator {
     if (awaitEpoch != null && answer.epoch() > ring.get().epoch()) {
       awaitEpoch.apply(answer.epoch());
     }
+  }
+
+  /** LOGGED batches of several partitions go through {@code batchlog} (null: none, atomic per node only). */
+  public void batchlog(io.cassette.coordinator.ring.batchlog.Batchlog batchlog) {
+    this.batchlog = batchlog;
   }
 
   /** Registers the verb handlers that execute peers' requests on {@code local}. */
@@ -274,8 +280,13 @@ public final class RingCoordinator implements Coordinator {
     for (String ks : keyspaces(updates)) {
       checkLevel(ks, request.consistency());
     }
-    // LOGGED: atomic per node (each owner applies its part as one record), not across nodes
-    // until the batchlog (issue 16).
+    io.cassette.coordinator.ring.batchlog.Batchlog log = batchlog;
+    if (type == BatchType.LOGGED && log != null && updates.size() > 1) {
+      // Atomic across replicas (issue 16): in the batch log on two other nodes first, which
+      // replay it if this node dies before every replica has it (Cassandra: more than one partition).
+      log.write(updates, request.consistency(), u -> route(u, request.consistency(), "BATCH", request));
+      return;
+    }
     route(updates, request.consistency(), type == BatchType.LOGGED ? "BATCH" : "UNLOGGED_BATCH", request);
   }
 

@@ -48,6 +48,15 @@ public final class ConfigKeys {
   public static final String RACK = "rack";
   public static final String PHI_CONVICT_THRESHOLD = "phi_convict_threshold";
   public static final String HEARTBEAT_INTERVAL = "heartbeat_interval";
+  public static final String HINTED_HANDOFF_ENABLED = "hinted_handoff_enabled";
+  public static final String MAX_HINT_WINDOW = "max_hint_window";
+  public static final String HINTED_HANDOFF_THROTTLE = "hinted_handoff_throttle";
+  public static final String MAX_HINTS_DELIVERY_THREADS = "max_hints_delivery_threads";
+  public static final String HINTS_DIRECTORY = "hints_directory";
+  public static final String HINTS_FLUSH_PERIOD = "hints_flush_period";
+  public static final String MAX_HINTS_FILE_SIZE = "max_hints_file_size";
+  public static final String MAX_HINTS_SIZE_PER_HOST = "max_hints_size_per_host";
+  public static final String BATCHLOG_REPLAY_THROTTLE = "batchlog_replay_throttle";
   public static final String LATENCY_MONITOR_THRESHOLD = "latency_monitor_threshold";
   public static final String SLOWLOG_LOG_SLOWER_THAN = "slowlog_log_slower_than";
   public static final String SLOWLOG_MAX_LEN = "slowlog_max_len";
@@ -99,6 +108,17 @@ public final class ConfigKeys {
     add(new ConfigKey(RACK, ValueType.STRING, null));
     add(new ConfigKey(PHI_CONVICT_THRESHOLD, ValueType.STRING, "8"));
     add(new ConfigKey(HEARTBEAT_INTERVAL, ValueType.DURATION, "1000ms"));
+    // Hinted handoff and the batch log (issue 16), Cassandra's names. hinted_handoff_throttle
+    // and batchlog_replay_throttle are per second, as Cassandra's KiB values are.
+    add(new ConfigKey(HINTED_HANDOFF_ENABLED, ValueType.BOOLEAN, "true"));
+    add(new ConfigKey(MAX_HINT_WINDOW, ValueType.DURATION, "3h"));
+    add(new ConfigKey(HINTED_HANDOFF_THROTTLE, ValueType.DATA_SIZE, "1024KiB"));
+    add(new ConfigKey(MAX_HINTS_DELIVERY_THREADS, ValueType.INT, "2"));
+    add(new ConfigKey(HINTS_DIRECTORY, ValueType.STRING, null));
+    add(new ConfigKey(HINTS_FLUSH_PERIOD, ValueType.DURATION, "10000ms"));
+    add(new ConfigKey(MAX_HINTS_FILE_SIZE, ValueType.DATA_SIZE, "128MiB"));
+    add(new ConfigKey(MAX_HINTS_SIZE_PER_HOST, ValueType.DATA_SIZE, "64MiB"));
+    add(new ConfigKey(BATCHLOG_REPLAY_THROTTLE, ValueType.DATA_SIZE, "1024KiB"));
   }
 
   private ConfigKeys() {}

@@ -78,6 +78,9 @@ public final class RingNode implements AutoCloseable {
   /** The coordinator's ring snapshot, rebuilt after a new epoch or a liveness change (null: stale). */
   private volatile io.cassette.coordinator.ring.TokenRing tokenRing;
   private volatile long joinedMillis = -1;
+  /** Told (host id, UP?) of each liveness change of a member (hinted handoff). */
+  private final List<java.util.function.BiConsumer<UUID, Boolean>> livenessListeners =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
 
   public RingNode(RingSettings settings, NodeIdentity identity, Path dataDirectory) {
     this.settings = settings;
@@ -110,6 +113,11 @@ public final class RingNode implements AutoCloseable {
 
   public void events(Events events) {
     this.events = events;
+  }
+
+  /** Calls {@code listener} with a member's host id and true (UP) or false (DOWN) at each change. */
+  public void onLiveness(java.util.function.BiConsumer<UUID, Boolean> listener) {
+    livenessListeners.add(listener);
   }
 
   /** Publishes the cached metadata and starts Raft (or the follower) in the background. */
@@ -154,6 +162,7 @@ public final class RingNode implements AutoCloseable {
         Member m = memberAt(peer);
         if (m != null) {
           events.statusChanged("UP", m);
+          livenessListeners.forEach(l -> l.accept(m.hostId(), true));
         }
       }
 
@@ -163,6 +172,7 @@ public final class RingNode implements AutoCloseable {
         Member m = memberAt(peer);
         if (m != null) {
           events.statusChanged("DOWN", m);
+          livenessListeners.forEach(l -> l.accept(m.hostId(), false));
         }
       }
     });

@@ -42,6 +42,8 @@ public final class NodetoolMain {
         drain                             flush everything before the node is stopped
         getcompactionthroughput           the compaction throughput cap
         setcompactionthroughput MIB       change it (MiB/s; 0 = unthrottled)
+        listpendinghints                  hints this node keeps for other nodes (ring)
+        truncatehints [ENDPOINT]          delete the hints for ENDPOINT, or all of them (ring)
         gcstats                           garbage collection since the previous call
         version                           the node's release version
       """;
@@ -161,6 +163,14 @@ public final class NodetoolMain {
               + mib + "'");
         }
         node.post("/api/compactionthroughput", Map.of("mib", List.of(mib)));
+        return "";
+      }
+      case "listpendinghints":
+        o.positionals(0, 0);
+        return Reports.pendingHints(node.get("/api/pendinghints", Map.of()));
+      case "truncatehints": {
+        List<String> endpoint = o.positionals(0, 1);
+        node.post("/api/truncatehints", endpoint.isEmpty() ? Map.of() : Map.of("endpoint", endpoint));
         return "";
       }
       case "gcstats":

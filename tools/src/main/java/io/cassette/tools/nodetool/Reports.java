@@ -291,6 +291,29 @@ final class Reports {
     return "Current compaction throughput: " + throughput(t.path("throughputBytesPerSecond").asLong()) + "\n";
   }
 
+  /**
+   * nodetool listpendinghints, as Cassandra prints it: one row per node this node keeps hints
+   * for, the creation times of its newest and oldest hints files in UTC.
+   */
+  static String pendingHints(JsonNode p) {
+    if (p.path("hints").isEmpty()) {
+      return "This node does not have any pending hints\n";
+    }
+    java.time.format.DateTimeFormatter f = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss,SSS")
+        .withZone(java.time.ZoneOffset.UTC);
+    List<String[]> rows = new ArrayList<>();
+    rows.add(new String[] {"Host ID", "Address", "Rack", "DC", "Status", "Total files", "Newest", "Oldest"});
+    for (JsonNode h : p.path("hints")) {
+      rows.add(new String[] {h.path("hostId").asText(), h.path("address").asText("null"),
+          h.path("rack").asText("Unknown"), h.path("dc").asText("Unknown"), h.path("status").asText("Unknown"),
+          h.path("totalFiles").asText(), f.format(java.time.Instant.ofEpochMilli(h.path("newest").asLong())),
+          f.format(java.time.Instant.ofEpochMilli(h.path("oldest").asLong()))});
+    }
+    StringBuilder out = new StringBuilder();
+    table(out, rows, 1);
+    return out.toString();
+  }
+
   // ---- helpers ----
 
   /** Left-aligned columns separated by {@code gap} spaces; trailing spaces trimmed. */

@@ -1,0 +1,210 @@
+package io.cassette.coordinator.ring.batchlog;
+
+import io.cassette.coordinator.ring.hints.RecordFile;
+import io.cassette.coordinator.ring.hints.RecordReader;
+import io.cassette.coordinator.ring.hints.RecordWriter;
+import io.cassette.storage.StorageException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The batches this node keeps for coordinators (Cassandra's {@code system.batches}), in
+ * {@code <data>/batchlog}: append-only segments of records, each a batch stored or a batch
+ * removed; the live batches are also held in memory (they are few and short-lived: a batch is
+ * removed as soon as its coordinator has applied it).
+ *
+ * <pre>
+ * segment := RecordFile with magic 'CSBL', named batchlog-&lt;sequence&gt;.log
+ * record  := kind:u8 (1 stored, 2 removed) id:uuid(msb:i64 lsb:i64)
+ *            [storedAt:i64 (ms) mutation (a MUTATION_REQ payload) if stored]
+ * </pre>
+ *
+ * A segment is closed past {@link #SEGMENT_BYTES} and deleted once it is the oldest and none
+ * of the batches stored in it is live (so a removal is never lost while its batch's record
+ * is still on disk). At open every segment is read in order (a torn tail is skipped) and
+ * writing starts in a new one. Appends are fsynced by {@link #sync()}. Thread-safe (one lock).
+ */
+public final class BatchlogStore implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(BatchlogStore.class);
+  static final long SEGMENT_BYTES = 4L << 20;
+  private static final int STORED = 1;
+  private static final int REMOVED = 2;
+
+  /** A live batch: its id, when this node stored it (ms) and its mutation payload. */
+  public record Entry(UUID id, long storedMillis, byte[] mutation) {}
+
+  private record Live(Entry entry, long segment) {}
+
+  private final Path directory;
+  private final LongSupplier clock;
+  private final Map<UUID, Live> live = new LinkedHashMap<>();
+  /** Live batches per segment, oldest segment first. */
+  private final TreeMap<Long, Integer> liveBySegment = new TreeMap<>();
+  private final Map<Long, Path> segments = new TreeMap<>();
+  private RecordWriter writer;
+  private long current;
+
+  public BatchlogStore(Path directory, LongSupplier clock) {
+    this.directory = directory;
+    this.clock = clock;
+    try {
+      Files.createDirectories(directory);
+      List<Long> found = new ArrayList<>();
+      try (DirectoryStream<Path> ds = Files.newDirectoryStream(directory, "batchlog-*.log")) {
+        for (Path p : ds) {
+          String n = p.getFileName().toString();
+          found.add(Long.parseLong(n.substring("batchlog-".length(), n.length() - ".log".length())));
+        }
+      }
+      found.sort(null);
+      for (long seq : found) {
+        Path p = segmentPath(seq);
+        segments.put(seq, p);
+        liveBySegment.put(seq, 0);
+        try (RecordReader in = new RecordReader(p, RecordFile.BATCHLOG_MAGIC, 0)) {
+          byte[] r;
+          while ((r = in.next()) != null) {
+            apply(ByteBuffer.wrap(r), seq);
+          }
+        }
+        current = seq;
+      }
+    } catch (IOException | NumberFormatException e) {
+      throw new StorageException("cannot open the batch log in " + directory + ": " + e, e);
+    }
+    dropDeadSegments();
+    if (!live.isEmpty()) {
+      LOG.info("Batch log: {} batches to replay in {}", live.size(), directory);
+    }
+  }
+
+  private void apply(ByteBuffer r, long segment) {
+    int kind = r.get();
+    UUID id = new UUID(r.getLong(), r.getLong());
+    if (kind == STORED) {
+      long at = r.getLong();
+      byte[] mutation = new byte[r.remaining()];
+      r.get(mutation);
+      add(new Entry(id, at, mutation), segment);
+    } else if (kind == REMOVED) {
+      forget(id);
+    }
+  }
+
+  private void add(Entry e, long segment) {
+    if (live.put(e.id(), new Live(e, segment)) == null) {
+      liveBySegment.merge(segment, 1, Integer::sum);
+    }
+  }
+
+  private void forget(UUID id) {
+    Live l = live.remove(id);
+    if (l != null) {
+      liveBySegment.merge(l.segment(), -1, Integer::sum);
+    }
+  }
+
+  private Path segmentPath(long seq) {
+    return directory.resolve("batchlog-" + seq + ".log");
+  }
+
+  /** Keeps a batch for its coordinator. */
+  public synchronized void store(UUID id, byte[] mutation) {
+    long now = clock.getAsLong();
+    append(ByteBuffer.allocate(25 + mutation.length).put((byte) STORED).putLong(id.getMostSignificantBits())
+        .putLong(id.getLeastSignificantBits()).putLong(now).put(mutation).array());
+    add(new Entry(id, now, mutation), current);
+  }
+
+  /** Forgets a batch (applied by its coordinator, or replayed here); unknown ids are ignored. */
+  public synchronized void remove(UUID id) {
+    if (!live.containsKey(id)) {
+      return;
+    }
+    append(ByteBuffer.allocate(17).put((byte) REMOVED).putLong(id.getMostSignificantBits())
+        .putLong(id.getLeastSignificantBits()).array());
+    forget(id);
+    dropDeadSegments();
+  }
+
+  private void append(byte[] record) {
+    if (writer != null && writer.size() > SEGMENT_BYTES) {
+      writer.close();
+      writer = null;
+    }
+    if (writer == null) {
+      current++;
+      Path p = segmentPath(current);
+      writer = new RecordWriter(p, RecordFile.BATCHLOG_MAGIC);
+      segments.put(current, p);
+      liveBySegment.put(current, 0);
+    }
+    writer.append(record);
+  }
+
+  /** Deletes the oldest segments while none of their batches is live (never the one written to). */
+  private void dropDeadSegments() {
+    while (!liveBySegment.isEmpty()) {
+      Map.Entry<Long, Integer> oldest = liveBySegment.firstEntry();
+      if (oldest.getValue() > 0 || (writer != null && oldest.getKey() == current)) {
+        return;
+      }
+      liveBySegment.pollFirstEntry();
+      Path p = segments.remove(oldest.getKey());
+      try {
+        Files.deleteIfExists(p);
+      } catch (IOException e) {
+        LOG.warn("Batch log: cannot delete {}: {}", p, e.toString());
+      }
+    }
+  }
+
+  /** The live batches stored at least {@code ageMillis} ago, oldest first. */
+  public synchronized List<Entry> olderThan(long ageMillis) {
+    long now = clock.getAsLong();
+    List<Entry> out = new ArrayList<>();
+    for (Live l : live.values()) {
+      if (now - l.entry().storedMillis() >= ageMillis) {
+        out.add(l.entry());
+      }
+    }
+    return out;
+  }
+
+  /** How many batches are live. */
+  public synchronized int size() {
+    return live.size();
+  }
+
+  /** Segments on disk (for tests and the operator). */
+  public synchronized int segmentCount() {
+    return segments.size();
+  }
+
+  /** Fsyncs what was appended since the last call. */
+  public synchronized void sync() {
+    if (writer != null) {
+      writer.sync();
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    if (writer != null) {
+      writer.close();
+      writer = null;
+    }
+  }
+}

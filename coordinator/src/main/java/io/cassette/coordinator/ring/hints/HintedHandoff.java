@@ -1,0 +1,314 @@
+package io.cassette.coordinator.ring.hints;
+
+import io.cassette.cluster.net.Message;
+import io.cassette.cluster.net.MessagingService;
+import io.cassette.cluster.net.Verb;
+import io.cassette.coordinator.ring.Endpoint;
+import io.cassette.coordinator.ring.HintSink;
+import io.cassette.coordinator.ring.MutationPayload;
+import io.cassette.coordinator.ring.TokenRing;
+import io.cassette.storage.Mutation;
+import io.cassette.storage.io.Throttle;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Hinted handoff (Cassandra's semantics): the {@link HintSink} the ring coordinator leaves
+ * writes in when a replica is down or did not acknowledge in time, and the delivery of those
+ * hints when the node is UP again.
+ *
+ * <ul>
+ *   <li>Storing: nothing when {@code hinted_handoff_enabled} is false, when the node has been
+ *       down longer than {@code max_hint_window} (counted from when this node first saw it
+ *       DOWN), when it is not a member of the ring, or when its hints are full
+ *       ({@code max_hints_size_per_host}). Otherwise the mutation is appended to its file.
+ *   <li>Delivery: every {@code dispatchInterval}, and at once on {@link #onUp}, each node that
+ *       has hints and is UP gets them, oldest file first, one MUTATION_REQ at a time on up to
+ *       {@code max_hints_delivery_threads} threads, throttled by {@code hinted_handoff_throttle}
+ *       (divided among the other nodes, as Cassandra does). A file is deleted once every hint
+ *       in it was acknowledged; on a timeout or failure the delivery stops and resumes after
+ *       the last acknowledged hint at the next attempt.
+ *   <li>Hints for a node no longer in the ring are deleted.
+ * </ul>
+ * Thread-safe.
+ */
+public final class HintedHandoff implements HintSink, AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(HintedHandoff.class);
+  /** Longest wait for a hint's acknowledgement beyond the verb's own expiry (it always expires first). */
+  private static final long SAFETY_WAIT_SECONDS = 60;
+
+  private final HintsConfig config;
+  private final HintStore store;
+  private final MessagingService messaging;
+  private final Supplier<TokenRing> ring;
+  private final HintsMetrics metrics;
+  private final LongSupplier clock;
+  /** When this node first saw each node DOWN (ms); absent while UP. */
+  private final Map<UUID, Long> downSince = new ConcurrentHashMap<>();
+  /** Nodes whose hints are being delivered now. */
+  private final Set<UUID> delivering = ConcurrentHashMap.newKeySet();
+  /** Per file being delivered: the offset after the last acknowledged hint. */
+  private final Map<java.nio.file.Path, Long> deliveredUpTo = new ConcurrentHashMap<>();
+  private final ScheduledExecutorService timer;
+  private final ExecutorService delivery;
+  private volatile boolean closed;
+
+  public HintedHandoff(HintsConfig config, MessagingService messaging, Supplier<TokenRing> ring, HintsMetrics metrics) {
+    this(config, messaging, ring, metrics, System::currentTimeMillis);
+  }
+
+  HintedHandoff(HintsConfig config, MessagingService messaging, Supplier<TokenRing> ring, HintsMetrics metrics,
+                LongSupplier clock) {
+    this.config = config;
+    this.messaging = messaging;
+    this.ring = ring;
+    this.metrics = metrics;
+    this.clock = clock;
+    this.store = new HintStore(config.directory(), config.maxHintsFileSize(), config.maxHintsSizePerHost(), clock);
+    ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1, daemon("hints-timer"));
+    t.setRemoveOnCancelPolicy(true);
+    this.timer = t;
+    ThreadPoolExecutor d = new ThreadPoolExecutor(config.maxDeliveryThreads(), config.maxDeliveryThreads(),
+        30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), daemon("hints-delivery"));
+    d.allowCoreThreadTimeOut(true); // idle boards keep no delivery threads
+    this.delivery = d;
+  }
+
+  /** Starts the periodic fsync and dispatch. */
+  public HintedHandoff start() {
+    long flush = Math.max(1, config.flushPeriod().toMillis());
+    timer.scheduleWithFixedDelay(this::syncQuietly, flush, flush, TimeUnit.MILLISECONDS);
+    long every = Math.max(1, config.dispatchInterval().toMillis());
+    timer.scheduleWithFixedDelay(this::dispatchQuietly, every, every, TimeUnit.MILLISECONDS);
+    return this;
+  }
+
+  public HintsConfig config() {
+    return config;
+  }
+
+  public HintStore store() {
+    return store;
+  }
+
+  public HintsMetrics metrics() {
+    return metrics;
+  }
+
+  // ------------------------------------------------------------------ storing
+
+  @Override
+  public boolean store(Endpoint target, Mutation mutation) {
+    if (!config.enabled()) {
+      metrics.dropped("disabled", 1);
+      return false;
+    }
+    TokenRing r = ring.get();
+    if (target.equals(r.self()) || r.member(target) == null) {
+      metrics.dropped("removed_node", 1);
+      return false;
+    }
+    long down = downtimeMillis(target.hostId(), r.isAlive(target));
+    if (down > config.maxHintWindow().toMillis()) {
+      metrics.dropped("window", 1);
+      return false;
+    }
+    if (!store.append(target.hostId(), MutationPayload.encode(mutation.updates()))) {
+      metrics.dropped("full", 1);
+      return false;
+    }
+    metrics.stored.inc();
+    return true;
+  }
+
+  /** How long {@code hostId} has been DOWN as far as this node saw; 0 while UP. */
+  private long downtimeMillis(UUID hostId, boolean alive) {
+    if (alive) {
+      downSince.remove(hostId);
+      return 0;
+    }
+    long now = clock.getAsLong();
+    return now - downSince.computeIfAbsent(hostId, k -> now);
+  }
+
+  // ------------------------------------------------------------------ delivery
+
+  /** The failure detector saw {@code hostId} UP again: deliver its hints now. */
+  public void onUp(UUID hostId) {
+    downSince.remove(hostId);
+    if (!closed) {
+      timer.execute(this::dispatchQuietly);
+    }
+  }
+
+  /** The failure detector saw {@code hostId} DOWN: its hint window starts now. */
+  public void onDown(UUID hostId) {
+    downSince.putIfAbsent(hostId, clock.getAsLong());
+  }
+
+  private void dispatchQuietly() {
+    try {
+      dispatch();
+    } catch (RuntimeException e) {
+      LOG.warn("Hints: dispatch failed: {}", e.toString());
+    }
+  }
+
+  /** One round: notes who is DOWN, drops hints of removed nodes, starts deliveries to nodes UP. */
+  void dispatch() {
+    if (closed) {
+      return;
+    }
+    TokenRing r = ring.get();
+    Map<UUID, Endpoint> members = new HashMap<>();
+    for (TokenRing.Member m : r.members()) {
+      members.put(m.endpoint().hostId(), m.endpoint());
+      if (!m.endpoint().equals(r.self())) {
+        downtimeMillis(m.endpoint().hostId(), r.isAlive(m.endpoint()));
+      }
+    }
+    for (UUID host : store.hosts()) {
+      Endpoint e = members.get(host);
+      if (e == null) {
+        if (members.size() > 1) { // a ring we know: the node was removed from it
+          long bytes = store.truncate(host);
+          metrics.dropped("removed_node", 1);
+          LOG.info("Hints: dropped {} bytes of hints for {}, no longer in the ring", bytes, host);
+        }
+        continue;
+      }
+      if (r.isAlive(e) && !e.equals(r.self()) && delivering.add(host)) {
+        int others = Math.max(1, members.size() - 1);
+        delivery.execute(() -> {
+          try {
+            deliver(e, config.throttleBytesPerSecond() / others);
+          } finally {
+            delivering.remove(host);
+          }
+        });
+      }
+    }
+  }
+
+  /** Delivers {@code target}'s hints; returns true when all were acknowledged. */
+  private boolean deliver(Endpoint target, long bytesPerSecond) {
+    Throttle throttle = new Throttle(bytesPerSecond);
+    List<HintsFile> files = store.closeForDelivery(target.hostId());
+    long sent = 0;
+    for (HintsFile f : files) {
+      long from = deliveredUpTo.getOrDefault(f.path(), 0L);
+      try (RecordReader in = new RecordReader(f.path(), RecordFile.HINTS_MAGIC, from)) {
+        byte[] record;
+        while ((record = in.next()) != null) {
+          if (closed || !ring.get().isAlive(target)) {
+            return false;
+          }
+          throttle.acquire(record.length);
+          if (!send(target, Arrays.copyOfRange(record, 8, record.length))) {
+            metrics.replayFailures.inc();
+            LOG.info("Hints: delivery to {} stopped after {} hints; the rest stay for the next attempt", target, sent);
+            return false;
+          }
+          sent++;
+          metrics.replayed.inc();
+          deliveredUpTo.put(f.path(), in.position());
+        }
+      } catch (IOException e) {
+        if (!java.nio.file.Files.exists(f.path())) {
+          continue; // truncated meanwhile
+        }
+        LOG.warn("Hints: cannot read {}: {}", f.path(), e.toString());
+        return false;
+      }
+      store.delete(f);
+      deliveredUpTo.remove(f.path());
+    }
+    if (sent > 0) {
+      LOG.info("Hints: delivered {} hints to {}", sent, target);
+    }
+    return true;
+  }
+
+  private boolean send(Endpoint target, byte[] mutation) {
+    try {
+      messaging.sendWithCallback(messaging.peer(target.address()), Message.out(Verb.MUTATION_REQ, mutation))
+          .get(SAFETY_WAIT_SECONDS, TimeUnit.SECONDS);
+      return true;
+    } catch (ExecutionException | TimeoutException e) {
+      LOG.debug("Hint to {} not acknowledged: {}", target, e.getCause() != null ? e.getCause() : e);
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    } catch (RuntimeException e) {
+      LOG.debug("Hint to {} not sent: {}", target, e.toString());
+      return false;
+    }
+  }
+
+  // ------------------------------------------------------------------ nodetool
+
+  /** nodetool listpendinghints. */
+  public List<PendingHints> pending() {
+    return store.pending();
+  }
+
+  /** nodetool truncatehints [endpoint]: every node's hints when {@code hostId} is null. */
+  public void truncate(UUID hostId) {
+    for (UUID h : hostId == null ? store.hosts() : Set.of(hostId)) {
+      if (store.bytes(h) > 0) {
+        metrics.dropped("truncated", 1);
+      }
+      store.truncate(h);
+    }
+  }
+
+  private void syncQuietly() {
+    try {
+      store.sync();
+    } catch (RuntimeException e) {
+      LOG.warn("Hints: sync failed: {}", e.toString());
+    }
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    // Not shutdownNow for the timer: an interrupt inside a FileChannel call closes the channel.
+    timer.shutdown();
+    delivery.shutdownNow(); // a delivery only reads; it stops after the hint in flight
+    try {
+      timer.awaitTermination(10, TimeUnit.SECONDS);
+      delivery.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    store.close();
+  }
+
+  private static java.util.concurrent.ThreadFactory daemon(String name) {
+    return runnable -> {
+      Thread t = new Thread(runnable, name);
+      t.setDaemon(true);
+      return t;
+    };
+  }
+}
