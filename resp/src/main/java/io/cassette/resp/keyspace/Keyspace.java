@@ -1,6 +1,8 @@
 package io.cassette.resp.keyspace;
 
+import io.cassette.coordinator.ConsistencyLevel;
 import io.cassette.coordinator.Coordinator;
+import io.cassette.coordinator.Request;
 
 /**
  * The Redis databases of one server, reached through the coordinator. Databases (and their tables) are created
@@ -11,9 +13,11 @@ public final class Keyspace {
   private final Coordinator coordinator;
   private final RedisClock clock = new RedisClock();
   private final Database[] databases = new Database[RedisLayout.DATABASES];
+  private final Request request;
+  private KeyRouter router = KeyRouter.LOCAL;
 
   /** Heap share for the metadata caches of all databases together. */
-  static final int CACHE_HEAP_DIVISOR = 16;
+  public static final int CACHE_HEAP_DIVISOR = 16;
   private final MetaCache cache;
   private final SubRowCache subRows;
 
@@ -26,7 +30,16 @@ public final class Keyspace {
    *                   sub-row cache gets half as much again
    */
   public Keyspace(Coordinator coordinator, long cacheBytes) {
+    this(coordinator, cacheBytes, RedisTable.DEFAULT_CONSISTENCY);
+  }
+
+  /**
+   * @param consistency the level of every read and write ({@code resp_consistency}; default
+   *                    {@link #defaultConsistency()})
+   */
+  public Keyspace(Coordinator coordinator, long cacheBytes, ConsistencyLevel consistency) {
     this.coordinator = coordinator;
+    this.request = Request.of(consistency);
     // On a ring other nodes write the keys too: a cache here would serve stale values.
     long budget = coordinator.seesAllWrites() ? cacheBytes : 0;
     this.cache = new MetaCache(budget);
@@ -34,7 +47,27 @@ public final class Keyspace {
     // Reopen databases that already have tables, so DBSIZE/INFO and expiry see them.
     for (int i = 0; i < RedisLayout.DATABASES; i++) {
       if (i == 0 || RedisTable.exists(coordinator, i)) {
-        databases[i] = new Database(i, coordinator, clock, cache, subRows);
+        databases[i] = new Database(i, coordinator, clock, cache, subRows, request);
+      }
+    }
+  }
+
+  /** resp_consistency's default (see {@code RedisTable.DEFAULT_CONSISTENCY}). */
+  public static ConsistencyLevel defaultConsistency() {
+    return RedisTable.DEFAULT_CONSISTENCY;
+  }
+
+  /** The level every read and write of the Redis door uses. */
+  public ConsistencyLevel consistency() {
+    return request.consistency();
+  }
+
+  /** Which node runs each key's commands (the ring's router; one node: {@link KeyRouter#LOCAL}). */
+  public void router(KeyRouter newRouter) {
+    this.router = newRouter;
+    for (Database d : databases) {
+      if (d != null) {
+        d.router = newRouter;
       }
     }
   }
@@ -43,7 +76,8 @@ public final class Keyspace {
   public Database db(int index) {
     Database d = databases[index];
     if (d == null) {
-      d = new Database(index, coordinator, clock, cache, subRows);
+      d = new Database(index, coordinator, clock, cache, subRows, request);
+      d.router = router;
       databases[index] = d;
     }
     return d;

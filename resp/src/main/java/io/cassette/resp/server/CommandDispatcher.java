@@ -279,6 +279,9 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
       r.queued();
       return;
     }
+    if (server.ring != null && server.ring.forward(s, spec, args)) {
+      return; // runs on the node executing its keys; s waits for the answer
+    }
     invoke(s, spec, args, true);
   }
 

@@ -1,6 +1,7 @@
 package io.cassette.resp.ring;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cassette.coordinator.ring.RingHarness;
 import io.cassette.metrics.LatencyMonitor;
@@ -32,6 +33,7 @@ class RedisRingTest {
   RingHarness ring;
   final List<RespServer> servers = new ArrayList<>();
   final List<Jedis> clients = new ArrayList<>();
+  final List<InetSocketAddress> addresses = new ArrayList<>();
 
   @BeforeEach
   void start() {
@@ -42,10 +44,13 @@ class RedisRingTest {
       new io.cassette.resp.keyspace.Keyspace(ring.node(i).local(), 0);
     }
     for (int i = 0; i < 3; i++) {
-      RespServer s = new RespServer(RespServerOptions.ephemeral(), ring.node(i).coordinator(),
-          new NodeMetrics(new LatencyMonitor()));
+      // On a ring commands run on a thread of their own beside one I/O thread, as CassetteNode does.
+      RespServer s = new RespServer(RespServerOptions.ephemeral().withCommandThread(1),
+          ring.node(i).coordinator(), new NodeMetrics(new LatencyMonitor()));
+      s.ring(ring.node(i).messaging());
       InetSocketAddress a = s.start();
       servers.add(s);
+      addresses.add(a);
       Jedis j = new Jedis(a.getHostString(), a.getPort(), 20_000);
       clients.add(j);
     }
@@ -128,6 +133,196 @@ class RedisRingTest {
     }
     assertThat(expired).isEqualTo(30);
     assertThat(clients.get(1).keys("e*")).isEmpty();
+  }
+
+  /**
+   * Two clients on two nodes INCR one key N times each: every INCR runs on the key's owner
+   * (one command thread), so none is lost.
+   */
+  @Test
+  void incrementsThroughTwoNodesAreNeverLost() throws Exception {
+    int n = 300;
+    String key = "counter";
+    int owner = ownerOf(key);
+    int a = (owner + 1) % 3;
+    int b = (owner + 2) % 3;
+    List<Thread> threads = new ArrayList<>();
+    List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+    for (int node : new int[] {a, b}) {
+      Thread t = new Thread(() -> {
+        try (Jedis j = connect(node)) {
+          for (int i = 0; i < n; i++) {
+            j.incr(key);
+          }
+        } catch (Throwable e) {
+          failures.add(e);
+        }
+      });
+      threads.add(t);
+      t.start();
+    }
+    for (Thread t : threads) {
+      t.join(60_000);
+      assertThat(t.isAlive()).as("INCR loop finished within 60 s").isFalse();
+    }
+    assertThat(failures).isEmpty();
+    for (Jedis j : clients) {
+      assertThat(j.get(key)).isEqualTo(Integer.toString(2 * n));
+    }
+  }
+
+  @Test
+  void keysOnDifferentNodesGetCrossSlotUnlessTheyShareAHashTag() {
+    String[] pair = keysOnTwoNodes();
+    Jedis j = clients.get(0);
+    j.set(pair[0], "1");
+    j.set(pair[1], "2");
+    assertThatThrownBy(() -> j.mget(pair[0], pair[1]))
+        .hasMessage("CROSSSLOT Keys in request don't hash to the same slot");
+    assertThatThrownBy(() -> j.del(pair[0], pair[1]))
+        .hasMessageStartingWith("CROSSSLOT");
+    assertThatThrownBy(() -> j.rename(pair[0], pair[1])).hasMessageStartingWith("CROSSSLOT");
+    assertThat(j.get(pair[0])).isEqualTo("1"); // nothing was done
+
+    // A hash tag places keys by the tag alone: one node runs them, whatever the rest.
+    for (int i = 0; i < 3; i++) {
+      Jedis c = clients.get(i);
+      c.mset("{user" + i + "}:a", "a" + i, "{user" + i + "}:b", "b" + i);
+      assertThat(c.mget("{user" + i + "}:a", "{user" + i + "}:b")).containsExactly("a" + i, "b" + i);
+      c.rename("{user" + i + "}:a", "{user" + i + "}:c");
+      assertThat(clients.get((i + 1) % 3).get("{user" + i + "}:c")).isEqualTo("a" + i);
+      c.sadd("{s" + i + "}1", "x", "y");
+      c.sadd("{s" + i + "}2", "y", "z");
+      assertThat(c.sinter("{s" + i + "}1", "{s" + i + "}2")).containsExactly("y");
+    }
+    String tagged = null;
+    for (int i = 0; tagged == null; i++) {
+      if (ownerOf("{" + pair[0] + "}:" + i) != ownerOf(pair[0])) {
+        tagged = "{" + pair[0] + "}:" + i; // by its own bytes it would be elsewhere
+      }
+    }
+    j.set(tagged, "3");
+    assertThat(j.mget(pair[0], tagged)).containsExactly("1", "3"); // by the tag: together
+  }
+
+  @Test
+  void multiExecRunsWholeOnTheKeysNodeOrIsRefusedAcrossNodes() {
+    String[] pair = keysOnTwoNodes();
+    int owner = ownerOf("{t}x");
+    Jedis j = clients.get((owner + 1) % 3); // not the keys' node
+    redis.clients.jedis.Transaction t = j.multi();
+    t.incr("{t}x");
+    t.incrBy("{t}y", 5);
+    t.get("{t}x");
+    assertThat(t.exec()).containsExactly(1L, 5L, "1");
+
+    redis.clients.jedis.Transaction bad = j.multi();
+    bad.set(pair[0], "a");
+    bad.set(pair[1], "b");
+    assertThatThrownBy(bad::exec).hasMessageContaining("CROSSSLOT");
+    assertThat(j.get(pair[0])).isNotEqualTo("a"); // discarded
+    assertThat(j.ping()).isEqualTo("PONG"); // the connection goes on, out of MULTI
+  }
+
+  @Test
+  void publishOnOneNodeReachesSubscribersOnEveryNode() throws Exception {
+    List<List<String>> received = new ArrayList<>();
+    List<Thread> threads = new ArrayList<>();
+    List<redis.clients.jedis.JedisPubSub> subs = new ArrayList<>();
+    java.util.concurrent.CountDownLatch subscribed = new java.util.concurrent.CountDownLatch(2);
+    for (int node : new int[] {1, 2}) {
+      List<String> got = new java.util.concurrent.CopyOnWriteArrayList<>();
+      received.add(got);
+      redis.clients.jedis.JedisPubSub sub = new redis.clients.jedis.JedisPubSub() {
+        @Override
+        public void onMessage(String channel, String message) {
+          got.add(channel + "=" + message);
+        }
+
+        @Override
+        public void onSubscribe(String channel, int count) {
+          subscribed.countDown();
+        }
+      };
+      subs.add(sub);
+      Thread t = new Thread(() -> {
+        try (Jedis c = connect(node)) {
+          c.subscribe(sub, "news");
+        }
+      });
+      threads.add(t);
+      t.start();
+    }
+    assertThat(subscribed.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    assertThat(clients.get(0).publish("news", "hello")).isZero(); // as Redis Cluster: this node's receivers
+    long deadline = System.currentTimeMillis() + 10_000;
+    while (System.currentTimeMillis() < deadline
+        && (received.get(0).isEmpty() || received.get(1).isEmpty())) {
+      Thread.sleep(20);
+    }
+    subs.forEach(redis.clients.jedis.JedisPubSub::unsubscribe);
+    for (Thread t : threads) {
+      t.join(10_000);
+    }
+    assertThat(received.get(0)).containsExactly("news=hello");
+    assertThat(received.get(1)).containsExactly("news=hello");
+  }
+
+  @Test
+  void blpopOnOneNodeIsWokenByLpushOnAnother() throws Exception {
+    String key = "queue";
+    int owner = ownerOf(key);
+    int a = (owner + 1) % 3;
+    int b = (owner + 2) % 3;
+    java.util.concurrent.CompletableFuture<List<String>> popped = new java.util.concurrent.CompletableFuture<>();
+    long started = System.currentTimeMillis();
+    Thread waiter = new Thread(() -> {
+      try (Jedis c = connect(a)) {
+        popped.complete(c.blpop(30, key));
+      } catch (Throwable e) {
+        popped.completeExceptionally(e);
+      }
+    });
+    waiter.start();
+    Thread.sleep(300);
+    assertThat(popped).isNotDone();
+    // other clients of node a are served meanwhile (its command thread does not wait)
+    assertThat(clients.get(a).set("other", "v")).isEqualTo("OK");
+    clients.get(b).lpush(key, "job1");
+    assertThat(popped.get(10, java.util.concurrent.TimeUnit.SECONDS)).containsExactly(key, "job1");
+    assertThat(System.currentTimeMillis() - started).isLessThan(10_000);
+    waiter.join(5_000);
+    assertThat(clients.get(owner).llen(key)).isZero();
+
+    // a timeout longer than one round at the owner is kept; an empty wait answers nil on time
+    long t0 = System.currentTimeMillis();
+    try (Jedis c = connect(a)) {
+      assertThat(c.blpop(1, key)).isNull();
+    }
+    assertThat(System.currentTimeMillis() - t0).isBetween(900L, 5_000L);
+  }
+
+  /** Two keys whose metadata lives on different nodes. */
+  String[] keysOnTwoNodes() {
+    String first = "p0";
+    for (int i = 1; i < 1000; i++) {
+      if (ownerOf("p" + i) != ownerOf(first)) {
+        return new String[] {first, "p" + i};
+      }
+    }
+    throw new AssertionError("no two keys on two nodes");
+  }
+
+  /** A new connection to node {@code i}'s Redis port. */
+  Jedis connect(int i) {
+    InetSocketAddress a = addresses.get(i);
+    return new Jedis(a.getHostString(), a.getPort(), 20_000);
+  }
+
+  /** The index of the node owning {@code key}'s metadata partition ('m' | key). */
+  int ownerOf(String key) {
+    byte[] k = ("m" + key).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    return ring.ownerIndex(io.cassette.storage.Murmur3Token.of(k));
   }
 
   static long expiredKeys(Jedis j) {
