@@ -151,8 +151,11 @@ public final class RespServer implements AutoCloseable {
     }
     Keyspace keyspace;
     try {
+      // On a ring with RedisRing each key is written by one node only: caching stays safe.
+      boolean keysWrittenHere = coordinator.seesAllWrites()
+          || (messaging != null && coordinator instanceof RingCoordinator);
       keyspace = commandThread.submit(() -> new Keyspace(coordinator,
-          Runtime.getRuntime().maxMemory() / Keyspace.CACHE_HEAP_DIVISOR, consistency)).get();
+          Runtime.getRuntime().maxMemory() / Keyspace.CACHE_HEAP_DIVISOR, consistency, keysWrittenHere)).get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       close();

@@ -148,7 +148,9 @@ public final class Database {
       return null;
     }
     KeyMeta m = KeyMeta.decode(v);
-    cache.put(index, key, m);
+    if (router.executesHere(key)) { // on a ring only the executor's view stays true (active expiry reads others')
+      cache.put(index, key, m);
+    }
     return m;
   }
 
@@ -185,7 +187,9 @@ public final class Database {
     }
     b.putRow(RedisLayout.metaKey(key), RedisLayout.META_CLUSTERING, meta.encode());
     KeyMeta stored = MetaCache.copy(meta);
-    b.afterCommit(() -> cache.put(index, key, stored));
+    if (router.executesHere(key)) {
+      b.afterCommit(() -> cache.put(index, key, stored));
+    }
   }
 
   /** Deletes {@code key} whose current metadata is {@code meta}: O(1) whatever its size. */

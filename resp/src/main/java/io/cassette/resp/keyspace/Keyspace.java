@@ -38,10 +38,21 @@ public final class Keyspace {
    *                    {@link #defaultConsistency()})
    */
   public Keyspace(Coordinator coordinator, long cacheBytes, ConsistencyLevel consistency) {
+    this(coordinator, cacheBytes, consistency, coordinator.seesAllWrites());
+  }
+
+  /**
+   * @param keysWrittenHere whether every write of a key this node reads passes through this
+   *                        keyspace, so caching its rows is safe: one node; or a ring whose
+   *                        Redis door runs each key's commands on one node (RedisRing), which
+   *                        also drops the caches when that node may change ({@link #dropCaches})
+   */
+  public Keyspace(Coordinator coordinator, long cacheBytes, ConsistencyLevel consistency,
+                  boolean keysWrittenHere) {
     this.coordinator = coordinator;
     this.request = Request.of(consistency);
-    // On a ring other nodes write the keys too: a cache here would serve stale values.
-    long budget = coordinator.seesAllWrites() ? cacheBytes : 0;
+    // Keys written by other nodes too (a ring without RedisRing): a cache here would serve stale values.
+    long budget = keysWrittenHere ? cacheBytes : 0;
     this.cache = new MetaCache(budget);
     this.subRows = new SubRowCache(budget / 2);
     // Reopen databases that already have tables, so DBSIZE/INFO and expiry see them.
@@ -70,6 +81,15 @@ public final class Keyspace {
         d.router = newRouter;
       }
     }
+  }
+
+  /**
+   * Forgets every cached row (the ring changed, so which node executes a key may have; or
+   * another node flushed a database).
+   */
+  public void dropCaches() {
+    cache.clear();
+    subRows.clear();
   }
 
   /** Database {@code index} (0..15), created if needed. */

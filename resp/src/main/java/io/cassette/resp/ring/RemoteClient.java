@@ -22,10 +22,11 @@ import java.util.function.Consumer;
 final class RemoteClient {
   final Session session;
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-  private final Consumer<byte[]> answer;
+  private Consumer<byte[]> answer;
   private boolean ran;
   private boolean answered;
 
+  /** A client whose first request is answered to {@code answer} (null: none yet, see {@link #next}). */
   RemoteClient(long id, Consumer<byte[]> answer) {
     this.answer = answer;
     EmbeddedChannel channel = new EmbeddedChannel(new ChannelOutboundHandlerAdapter() {
@@ -49,6 +50,15 @@ final class RemoteClient {
     session.noEvict = true; // the client's own node enforces its output limits
   }
 
+  /** Serves one more request of the same client (its EXEC after its WATCH), answered to {@code to}. */
+  void next(Consumer<byte[]> to) {
+    out.reset();
+    answer = to;
+    ran = false;
+    answered = false;
+    session.closed = false;
+  }
+
   /** The dispatcher has run the request (the reply is written unless the session blocked). */
   void ran() {
     ran = true;
@@ -66,7 +76,7 @@ final class RemoteClient {
   }
 
   private void completeIfDone() {
-    if (ran && !answered && session.blocked == null) {
+    if (ran && !answered && answer != null && session.blocked == null) {
       answered = true;
       session.closed = true;
       answer.accept(out.toByteArray());

@@ -302,6 +302,61 @@ class RedisRingTest {
     assertThat(System.currentTimeMillis() - t0).isBetween(900L, 5_000L);
   }
 
+  @Test
+  void watchThroughAnotherNodeSeesChangesMadeAnywhere() {
+    String key = "w";
+    int owner = ownerOf(key);
+    Jedis a = clients.get((owner + 1) % 3);
+    Jedis b = clients.get((owner + 2) % 3);
+    a.set(key, "1");
+
+    a.watch(key);
+    b.set(key, "2"); // through a third node: the key's owner runs it and sees the watch
+    redis.clients.jedis.Transaction t = a.multi();
+    t.set(key, "3");
+    assertThat(t.exec()).isNull();
+    assertThat(b.get(key)).isEqualTo("2");
+
+    a.watch(key);
+    t = a.multi();
+    t.incr(key);
+    assertThat(t.exec()).containsExactly(3L);
+
+    a.watch(key);
+    a.unwatch();
+    b.set(key, "10");
+    t = a.multi();
+    t.incr(key);
+    assertThat(t.exec()).containsExactly(11L);
+
+    String[] pair = keysOnTwoNodes();
+    a.watch(pair[0]);
+    t = a.multi();
+    t.set(pair[1], "x");
+    assertThatThrownBy(t::exec).hasMessageContaining("CROSSSLOT");
+    assertThat(a.ping()).isEqualTo("PONG");
+  }
+
+  @Test
+  void flushdbThroughOneNodeEmptiesTheRingAndItsCaches() {
+    for (int i = 0; i < 30; i++) {
+      clients.get(i % 3).set("f" + i, "v");
+    }
+    for (Jedis j : clients) {
+      for (int i = 0; i < 30; i++) {
+        assertThat(j.get("f" + i)).isEqualTo("v"); // fills the executors' caches
+      }
+      assertThat(j.info("keyspace")).contains("db0:keys=30");
+    }
+    assertThat(clients.get(1).flushDB()).isEqualTo("OK");
+    for (Jedis j : clients) {
+      assertThat(j.dbSize()).isZero();
+      for (int i = 0; i < 30; i++) {
+        assertThat(j.get("f" + i)).isNull();
+      }
+    }
+  }
+
   /** Two keys whose metadata lives on different nodes. */
   String[] keysOnTwoNodes() {
     String first = "p0";
