@@ -71,7 +71,7 @@ public final class RedisRing implements KeyRouter {
   public static final String CROSSSLOT = "CROSSSLOT Keys in request don't hash to the same slot";
   static final String DOWN = "CLUSTERDOWN The node that owns the key is down";
   /** Longest a blocking pop waits at the executor before the client's node asks again. */
-  static final long BLOCK_ROUND_MILLIS = 5_000;
+  public static final long BLOCK_ROUND_MILLIS = 5_000;
   /** Beyond a round, how long the client's node waits for the executor's answer. */
   static final int BLOCK_SLACK_MILLIS = 5_000;
   /**

@@ -357,6 +357,56 @@ class RedisRingTest {
     }
   }
 
+  @Test
+  void aClientLeavingWhileBlockedAtTheKeysNodeTakesNothing() throws Exception {
+    String key = "leftq";
+    int owner = ownerOf(key);
+    int a = (owner + 1) % 3;
+    try (java.net.Socket raw = new java.net.Socket(addresses.get(a).getHostString(), addresses.get(a).getPort())) {
+      raw.getOutputStream().write(("*3\r\n$5\r\nBLPOP\r\n$" + key.length() + "\r\n" + key + "\r\n$2\r\n30\r\n")
+          .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      raw.getOutputStream().flush();
+      Thread.sleep(500); // blocked at the owner
+    }
+    Thread.sleep(500); // the owner hears that the client left
+    clients.get((owner + 2) % 3).lpush(key, "kept");
+    assertThat(clients.get(owner).lrange(key, 0, -1)).containsExactly("kept");
+  }
+
+  @Test
+  void aBlpopLongerThanOneRoundAtTheOwnerIsStillWoken() throws Exception {
+    String key = "slowq";
+    int a = (ownerOf(key) + 1) % 3;
+    java.util.concurrent.CompletableFuture<List<String>> popped = new java.util.concurrent.CompletableFuture<>();
+    Thread waiter = new Thread(() -> {
+      try (Jedis c = connect(a)) {
+        popped.complete(c.blpop(0, key));
+      } catch (Throwable e) {
+        popped.completeExceptionally(e);
+      }
+    });
+    waiter.start();
+    Thread.sleep(RedisRing.BLOCK_ROUND_MILLIS + 1000); // past the first round
+    assertThat(popped).isNotDone();
+    clients.get(ownerOf(key)).rpush(key, "late");
+    assertThat(popped.get(10, java.util.concurrent.TimeUnit.SECONDS)).containsExactly(key, "late");
+    waiter.join(5_000);
+  }
+
+  @Test
+  void aDownOwnerIsClusterDownAtOnceAndServesAgainWhenUp() {
+    String key = "d";
+    int owner = ownerOf(key);
+    Jedis other = clients.get((owner + 1) % 3);
+    other.set(key, "1");
+    ring.markDown(owner, true);
+    long t0 = System.nanoTime();
+    assertThatThrownBy(() -> other.get(key)).hasMessage("CLUSTERDOWN The node that owns the key is down");
+    assertThat((System.nanoTime() - t0) / 1_000_000).isLessThan(1_000);
+    ring.markDown(owner, false);
+    assertThat(other.incr(key)).isEqualTo(2);
+  }
+
   /** Two keys whose metadata lives on different nodes. */
   String[] keysOnTwoNodes() {
     String first = "p0";
