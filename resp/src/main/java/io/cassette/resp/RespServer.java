@@ -1,6 +1,10 @@
 package io.cassette.resp;
 
+import io.cassette.cluster.net.MessagingService;
+import io.cassette.coordinator.ConsistencyLevel;
 import io.cassette.coordinator.Coordinator;
+import io.cassette.coordinator.ring.RingCoordinator;
+import io.cassette.resp.ring.RedisRing;
 import io.cassette.metrics.NodeMetrics;
 import io.cassette.resp.command.CommandTable;
 import io.cassette.resp.config.OutputLimits;
@@ -82,6 +86,8 @@ public final class RespServer implements AutoCloseable {
   private RequestBudget requestBudget;
 
   private final NodeMetrics metrics;
+  private MessagingService messaging;
+  private ConsistencyLevel consistency = Keyspace.defaultConsistency();
 
   /** A server reporting to the running node's metrics ({@link NodeMetrics#global()}). */
   public RespServer(RespServerOptions options, Coordinator coordinator) {
@@ -101,6 +107,20 @@ public final class RespServer implements AutoCloseable {
    */
   public void onAppendfsyncChange(Consumer<String> listener) {
     this.appendfsyncListener = listener;
+  }
+
+  /**
+   * On a ring ({@code coordinator} is a {@link RingCoordinator}): runs each key's commands on
+   * the node executing that key, reached through {@code messaging} (see
+   * {@link io.cassette.resp.ring.RedisRing}). Set before {@link #start()}.
+   */
+  public void ring(MessagingService messaging) {
+    this.messaging = messaging;
+  }
+
+  /** The level of every read and write ({@code resp_consistency}). Set before {@link #start()}. */
+  public void consistency(ConsistencyLevel level) {
+    this.consistency = level;
   }
 
   /** The initial appendfsync shown by CONFIG GET (the launcher's commit-log mode). */
@@ -131,7 +151,11 @@ public final class RespServer implements AutoCloseable {
     }
     Keyspace keyspace;
     try {
-      keyspace = commandThread.submit(() -> new Keyspace(coordinator)).get();
+      // On a ring with RedisRing each key is written by one node only: caching stays safe.
+      boolean keysWrittenHere = coordinator.seesAllWrites()
+          || (messaging != null && coordinator instanceof RingCoordinator);
+      keyspace = commandThread.submit(() -> new Keyspace(coordinator,
+          Runtime.getRuntime().maxMemory() / Keyspace.CACHE_HEAP_DIVISOR, consistency, keysWrittenHere)).get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       close();
@@ -187,6 +211,12 @@ public final class RespServer implements AutoCloseable {
     server.maxStringLength = options.maxBulkLength();
     dispatcher = new CommandDispatcher(server, commandThread);
     server.runner = dispatcher;
+    if (messaging != null && coordinator instanceof RingCoordinator rc) {
+      RedisRing ring = new RedisRing(messaging, rc::ring, coordinator.metadata());
+      ring.start(server);
+      keyspace.router(ring);
+      server.ring = ring;
+    }
     commandThread.scheduleWithFixedDelay(new ActiveExpiry(server), ActiveExpiry.PERIOD_MILLIS,
         ActiveExpiry.PERIOD_MILLIS, TimeUnit.MILLISECONDS);
     commandThread.scheduleWithFixedDelay(dispatcher::checkOutputLimits, OUTPUT_CHECK_MILLIS,

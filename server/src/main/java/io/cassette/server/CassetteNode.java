@@ -152,7 +152,17 @@ public final class CassetteNode implements AutoCloseable {
     }
 
     if (respPort != 0) {
-      RespServer resp = new RespServer(respOptions(host, respPort), front);
+      RespServerOptions respOptions = respOptions(host, respPort);
+      if (ring != null) {
+        // A key's node may be a peer: commands wait on messages there, never on the I/O thread.
+        respOptions = respOptions.withCommandThread(1);
+      }
+      RespServer resp = new RespServer(respOptions, front);
+      resp.consistency(io.cassette.coordinator.ConsistencyLevel.valueOf(
+          config.string(ConfigKeys.RESP_CONSISTENCY).toUpperCase(java.util.Locale.ROOT)));
+      if (ring != null) {
+        resp.ring(ring.messaging()); // each key's commands run on the node that executes its token
+      }
       // Redis clients read durability as appendfsync: periodic is everysec, batch is always.
       resp.initialAppendfsync(config.string(ConfigKeys.COMMITLOG_SYNC).equals("periodic") ? "everysec" : "always");
       resp.onAppendfsyncChange(this::appendfsync);

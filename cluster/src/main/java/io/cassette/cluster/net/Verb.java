@@ -45,6 +45,8 @@ public enum Verb {
   METADATA_FETCH_PEER_LOG_RSP(25, URGENT, REQUEST, null),
   METADATA_NOTIFY_RSP(26, URGENT, REQUEST, null),
   METADATA_CURRENT_EPOCH_RSP(27, URGENT, REQUEST, null),
+  /** A Redis command's reply in RESP form, from the node that executed it. */
+  REDIS_RSP(35, SMALL, REQUEST, null),
 
   // --- requests ---
   MUTATION_REQ(40, SMALL, WRITE, MUTATION_RSP),
@@ -79,6 +81,11 @@ public enum Verb {
   METADATA_CURRENT_EPOCH_REQ(65, URGENT, REQUEST, METADATA_CURRENT_EPOCH_RSP),
   /** One-way push of new metadata log entries to a node. */
   METADATA_REPLICATION(66, URGENT, REQUEST, null),
+  /**
+   * Redis: run a command (or a MULTI/EXEC) on the node that executes its keys, or (one-way)
+   * deliver a PUBLISH / expire a due key there. Payload: resp's {@code RedisMessages}.
+   */
+  REDIS_REQ(75, SMALL, REQUEST, REDIS_RSP),
 
   // --- free for tests and experiments; no handler is registered by default ---
   TEST_REQ(1000, SMALL, REQUEST, null),

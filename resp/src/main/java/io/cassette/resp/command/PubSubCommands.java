@@ -32,8 +32,12 @@ final class PubSubCommands {
     });
     t.add("unsubscribe", -1, flags, c -> unsubscribe(c, false));
     t.add("punsubscribe", -1, flags, c -> unsubscribe(c, true));
-    t.add("publish", 3, PUBSUB | LOADING | STALE | FAST,
-        c -> c.reply().integer(c.server.pubsub.publish(c.server, c.arg(1), c.arg(2))));
+    t.add("publish", 3, PUBSUB | LOADING | STALE | FAST, c -> {
+      if (c.server.ring != null) {
+        c.server.ring.publish(c.arg(1), c.arg(2)); // subscribers on the other nodes
+      }
+      c.reply().integer(c.server.pubsub.publish(c.server, c.arg(1), c.arg(2)));
+    });
     t.add("pubsub", -2, PUBSUB | LOADING | STALE, PubSubCommands::pubsub);
   }
 

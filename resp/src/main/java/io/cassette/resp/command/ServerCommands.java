@@ -49,6 +49,9 @@ final class ServerCommands {
       if (d != null) {
         d.flush();
       }
+      if (c.server.ring != null) {
+        c.server.ring.flushed(c.session.db);
+      }
       c.server.watches.touchAll(c.session.db);
       c.reply().ok();
     });
@@ -59,6 +62,9 @@ final class ServerCommands {
         if (d != null) {
           d.flush();
         }
+      }
+      if (c.server.ring != null) {
+        c.server.ring.flushed(-1);
       }
       c.server.watches.touchAll(-1);
       c.reply().ok();

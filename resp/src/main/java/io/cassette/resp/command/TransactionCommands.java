@@ -74,6 +74,9 @@ final class TransactionCommands {
       c.reply().nullArray();
       return;
     }
+    if (c.server.ring != null && c.server.ring.forwardExec(s, queue)) {
+      return; // runs whole on the node executing its keys
+    }
     c.reply().array(queue.size());
     for (byte[][] args : queue) {
       c.server.runner.run(s, args, false);

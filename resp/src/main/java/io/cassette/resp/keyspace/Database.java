@@ -48,12 +48,16 @@ public final class Database {
 
   private final SubRowCache subRowCache;
 
-  Database(int index, Coordinator coordinator, RedisClock clock, MetaCache cache, SubRowCache subRows) {
+  /** Which node runs each key's commands (active expiry hands keys executed elsewhere over). */
+  KeyRouter router = KeyRouter.LOCAL;
+
+  Database(int index, Coordinator coordinator, RedisClock clock, MetaCache cache, SubRowCache subRows,
+           io.cassette.coordinator.Request request) {
     this.cache = cache;
     this.subRowCache = subRows;
     this.index = index;
     this.clock = clock;
-    this.table = RedisTable.open(coordinator, index);
+    this.table = RedisTable.open(coordinator, index, request);
     checkLayout();
     this.legacyExpiry = !table.read(RedisLayout.LEGACY_EXPIRY_KEY,
         new ReadQuery(List.of(Slice.ALL), false, 1, nowSeconds())).rows().isEmpty();
@@ -119,6 +123,18 @@ public final class Database {
     return m;
   }
 
+  /** Deletes {@code key} if its TTL has passed (a ring peer's active expiry asked); true if it did. */
+  public boolean expireIfDue(byte[] key) {
+    KeyMeta m = rawMeta(key);
+    if (m == null || !m.expiresAt(clock.nowMillis())) {
+      return false;
+    }
+    Batch b = batch();
+    remove(b, key, m);
+    b.commit();
+    return true;
+  }
+
   /** The stored metadata of {@code key} even when expired, or null. */
   KeyMeta rawMeta(byte[] key) {
     KeyMeta cached = cache.get(index, key);
@@ -132,7 +148,9 @@ public final class Database {
       return null;
     }
     KeyMeta m = KeyMeta.decode(v);
-    cache.put(index, key, m);
+    if (router.executesHere(key)) { // on a ring only the executor's view stays true (active expiry reads others')
+      cache.put(index, key, m);
+    }
     return m;
   }
 
@@ -169,7 +187,9 @@ public final class Database {
     }
     b.putRow(RedisLayout.metaKey(key), RedisLayout.META_CLUSTERING, meta.encode());
     KeyMeta stored = MetaCache.copy(meta);
-    b.afterCommit(() -> cache.put(index, key, stored));
+    if (router.executesHere(key)) {
+      b.afterCommit(() -> cache.put(index, key, stored));
+    }
   }
 
   /** Deletes {@code key} whose current metadata is {@code meta}: O(1) whatever its size. */
@@ -412,6 +432,10 @@ public final class Database {
       byte[] key = Arrays.copyOfRange(c, 8, c.length);
       KeyMeta m = rawMeta(key);
       if (m != null && m.expireAtMs == at && m.expiresAt(now)) {
+        if (!router.executesHere(key)) {
+          router.expireElsewhere(index, key); // deleted there, with its index entry
+          continue;
+        }
         remove(b, key, m);
         removed.add(key);
       } else {

@@ -1,6 +1,8 @@
 package io.cassette.resp.keyspace;
 
+import io.cassette.coordinator.ConsistencyLevel;
 import io.cassette.coordinator.Coordinator;
+import io.cassette.coordinator.Request;
 
 /**
  * The Redis databases of one server, reached through the coordinator. Databases (and their tables) are created
@@ -11,9 +13,11 @@ public final class Keyspace {
   private final Coordinator coordinator;
   private final RedisClock clock = new RedisClock();
   private final Database[] databases = new Database[RedisLayout.DATABASES];
+  private final Request request;
+  private KeyRouter router = KeyRouter.LOCAL;
 
   /** Heap share for the metadata caches of all databases together. */
-  static final int CACHE_HEAP_DIVISOR = 16;
+  public static final int CACHE_HEAP_DIVISOR = 16;
   private final MetaCache cache;
   private final SubRowCache subRows;
 
@@ -26,24 +30,74 @@ public final class Keyspace {
    *                   sub-row cache gets half as much again
    */
   public Keyspace(Coordinator coordinator, long cacheBytes) {
+    this(coordinator, cacheBytes, RedisTable.DEFAULT_CONSISTENCY);
+  }
+
+  /**
+   * @param consistency the level of every read and write ({@code resp_consistency}; default
+   *                    {@link #defaultConsistency()})
+   */
+  public Keyspace(Coordinator coordinator, long cacheBytes, ConsistencyLevel consistency) {
+    this(coordinator, cacheBytes, consistency, coordinator.seesAllWrites());
+  }
+
+  /**
+   * @param keysWrittenHere whether every write of a key this node reads passes through this
+   *                        keyspace, so caching its rows is safe: one node; or a ring whose
+   *                        Redis door runs each key's commands on one node (RedisRing), which
+   *                        also drops the caches when that node may change ({@link #dropCaches})
+   */
+  public Keyspace(Coordinator coordinator, long cacheBytes, ConsistencyLevel consistency,
+                  boolean keysWrittenHere) {
     this.coordinator = coordinator;
-    // On a ring other nodes write the keys too: a cache here would serve stale values.
-    long budget = coordinator.seesAllWrites() ? cacheBytes : 0;
+    this.request = Request.of(consistency);
+    // Keys written by other nodes too (a ring without RedisRing): a cache here would serve stale values.
+    long budget = keysWrittenHere ? cacheBytes : 0;
     this.cache = new MetaCache(budget);
     this.subRows = new SubRowCache(budget / 2);
     // Reopen databases that already have tables, so DBSIZE/INFO and expiry see them.
     for (int i = 0; i < RedisLayout.DATABASES; i++) {
       if (i == 0 || RedisTable.exists(coordinator, i)) {
-        databases[i] = new Database(i, coordinator, clock, cache, subRows);
+        databases[i] = new Database(i, coordinator, clock, cache, subRows, request);
       }
     }
+  }
+
+  /** resp_consistency's default (see {@code RedisTable.DEFAULT_CONSISTENCY}). */
+  public static ConsistencyLevel defaultConsistency() {
+    return RedisTable.DEFAULT_CONSISTENCY;
+  }
+
+  /** The level every read and write of the Redis door uses. */
+  public ConsistencyLevel consistency() {
+    return request.consistency();
+  }
+
+  /** Which node runs each key's commands (the ring's router; one node: {@link KeyRouter#LOCAL}). */
+  public void router(KeyRouter newRouter) {
+    this.router = newRouter;
+    for (Database d : databases) {
+      if (d != null) {
+        d.router = newRouter;
+      }
+    }
+  }
+
+  /**
+   * Forgets every cached row (the ring changed, so which node executes a key may have; or
+   * another node flushed a database).
+   */
+  public void dropCaches() {
+    cache.clear();
+    subRows.clear();
   }
 
   /** Database {@code index} (0..15), created if needed. */
   public Database db(int index) {
     Database d = databases[index];
     if (d == null) {
-      d = new Database(index, coordinator, clock, cache, subRows);
+      d = new Database(index, coordinator, clock, cache, subRows, request);
+      d.router = router;
       databases[index] = d;
     }
     return d;

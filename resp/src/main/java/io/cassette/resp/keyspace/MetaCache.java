@@ -65,6 +65,12 @@ final class MetaCache {
     }
   }
 
+  /** Drops every entry. */
+  void clear() {
+    entries.clear();
+    bytes = 0;
+  }
+
   /** Drops every entry of database {@code db}. */
   void clear(int db) {
     Iterator<Map.Entry<ByteBuffer, KeyMeta>> it = entries.entrySet().iterator();

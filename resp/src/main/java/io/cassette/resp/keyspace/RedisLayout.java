@@ -47,6 +47,11 @@ public final class RedisLayout {
   /** The Redis keyspace's replication in the metadata log: placed by token like any keyspace. */
   static final java.util.Map<String, String> REPLICATION =
       java.util.Map.of("class", "SimpleStrategy", "replication_factor", "1");
+  /** The Redis keyspace's replication before the metadata log has it (SimpleStrategy, 1). */
+  public static java.util.Map<String, String> replication() {
+    return REPLICATION;
+  }
+
   /** Deleted Redis data is not replicated yet, so tombstones may be purged soon. */
   public static final int GC_GRACE_SECONDS = 3600;
 
@@ -82,6 +87,11 @@ public final class RedisLayout {
     k[0] = META_PREFIX;
     System.arraycopy(key, 0, k, 1, key.length);
     return k;
+  }
+
+  /** The partition key of {@code key}'s metadata row (the ring places keys by its token). */
+  public static byte[] metaPartition(byte[] key) {
+    return metaKey(key);
   }
 
   static boolean isMetaKey(byte[] partitionKey) {

@@ -3,7 +3,9 @@ package io.cassette.resp.keyspace;
 import io.cassette.coordinator.ConsistencyLevel;
 import io.cassette.coordinator.Coordinator;
 import io.cassette.coordinator.Request;
+import io.cassette.coordinator.metadata.ClusterMetadata;
 import io.cassette.coordinator.metadata.KeyspaceDefinition;
+import io.cassette.coordinator.metadata.MetadataConflictException;
 import io.cassette.coordinator.metadata.MetadataChange;
 import io.cassette.storage.KeyRange;
 import io.cassette.storage.Mutation;
@@ -17,41 +19,67 @@ import java.util.Map;
 
 /**
  * One Redis database's table as the coordinator serves it: every read, scan and write of the
- * Redis front door goes through here at consistency ONE (Redis has no levels).
+ * Redis front door goes through here at one consistency level, {@code resp_consistency}
+ * (Redis has no levels; see {@link #DEFAULT_CONSISTENCY}).
  */
 final class RedisTable {
-  /** Redis commands read and write one replica, as a Redis primary does. */
-  static final Request REQUEST = Request.of(ConsistencyLevel.ONE);
+  /**
+   * QUORUM: with replication factor 1 (the Redis keyspace's default) it is one replica, as
+   * ONE; once the keyspace has more replicas, the node executing a key's commands writes and
+   * reads a majority, so when execution moves to the next live replica (its owner went DOWN)
+   * that node still reads every acknowledged write.
+   */
+  static final ConsistencyLevel DEFAULT_CONSISTENCY = ConsistencyLevel.QUORUM;
+  /** Tries at creating a database's table when other nodes change the schema meanwhile. */
+  static final int CREATE_ATTEMPTS = 20;
 
   private final Coordinator coordinator;
   private final String name;
+  private final Request request;
 
-  private RedisTable(Coordinator coordinator, String name) {
+  private RedisTable(Coordinator coordinator, String name, Request request) {
     this.coordinator = coordinator;
     this.name = name;
+    this.request = request;
   }
 
   /**
    * The table of database {@code db}, added to the {@code redis} keyspace of the metadata log
    * when the log does not have it yet (first use, or a data directory from before the log).
+   * Two nodes may create databases at once: each change is committed against the snapshot it
+   * was computed from ({@code commit(change, epoch)}), so a concurrent one is refused and
+   * computed again from the newer snapshot instead of replacing the other node's table; the
+   * table's id is derived from its name, so both nodes create the very same table.
    */
-  static RedisTable open(Coordinator coordinator, int db) {
+  static RedisTable open(Coordinator coordinator, int db, Request request) {
     TableSpec defaults = TableSpec.withDefaults(RedisLayout.KEYSPACE, RedisLayout.tableName(db),
         RedisLayout.tableId(db));
     TableSpec spec = new TableSpec(defaults.keyspace(), defaults.name(), defaults.id(),
         defaults.compression(), defaults.compaction(), RedisLayout.GC_GRACE_SECONDS,
         defaults.bloomFilterFpChance(), 0);
     synchronized (RedisTable.class) {
-      KeyspaceDefinition ks = coordinator.metadata().current().keyspace(RedisLayout.KEYSPACE);
-      if (ks == null || ks.table(spec.name()).isEmpty()) {
+      for (int attempt = 1; ; attempt++) {
+        ClusterMetadata current = coordinator.metadata().current();
+        KeyspaceDefinition ks = current.keyspace(RedisLayout.KEYSPACE);
+        if (ks != null && ks.table(spec.name()).isPresent()) {
+          break;
+        }
         List<TableSpec> tables = new ArrayList<>(ks == null ? List.of() : ks.tables());
         tables.add(spec);
         Map<String, String> replication = ks == null ? RedisLayout.REPLICATION : ks.replication();
-        coordinator.metadata().commit(MetadataChange.put(
-            new KeyspaceDefinition(RedisLayout.KEYSPACE, replication, tables, null)));
+        try {
+          coordinator.metadata().commit(MetadataChange.put(
+              new KeyspaceDefinition(RedisLayout.KEYSPACE, replication, tables, null)), current.epoch());
+          break;
+        } catch (MetadataConflictException e) {
+          if (attempt >= CREATE_ATTEMPTS) {
+            throw e;
+          }
+          // another node changed the schema first: look again at the newer snapshot
+        }
       }
     }
-    return new RedisTable(coordinator, spec.name());
+    return new RedisTable(coordinator, spec.name(), request);
   }
 
   /** Whether database {@code db} has a table already (so it may hold keys). */
@@ -64,15 +92,15 @@ final class RedisTable {
   }
 
   PartitionView read(byte[] partitionKey, ReadQuery query) {
-    return coordinator.read(RedisLayout.KEYSPACE, name, partitionKey, query, REQUEST);
+    return coordinator.read(RedisLayout.KEYSPACE, name, partitionKey, query, request);
   }
 
   Table.CloseableIterator<PartitionView> scan(KeyRange range, ReadQuery query) {
-    return coordinator.scan(RedisLayout.KEYSPACE, name, range, query, REQUEST);
+    return coordinator.scan(RedisLayout.KEYSPACE, name, range, query, request);
   }
 
   void write(Mutation mutation) {
-    coordinator.write(mutation, REQUEST);
+    coordinator.write(mutation, request);
   }
 
   /** Whether this node holds {@code partitionKey} (always on one node; its owner on a ring). */
@@ -86,6 +114,6 @@ final class RedisTable {
   }
 
   void truncate() {
-    coordinator.truncate(RedisLayout.KEYSPACE, name, REQUEST);
+    coordinator.truncate(RedisLayout.KEYSPACE, name, request);
   }
 }

@@ -60,6 +60,12 @@ final class SubRowCache {
     }
   }
 
+  /** Drops every entry. */
+  void clear() {
+    entries.clear();
+    bytes = 0;
+  }
+
   void remove(long version, byte[] clustering) {
     ByteBuffer k = key(version, clustering);
     byte[] old = entries.remove(k);

@@ -279,6 +279,9 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
       r.queued();
       return;
     }
+    if (server.ring != null && server.ring.forward(s, spec, args)) {
+      return; // runs on the node executing its keys; s waits for the answer
+    }
     invoke(s, spec, args, true);
   }
 
@@ -398,6 +401,9 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
     try {
       thread.execute(() -> {
         s.closed = true;
+        if (server.ring != null) {
+          server.ring.closed(s); // its watches and blocked pop at other nodes
+        }
         server.blocking.unblock(s);
         server.watches.unwatchAll(s);
         server.pubsub.removeAll(s);

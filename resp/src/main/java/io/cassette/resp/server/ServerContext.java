@@ -67,6 +67,8 @@ public final class ServerContext {
   /** Longest string value a command may build (Redis checks proto-max-bulk-len). */
   public volatile long maxStringLength = 512L << 20;
   public volatile int tcpPort;
+  /** On a ring: runs each key's commands on the node executing that key; null on one node. */
+  public volatile io.cassette.resp.ring.RedisRing ring;
 
   public ServerContext(Keyspace keyspace, CommandTable commands, RedisConfig config,
                        ScheduledExecutorService commandThread, long pubsubOutputLimitBytes,

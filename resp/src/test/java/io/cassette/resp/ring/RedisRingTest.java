@@ -1,6 +1,7 @@
 package io.cassette.resp.ring;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cassette.coordinator.ring.RingHarness;
 import io.cassette.metrics.LatencyMonitor;
@@ -32,6 +33,7 @@ class RedisRingTest {
   RingHarness ring;
   final List<RespServer> servers = new ArrayList<>();
   final List<Jedis> clients = new ArrayList<>();
+  final List<InetSocketAddress> addresses = new ArrayList<>();
 
   @BeforeEach
   void start() {
@@ -42,10 +44,13 @@ class RedisRingTest {
       new io.cassette.resp.keyspace.Keyspace(ring.node(i).local(), 0);
     }
     for (int i = 0; i < 3; i++) {
-      RespServer s = new RespServer(RespServerOptions.ephemeral(), ring.node(i).coordinator(),
-          new NodeMetrics(new LatencyMonitor()));
+      // On a ring commands run on a thread of their own beside one I/O thread, as CassetteNode does.
+      RespServer s = new RespServer(RespServerOptions.ephemeral().withCommandThread(1),
+          ring.node(i).coordinator(), new NodeMetrics(new LatencyMonitor()));
+      s.ring(ring.node(i).messaging());
       InetSocketAddress a = s.start();
       servers.add(s);
+      addresses.add(a);
       Jedis j = new Jedis(a.getHostString(), a.getPort(), 20_000);
       clients.add(j);
     }
@@ -128,6 +133,327 @@ class RedisRingTest {
     }
     assertThat(expired).isEqualTo(30);
     assertThat(clients.get(1).keys("e*")).isEmpty();
+  }
+
+  /**
+   * Two clients on two nodes INCR one key N times each: every INCR runs on the key's owner
+   * (one command thread), so none is lost.
+   */
+  @Test
+  void incrementsThroughTwoNodesAreNeverLost() throws Exception {
+    int n = 300;
+    String key = "counter";
+    int owner = ownerOf(key);
+    int a = (owner + 1) % 3;
+    int b = (owner + 2) % 3;
+    List<Thread> threads = new ArrayList<>();
+    List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+    for (int node : new int[] {a, b}) {
+      Thread t = new Thread(() -> {
+        try (Jedis j = connect(node)) {
+          for (int i = 0; i < n; i++) {
+            j.incr(key);
+          }
+        } catch (Throwable e) {
+          failures.add(e);
+        }
+      });
+      threads.add(t);
+      t.start();
+    }
+    for (Thread t : threads) {
+      t.join(60_000);
+      assertThat(t.isAlive()).as("INCR loop finished within 60 s").isFalse();
+    }
+    assertThat(failures).isEmpty();
+    for (Jedis j : clients) {
+      assertThat(j.get(key)).isEqualTo(Integer.toString(2 * n));
+    }
+  }
+
+  @Test
+  void keysOnDifferentNodesGetCrossSlotUnlessTheyShareAHashTag() {
+    String[] pair = keysOnTwoNodes();
+    Jedis j = clients.get(0);
+    j.set(pair[0], "1");
+    j.set(pair[1], "2");
+    assertThatThrownBy(() -> j.mget(pair[0], pair[1]))
+        .hasMessage("CROSSSLOT Keys in request don't hash to the same slot");
+    assertThatThrownBy(() -> j.del(pair[0], pair[1]))
+        .hasMessageStartingWith("CROSSSLOT");
+    assertThatThrownBy(() -> j.rename(pair[0], pair[1])).hasMessageStartingWith("CROSSSLOT");
+    assertThat(j.get(pair[0])).isEqualTo("1"); // nothing was done
+
+    // A hash tag places keys by the tag alone: one node runs them, whatever the rest.
+    for (int i = 0; i < 3; i++) {
+      Jedis c = clients.get(i);
+      c.mset("{user" + i + "}:a", "a" + i, "{user" + i + "}:b", "b" + i);
+      assertThat(c.mget("{user" + i + "}:a", "{user" + i + "}:b")).containsExactly("a" + i, "b" + i);
+      c.rename("{user" + i + "}:a", "{user" + i + "}:c");
+      assertThat(clients.get((i + 1) % 3).get("{user" + i + "}:c")).isEqualTo("a" + i);
+      c.sadd("{s" + i + "}1", "x", "y");
+      c.sadd("{s" + i + "}2", "y", "z");
+      assertThat(c.sinter("{s" + i + "}1", "{s" + i + "}2")).containsExactly("y");
+    }
+    String tagged = null;
+    for (int i = 0; tagged == null; i++) {
+      if (ownerOf("{" + pair[0] + "}:" + i) != ownerOf(pair[0])) {
+        tagged = "{" + pair[0] + "}:" + i; // by its own bytes it would be elsewhere
+      }
+    }
+    j.set(tagged, "3");
+    assertThat(j.mget(pair[0], tagged)).containsExactly("1", "3"); // by the tag: together
+  }
+
+  @Test
+  void multiExecRunsWholeOnTheKeysNodeOrIsRefusedAcrossNodes() {
+    String[] pair = keysOnTwoNodes();
+    int owner = ownerOf("{t}x");
+    Jedis j = clients.get((owner + 1) % 3); // not the keys' node
+    redis.clients.jedis.Transaction t = j.multi();
+    t.incr("{t}x");
+    t.incrBy("{t}y", 5);
+    t.get("{t}x");
+    assertThat(t.exec()).containsExactly(1L, 5L, "1");
+
+    redis.clients.jedis.Transaction bad = j.multi();
+    bad.set(pair[0], "a");
+    bad.set(pair[1], "b");
+    assertThatThrownBy(bad::exec).hasMessageContaining("CROSSSLOT");
+    assertThat(j.get(pair[0])).isNotEqualTo("a"); // discarded
+    assertThat(j.ping()).isEqualTo("PONG"); // the connection goes on, out of MULTI
+  }
+
+  @Test
+  void publishOnOneNodeReachesSubscribersOnEveryNode() throws Exception {
+    List<List<String>> received = new ArrayList<>();
+    List<Thread> threads = new ArrayList<>();
+    List<redis.clients.jedis.JedisPubSub> subs = new ArrayList<>();
+    java.util.concurrent.CountDownLatch subscribed = new java.util.concurrent.CountDownLatch(2);
+    for (int node : new int[] {1, 2}) {
+      List<String> got = new java.util.concurrent.CopyOnWriteArrayList<>();
+      received.add(got);
+      redis.clients.jedis.JedisPubSub sub = new redis.clients.jedis.JedisPubSub() {
+        @Override
+        public void onMessage(String channel, String message) {
+          got.add(channel + "=" + message);
+        }
+
+        @Override
+        public void onSubscribe(String channel, int count) {
+          subscribed.countDown();
+        }
+      };
+      subs.add(sub);
+      Thread t = new Thread(() -> {
+        try (Jedis c = connect(node)) {
+          c.subscribe(sub, "news");
+        }
+      });
+      threads.add(t);
+      t.start();
+    }
+    assertThat(subscribed.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    assertThat(clients.get(0).publish("news", "hello")).isZero(); // as Redis Cluster: this node's receivers
+    long deadline = System.currentTimeMillis() + 10_000;
+    while (System.currentTimeMillis() < deadline
+        && (received.get(0).isEmpty() || received.get(1).isEmpty())) {
+      Thread.sleep(20);
+    }
+    subs.forEach(redis.clients.jedis.JedisPubSub::unsubscribe);
+    for (Thread t : threads) {
+      t.join(10_000);
+    }
+    assertThat(received.get(0)).containsExactly("news=hello");
+    assertThat(received.get(1)).containsExactly("news=hello");
+  }
+
+  @Test
+  void blpopOnOneNodeIsWokenByLpushOnAnother() throws Exception {
+    String key = "queue";
+    int owner = ownerOf(key);
+    int a = (owner + 1) % 3;
+    int b = (owner + 2) % 3;
+    java.util.concurrent.CompletableFuture<List<String>> popped = new java.util.concurrent.CompletableFuture<>();
+    long started = System.currentTimeMillis();
+    Thread waiter = new Thread(() -> {
+      try (Jedis c = connect(a)) {
+        popped.complete(c.blpop(30, key));
+      } catch (Throwable e) {
+        popped.completeExceptionally(e);
+      }
+    });
+    waiter.start();
+    Thread.sleep(300);
+    assertThat(popped).isNotDone();
+    // other clients of node a are served meanwhile (its command thread does not wait)
+    assertThat(clients.get(a).set("other", "v")).isEqualTo("OK");
+    clients.get(b).lpush(key, "job1");
+    assertThat(popped.get(10, java.util.concurrent.TimeUnit.SECONDS)).containsExactly(key, "job1");
+    assertThat(System.currentTimeMillis() - started).isLessThan(10_000);
+    waiter.join(5_000);
+    assertThat(clients.get(owner).llen(key)).isZero();
+
+    // a timeout longer than one round at the owner is kept; an empty wait answers nil on time
+    long t0 = System.currentTimeMillis();
+    try (Jedis c = connect(a)) {
+      assertThat(c.blpop(1, key)).isNull();
+    }
+    assertThat(System.currentTimeMillis() - t0).isBetween(900L, 5_000L);
+  }
+
+  @Test
+  void watchThroughAnotherNodeSeesChangesMadeAnywhere() {
+    String key = "w";
+    int owner = ownerOf(key);
+    Jedis a = clients.get((owner + 1) % 3);
+    Jedis b = clients.get((owner + 2) % 3);
+    a.set(key, "1");
+
+    a.watch(key);
+    b.set(key, "2"); // through a third node: the key's owner runs it and sees the watch
+    redis.clients.jedis.Transaction t = a.multi();
+    t.set(key, "3");
+    assertThat(t.exec()).isNull();
+    assertThat(b.get(key)).isEqualTo("2");
+
+    a.watch(key);
+    t = a.multi();
+    t.incr(key);
+    assertThat(t.exec()).containsExactly(3L);
+
+    a.watch(key);
+    a.unwatch();
+    b.set(key, "10");
+    t = a.multi();
+    t.incr(key);
+    assertThat(t.exec()).containsExactly(11L);
+
+    String[] pair = keysOnTwoNodes();
+    a.watch(pair[0]);
+    t = a.multi();
+    t.set(pair[1], "x");
+    assertThatThrownBy(t::exec).hasMessageContaining("CROSSSLOT");
+    assertThat(a.ping()).isEqualTo("PONG");
+  }
+
+  @Test
+  void flushdbThroughOneNodeEmptiesTheRingAndItsCaches() {
+    for (int i = 0; i < 30; i++) {
+      clients.get(i % 3).set("f" + i, "v");
+    }
+    for (Jedis j : clients) {
+      for (int i = 0; i < 30; i++) {
+        assertThat(j.get("f" + i)).isEqualTo("v"); // fills the executors' caches
+      }
+      assertThat(j.info("keyspace")).contains("db0:keys=30");
+    }
+    assertThat(clients.get(1).flushDB()).isEqualTo("OK");
+    for (Jedis j : clients) {
+      assertThat(j.dbSize()).isZero();
+      for (int i = 0; i < 30; i++) {
+        assertThat(j.get("f" + i)).isNull();
+      }
+    }
+  }
+
+  @Test
+  void aClientLeavingWhileBlockedAtTheKeysNodeTakesNothing() throws Exception {
+    String key = "leftq";
+    int owner = ownerOf(key);
+    int a = (owner + 1) % 3;
+    try (java.net.Socket raw = new java.net.Socket(addresses.get(a).getHostString(), addresses.get(a).getPort())) {
+      raw.getOutputStream().write(("*3\r\n$5\r\nBLPOP\r\n$" + key.length() + "\r\n" + key + "\r\n$2\r\n30\r\n")
+          .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      raw.getOutputStream().flush();
+      Thread.sleep(500); // blocked at the owner
+    }
+    Thread.sleep(500); // the owner hears that the client left
+    clients.get((owner + 2) % 3).lpush(key, "kept");
+    assertThat(clients.get(owner).lrange(key, 0, -1)).containsExactly("kept");
+  }
+
+  @Test
+  void aBlpopLongerThanOneRoundAtTheOwnerIsStillWoken() throws Exception {
+    String key = "slowq";
+    int a = (ownerOf(key) + 1) % 3;
+    java.util.concurrent.CompletableFuture<List<String>> popped = new java.util.concurrent.CompletableFuture<>();
+    Thread waiter = new Thread(() -> {
+      try (Jedis c = connect(a)) {
+        popped.complete(c.blpop(0, key));
+      } catch (Throwable e) {
+        popped.completeExceptionally(e);
+      }
+    });
+    waiter.start();
+    Thread.sleep(RedisRing.BLOCK_ROUND_MILLIS + 1000); // past the first round
+    assertThat(popped).isNotDone();
+    clients.get(ownerOf(key)).rpush(key, "late");
+    assertThat(popped.get(10, java.util.concurrent.TimeUnit.SECONDS)).containsExactly(key, "late");
+    waiter.join(5_000);
+  }
+
+  @Test
+  void aDownOwnerIsClusterDownAtOnceAndServesAgainWhenUp() {
+    String key = "d";
+    int owner = ownerOf(key);
+    Jedis other = clients.get((owner + 1) % 3);
+    other.set(key, "1");
+    ring.markDown(owner, true);
+    long t0 = System.nanoTime();
+    assertThatThrownBy(() -> other.get(key)).hasMessage("CLUSTERDOWN The node that owns the key is down");
+    assertThat((System.nanoTime() - t0) / 1_000_000).isLessThan(1_000);
+    ring.markDown(owner, false);
+    assertThat(other.incr(key)).isEqualTo(2);
+  }
+
+  /** Prints what running a command on the key's node costs (a figure, not a timed assertion). */
+  @Test
+  void forwardingCostsOneRoundTrip() {
+    String key = "cost";
+    int owner = ownerOf(key);
+    Jedis local = clients.get(owner);
+    Jedis remote = clients.get((owner + 1) % 3);
+    local.set(key, "0");
+    for (int round = 0; round < 2; round++) { // the first round warms up
+      long t0 = System.nanoTime();
+      for (int i = 0; i < 500; i++) {
+        local.incr(key);
+      }
+      long t1 = System.nanoTime();
+      for (int i = 0; i < 500; i++) {
+        remote.incr(key);
+      }
+      long t2 = System.nanoTime();
+      if (round == 1) {
+        System.out.printf("INCR on the key's node %d us, through another node %d us (mean of 500)%n",
+            (t1 - t0) / 500_000, (t2 - t1) / 500_000);
+      }
+    }
+    assertThat(local.get(key)).isEqualTo("2000");
+  }
+
+  /** Two keys whose metadata lives on different nodes. */
+  String[] keysOnTwoNodes() {
+    String first = "p0";
+    for (int i = 1; i < 1000; i++) {
+      if (ownerOf("p" + i) != ownerOf(first)) {
+        return new String[] {first, "p" + i};
+      }
+    }
+    throw new AssertionError("no two keys on two nodes");
+  }
+
+  /** A new connection to node {@code i}'s Redis port. */
+  Jedis connect(int i) {
+    InetSocketAddress a = addresses.get(i);
+    return new Jedis(a.getHostString(), a.getPort(), 20_000);
+  }
+
+  /** The index of the node owning {@code key}'s metadata partition ('m' | key). */
+  int ownerOf(String key) {
+    byte[] k = ("m" + key).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    return ring.ownerIndex(io.cassette.storage.Murmur3Token.of(k));
   }
 
   static long expiredKeys(Jedis j) {

@@ -39,6 +39,7 @@ public final class ConfigKeys {
   public static final String UNIXSOCKET = "unixsocket";
   public static final String UNIXSOCKETPERM = "unixsocketperm";
   public static final String MAXCLIENTS = "maxclients";
+  public static final String RESP_CONSISTENCY = "resp_consistency";
   public static final String PROTO_MAX_BULK_LEN = "proto_max_bulk_len";
   public static final String SEED_PROVIDER = "seed_provider";
   public static final String STORAGE_PORT = "storage_port";
@@ -94,6 +95,9 @@ public final class ConfigKeys {
     add(new ConfigKey(UNIXSOCKET, ValueType.STRING, ""));
     add(new ConfigKey(UNIXSOCKETPERM, ValueType.INT, "700"));
     add(new ConfigKey(MAXCLIENTS, ValueType.INT, "10000"));
+    // The level of every Redis read and write through the coordinator (see resp/README.md).
+    add(new ConfigKey(RESP_CONSISTENCY, ValueType.ENUM, "quorum",
+        List.of("one", "two", "three", "quorum", "all", "local_one", "local_quorum")));
     add(new ConfigKey(PROTO_MAX_BULK_LEN, ValueType.DATA_SIZE, null));
     add(new ConfigKey(LATENCY_MONITOR_THRESHOLD, ValueType.DURATION, "100ms"));
     add(new ConfigKey(SLOWLOG_LOG_SLOWER_THAN, ValueType.INT, "10000"));

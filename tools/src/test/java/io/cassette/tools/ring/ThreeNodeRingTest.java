@@ -56,6 +56,8 @@ class ThreeNodeRingTest {
   private int httpPort;
   private int storagePort;
   private int metadataPort;
+  /** The Redis port of every node; 0 (the door off) unless a test turns it on. */
+  private int respPort;
 
   @AfterEach
   void stopAll() throws InterruptedException {
@@ -190,6 +192,88 @@ class ThreeNodeRingTest {
   }
 
   /**
+   * redis-cli against three processes: INCRs of one key through two nodes at once are all
+   * counted (each runs on the key's node), databases created at once on two nodes both exist,
+   * PUBLISH reaches a subscriber on another node, BLPOP on one node is woken by LPUSH on
+   * another, keys of two nodes in one command get CROSSSLOT unless they share a hash tag.
+   */
+  @Test
+  void redisCommandsRunOnTheirKeysNode() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/redis-cli")),
+        "redis-cli is not installed");
+    respPort = 1; // turned on: pickPorts chooses it
+    pickPorts();
+    for (int i = 1; i <= 3; i++) {
+      nodes[i] = startNode(i);
+    }
+    for (int i = 1; i <= 3; i++) {
+      awaitReady(i, 1);
+    }
+    for (int i = 1; i <= 3; i++) {
+      int node = i;
+      await("nodetool status on node " + node + " shows 3 UN", START_TIMEOUT,
+          () -> countState(status(node), "UN") == 3);
+    }
+    // Two loops of 200 INCRs through nodes 2 and 3, at once; and SELECT 3 / SELECT 4 at once.
+    int n = 200;
+    long t0 = System.nanoTime();
+    Process a = cli(2, "-r", Integer.toString(n), "INCR", "counter");
+    Process b = cli(3, "-r", Integer.toString(n), "INCR", "counter");
+    Process c = cli(2, "-n", "3", "SET", "in3", "x");
+    Process d = cli(3, "-n", "4", "SET", "in4", "y");
+    for (Process p : new Process[] {a, b, c, d}) {
+      assertThat(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      assertThat(p.exitValue()).isZero();
+    }
+    System.out.printf("%d INCRs through two nodes in %d ms%n", 2 * n, (System.nanoTime() - t0) / 1_000_000);
+    for (int i = 1; i <= 3; i++) {
+      assertThat(cliOut(i, "GET", "counter")).isEqualTo(Integer.toString(2 * n));
+      assertThat(cliOut(i, "-n", "3", "GET", "in3")).isEqualTo("x");
+      assertThat(cliOut(i, "-n", "4", "GET", "in4")).isEqualTo("y");
+    }
+    assertThat(cliOut(1, "MSET", "{u}a", "1", "{u}b", "2")).isEqualTo("OK");
+    assertThat(cliOut(2, "MGET", "{u}a", "{u}b")).isEqualTo("1\n2");
+
+    // PUBLISH on node 1 reaches a subscriber on node 3.
+    Process sub = cli(3, "SUBSCRIBE", "news");
+    StringBuffer heard = new StringBuffer();
+    Thread reader = new Thread(() -> {
+      try (var in = sub.getInputStream()) {
+        byte[] buf = new byte[256];
+        for (int r; (r = in.read(buf)) > 0; ) {
+          heard.append(new String(buf, 0, r, StandardCharsets.UTF_8));
+        }
+      } catch (IOException e) {
+        // the subscriber was stopped
+      }
+    });
+    reader.start();
+    await("the subscriber on node 3 is subscribed", Duration.ofSeconds(20), () -> heard.toString().contains("news"));
+    assertThat(cliOut(1, "PUBLISH", "news", "hello")).isEqualTo("0");
+    // BLPOP on node 2 woken by LPUSH on node 3.
+    Process pop = cli(2, "BLPOP", "queue", "30");
+    Thread.sleep(1000);
+    assertThat(cliOut(3, "LPUSH", "queue", "job")).isEqualTo("1");
+    assertThat(pop.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    assertThat(new String(pop.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim()).isEqualTo("queue\njob");
+    await("the subscriber on node 3 got the message", Duration.ofSeconds(20), () -> heard.toString().contains("hello"));
+    sub.destroyForcibly().waitFor();
+    reader.join(5_000);
+  }
+
+  private Process cli(int node, String... args) throws IOException {
+    List<String> cmd = new ArrayList<>(List.of("redis-cli", "-h", "127.0.0." + node, "-p", Integer.toString(respPort)));
+    cmd.addAll(List.of(args));
+    return new ProcessBuilder(cmd).redirectErrorStream(true).start();
+  }
+
+  private String cliOut(int node, String... args) throws Exception {
+    Process p = cli(node, args);
+    assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+  }
+
+  /**
    * Five nodes, three of them (the seeds) the metadata service: losing one member leaves DDL
    * working; losing two (no majority) fails DDL with the reason while the rest goes on.
    */
@@ -264,7 +348,7 @@ class ThreeNodeRingTest {
     List<String> cmd = new ArrayList<>(List.of(java, "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
         "-cp", System.getProperty("java.class.path"), Main.class.getName(), "start",
         "--data-dir", data.toString(), "--listen", "127.0.0." + i, "--cql-port", Integer.toString(cqlPort),
-        "--resp-port", "0", "--http-port", Integer.toString(httpPort),
+        "--resp-port", Integer.toString(respPort), "--http-port", Integer.toString(httpPort),
         "--storage-port", Integer.toString(storagePort), "--seeds", seeds,
         "--set", "metadata_port=" + metadataPort, "--set", "heartbeat_interval=" + HEARTBEAT));
     cmd.addAll(List.of(extra));
@@ -313,11 +397,14 @@ class ThreeNodeRingTest {
     Random random = new Random();
     for (int attempt = 0; attempt < 50; attempt++) {
       int base = 20_000 + random.nextInt(20_000);
-      if (free(base) && free(base + 1) && free(base + 2) && free(base + 3)) {
+      if (free(base) && free(base + 1) && free(base + 2) && free(base + 3) && free(base + 4)) {
         cqlPort = base;
         httpPort = base + 1;
         storagePort = base + 2;
         metadataPort = base + 3;
+        if (respPort != 0) {
+          respPort = base + 4;
+        }
         return;
       }
     }

@@ -1,0 +1,574 @@
+package io.cassette.resp.ring;
+
+import io.cassette.cluster.net.Message;
+import io.cassette.cluster.net.MessagingService;
+import io.cassette.cluster.net.RequestFailureException;
+import io.cassette.cluster.net.RequestTimeoutException;
+import io.cassette.cluster.net.Verb;
+import io.cassette.coordinator.metadata.KeyspaceDefinition;
+import io.cassette.coordinator.metadata.MetadataLog;
+import io.cassette.coordinator.replication.ReplicationStrategy;
+import io.cassette.coordinator.ring.Endpoint;
+import io.cassette.coordinator.ring.TokenRing;
+import io.cassette.resp.command.CommandSpec;
+import io.cassette.resp.command.RedisException;
+import io.cassette.resp.keyspace.Database;
+import io.cassette.resp.keyspace.KeyRouter;
+import io.cassette.resp.keyspace.RedisLayout;
+import io.cassette.resp.protocol.Request;
+import io.cassette.resp.server.ServerContext;
+import io.cassette.resp.session.Session;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.net.InetAddress;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Redis door on a ring. Each key command runs on one node, the key's <em>executor</em>:
+ * the first live replica of the key's token ({@link HashTags}; with replication factor 1 its
+ * owner), on that node's command thread, so a key's commands are serialised there (INCR from
+ * two nodes loses nothing, MULTI/EXEC and blocking pops are atomic as on one Redis). The
+ * client's node sends the command (REDIS_REQ) and relays the executor's RESP reply; its
+ * command thread does not wait: the client's next commands wait (replies stay in order) while
+ * other clients are served.
+ *
+ * <ul>
+ *   <li>Keys of one command or one MULTI/EXEC must have one replica set, else
+ *       {@code -CROSSSLOT Keys in request don't hash to the same slot} (Redis Cluster's text);
+ *       a hash tag ({@code {user1}:a}, {@code {user1}:b}) puts keys on one.
+ *   <li>Blocking pops block at the executor, in rounds of at most {@link #BLOCK_ROUND_MILLIS}
+ *       (a round that ends empty is sent again until the client's timeout), so a dead
+ *       executor or a gone client holds nothing for long.
+ *   <li>PUBLISH is delivered on this node and sent to every other live node (one-way); as in
+ *       Redis Cluster its answer counts this node's receivers.
+ *   <li>Keyless commands (DBSIZE, KEYS, SCAN, FLUSHDB, INFO ...) run where the client is;
+ *       the ones that read keys scan the ring through the coordinator.
+ *   <li>WATCH of keys executed elsewhere registers the watch there (for this client, by a
+ *       token); EXEC goes to that node, which checks it as Redis does. UNWATCH, DISCARD, a
+ *       failed EXEC and the client leaving release it.
+ *   <li>Active expiry: the node owning an expiry bucket asks each due key's executor to
+ *       delete it ({@link KeyRouter}), so expiry never races the key's commands.
+ *   <li>Caches: only the executor writes a key, so the metadata and sub-row caches stay on;
+ *       they are dropped when the ring snapshot changes (the executor of a key may change)
+ *       and when another node flushes a database.
+ * </ul>
+ *
+ * Thread-safety: entry points are called on the command thread; message handlers hop onto it.
+ */
+public final class RedisRing implements KeyRouter {
+  private static final Logger LOG = LoggerFactory.getLogger(RedisRing.class);
+  /** Redis Cluster's text for keys of one request on different slots. */
+  public static final String CROSSSLOT = "CROSSSLOT Keys in request don't hash to the same slot";
+  static final String DOWN = "CLUSTERDOWN The node that owns the key is down";
+  /** Longest a blocking pop waits at the executor before the client's node asks again. */
+  public static final long BLOCK_ROUND_MILLIS = 5_000;
+  /** Beyond a round, how long the client's node waits for the executor's answer. */
+  static final int BLOCK_SLACK_MILLIS = 5_000;
+  /**
+   * Other nodes' clients with WATCHed keys here, at most; past it the oldest watch is dropped
+   * (its EXEC then runs unchecked: a peer that died holding watches must not grow the heap).
+   */
+  static final int MAX_REMOTE_WATCHERS = 10_000;
+  private static final byte[] OK = "+OK\r\n".getBytes(StandardCharsets.US_ASCII);
+
+  private final MessagingService messaging;
+  private final Supplier<TokenRing> ring;
+  private final MetadataLog metadata;
+  private ServerContext server;
+  private final AtomicLong remoteIds = new AtomicLong();
+  private final AtomicLong tokens = new AtomicLong();
+  /** The ring snapshot the caches were filled under (command thread). */
+  private TokenRing cachedUnder;
+
+  /** This node's clients with state at an executor, by session id (command thread). */
+  private final Map<Long, ClientState> clients = new HashMap<>();
+  /** Other nodes' clients: WATCHed keys here, by origin (command thread). */
+  private final LinkedHashMap<Origin, RemoteClient> watchers = new LinkedHashMap<>() {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<Origin, RemoteClient> eldest) {
+      if (size() > MAX_REMOTE_WATCHERS) {
+        server.watches.unwatchAll(eldest.getValue().session);
+        return true;
+      }
+      return false;
+    }
+  };
+  /** Other nodes' clients blocked here (BLPOP), by origin (command thread). */
+  private final Map<Origin, RemoteClient> blocked = new HashMap<>();
+
+  /** A client of another node, as the executor names it: that node's address and its token. */
+  private record Origin(InetAddress node, long token) {}
+
+  /** What this node's client holds at an executor. */
+  private static final class ClientState {
+    Endpoint watchAt;
+    long watchToken;
+    Endpoint blockedAt;
+    long blockToken;
+  }
+
+  /**
+   * @param messaging started internode messaging (REDIS_REQ is registered on it)
+   * @param ring      the latest ring snapshot (members, tokens, liveness)
+   * @param metadata  the schema: the {@code redis} keyspace's replication
+   */
+  public RedisRing(MessagingService messaging, Supplier<TokenRing> ring, MetadataLog metadata) {
+    this.messaging = messaging;
+    this.ring = ring;
+    this.metadata = metadata;
+  }
+
+  /** Starts serving peers' REDIS_REQ on {@code server}'s command thread. */
+  public void start(ServerContext server) {
+    this.server = server;
+    messaging.registerHandler(Verb.REDIS_REQ, this::handle);
+  }
+
+  // ------------------------------------------------------------------ the client's node
+
+  /**
+   * Sends {@code args} to its keys' executor when that is another node, parking {@code s}
+   * until the answer; answers CROSSSLOT / CLUSTERDOWN itself. False: run it here.
+   */
+  public boolean forward(Session s, CommandSpec spec, byte[][] args) {
+    if (s.id < 0) {
+      return false; // a peer's command: this node executes it
+    }
+    if (spec.has(CommandSpec.NO_QUEUE)) {
+      return connectionCommand(s, spec, args);
+    }
+    List<byte[]> keys = CommandKeys.of(spec, args);
+    if (keys.isEmpty()) {
+      return false;
+    }
+    Endpoint executor;
+    try {
+      executor = executor(keys);
+    } catch (RedisException e) {
+      error(s, e.getMessage());
+      return true;
+    }
+    if (executor == null) {
+      return false;
+    }
+    long deadline = 0;
+    long token = 0;
+    if (spec.has(CommandSpec.BLOCKING)) {
+      Double t = io.cassette.resp.command.Args.parseDoubleOrNull(args[args.length - 1]);
+      if (t == null || t < 0 || Double.isInfinite(t)) {
+        return false; // the command answers the error itself
+      }
+      deadline = t == 0 ? Long.MAX_VALUE : System.currentTimeMillis() + Math.max(1, (long) Math.ceil(t * 1000));
+      ClientState c = clients.computeIfAbsent(s.id, id -> new ClientState());
+      c.blockedAt = executor;
+      c.blockToken = token = tokens.incrementAndGet();
+    }
+    Session.Blocked parked = new Session.Blocked(args, List.of(), 0);
+    s.blocked = parked;
+    send(s, parked, executor, RedisMessages.COMMAND, token, Collections.singletonList(args), deadline);
+    return true;
+  }
+
+  /** WATCH, UNWATCH, DISCARD, EXEC, RESET: WATCHes held at another node follow them. */
+  private boolean connectionCommand(Session s, CommandSpec spec, byte[][] args) {
+    switch (spec.name()) {
+      case "watch" -> {
+        if (s.inMulti) {
+          return false; // refused by the command itself
+        }
+        return watch(s, CommandKeys.of(spec, args));
+      }
+      case "unwatch", "discard", "reset" -> releaseWatch(s);
+      case "exec" -> {
+        if (s.inMulti && (s.multiFailed || s.watchDirty)) {
+          releaseWatch(s); // EXEC fails here and unwatches everything, as Redis's does
+        }
+      }
+      default -> { }
+    }
+    return false;
+  }
+
+  private boolean watch(Session s, List<byte[]> keys) {
+    Endpoint executor;
+    try {
+      executor = executor(keys);
+    } catch (RedisException e) {
+      error(s, e.getMessage());
+      return true;
+    }
+    if (executor == null) {
+      return false; // watched here, where the keys' commands run
+    }
+    ClientState c = clients.computeIfAbsent(s.id, id -> new ClientState());
+    if (c.watchAt != null && !c.watchAt.equals(executor)) {
+      error(s, CROSSSLOT);
+      return true;
+    }
+    if (c.watchAt == null) {
+      c.watchAt = executor;
+      c.watchToken = tokens.incrementAndGet();
+    }
+    Session.Blocked parked = new Session.Blocked(new byte[][] {"watch".getBytes(StandardCharsets.US_ASCII)},
+        List.of(), 0);
+    s.blocked = parked;
+    send(s, parked, executor, RedisMessages.WATCH, c.watchToken, List.<byte[][]>of(keys.toArray(new byte[0][])), 0);
+    return true;
+  }
+
+  private void releaseWatch(Session s) {
+    ClientState c = clients.get(s.id);
+    if (c != null && c.watchAt != null) {
+      oneWay(c.watchAt, RedisMessages.request(RedisMessages.UNWATCH, s.db, 2, c.watchToken, List.of()));
+      c.watchAt = null;
+      c.watchToken = 0;
+    }
+  }
+
+  /**
+   * EXEC of {@code queue}: sent whole to the executor of its keys (and of the client's
+   * WATCHed keys) when that is another node (true, {@code s} parked); false when it runs here.
+   * Keys on different replica sets: CROSSSLOT, the transaction discarded.
+   */
+  public boolean forwardExec(Session s, List<byte[][]> queue) {
+    if (s.id < 0) {
+      return false;
+    }
+    ClientState c = clients.get(s.id);
+    Endpoint watchAt = c == null ? null : c.watchAt;
+    long token = c == null ? 0 : c.watchToken;
+    if (c != null) {
+      c.watchAt = null; // EXEC unwatches, whatever its outcome
+      c.watchToken = 0;
+    }
+    List<byte[]> keys = new java.util.ArrayList<>();
+    for (byte[][] args : queue) {
+      CommandSpec spec = server.commands.get(lower(args[0]));
+      if (spec != null) {
+        keys.addAll(CommandKeys.of(spec, args));
+      }
+    }
+    Endpoint executor;
+    try {
+      executor = keys.isEmpty() ? watchAt : executor(keys);
+      if (watchAt != null && !watchAt.equals(executor)) {
+        throw new RedisException(CROSSSLOT);
+      }
+    } catch (RedisException e) {
+      if (watchAt != null) {
+        oneWay(watchAt, RedisMessages.request(RedisMessages.UNWATCH, s.db, 2, token, List.of()));
+      }
+      throw e;
+    }
+    if (executor == null) {
+      return false;
+    }
+    Session.Blocked parked = new Session.Blocked(new byte[][] {"exec".getBytes(StandardCharsets.US_ASCII)},
+        List.of(), 0);
+    s.blocked = parked;
+    send(s, parked, executor, RedisMessages.EXEC, token, queue, 0);
+    return true;
+  }
+
+  /** Sends a PUBLISH to every other live node (one-way; their subscribers get it there). */
+  public void publish(byte[] channel, byte[] message) {
+    broadcast(RedisMessages.request(RedisMessages.PUBLISH, 0, 2, 0,
+        Collections.singletonList(new byte[][] {channel, message})));
+  }
+
+  /** Database {@code db} (-1: all) was flushed here: the other nodes drop what they cached. */
+  public void flushed(int db) {
+    broadcast(RedisMessages.request(RedisMessages.FLUSHED, db, 2, 0, List.of()));
+  }
+
+  private void broadcast(byte[] payload) {
+    TokenRing r = ring.get();
+    for (TokenRing.Member m : r.members()) {
+      Endpoint e = m.endpoint();
+      if (!e.equals(r.self()) && r.isAlive(e)) {
+        oneWay(e, payload);
+      }
+    }
+  }
+
+  private void oneWay(Endpoint e, byte[] payload) {
+    try {
+      messaging.send(peer(e), Message.out(Verb.REDIS_REQ, payload));
+    } catch (RuntimeException ex) {
+      LOG.debug("REDIS_REQ not sent to {}: {}", e, ex.toString());
+    }
+  }
+
+  /** A client left: its watches and a blocked pop at other nodes are released. */
+  public void closed(Session s) {
+    releaseWatch(s);
+    ClientState c = clients.remove(s.id);
+    if (c != null && c.blockedAt != null) {
+      oneWay(c.blockedAt, RedisMessages.request(RedisMessages.CANCEL, s.db, 2, c.blockToken, List.of()));
+    }
+  }
+
+  /**
+   * The node that executes commands on {@code keys}: null when it is this node; throws
+   * CROSSSLOT when the keys' replica sets differ, CLUSTERDOWN when none of them is alive.
+   */
+  Endpoint executor(List<byte[]> keys) {
+    TokenRing r = checkRing();
+    ReplicationStrategy strategy = strategy();
+    List<Endpoint> replicas = null;
+    byte[] first = null;
+    for (byte[] key : keys) {
+      byte[] placement = HashTags.placementBytes(key);
+      if (first != null && Arrays.equals(first, placement)) {
+        continue;
+      }
+      List<Endpoint> these = r.replicas(HashTags.token(key), strategy);
+      if (replicas == null) {
+        replicas = these;
+        first = placement;
+      } else if (!replicas.equals(these)) {
+        throw new RedisException(CROSSSLOT);
+      }
+    }
+    for (Endpoint e : replicas) {
+      if (r.isAlive(e)) {
+        return e.equals(r.self()) ? null : e;
+      }
+    }
+    throw new RedisException(DOWN);
+  }
+
+  /** The ring now; caches filled under another snapshot are dropped (executors may have moved). */
+  private TokenRing checkRing() {
+    TokenRing r = ring.get();
+    if (r != cachedUnder) {
+      if (cachedUnder != null) {
+        server.keyspace.dropCaches();
+      }
+      cachedUnder = r;
+    }
+    return r;
+  }
+
+  private ReplicationStrategy strategy() {
+    KeyspaceDefinition ks = metadata.current().keyspace(RedisLayout.KEYSPACE);
+    return ReplicationStrategy.of(ks == null ? RedisLayout.replication() : ks.replication());
+  }
+
+  private void send(Session s, Session.Blocked parked, Endpoint executor, byte kind, long token,
+                    List<byte[][]> commands, long deadline) {
+    List<byte[][]> sent = commands;
+    int timeout = 0;
+    if (deadline > 0) {
+      long round = Math.min(BLOCK_ROUND_MILLIS, deadline - System.currentTimeMillis());
+      if (round <= 0) {
+        finish(s, parked, nullArray(s)); // the client's timeout passed between rounds
+        return;
+      }
+      byte[][] args = commands.get(0).clone();
+      args[args.length - 1] = String.format(java.util.Locale.ROOT, "%.3f", round / 1000.0)
+          .getBytes(StandardCharsets.US_ASCII);
+      sent = Collections.singletonList(args);
+      timeout = (int) round + BLOCK_SLACK_MILLIS;
+    }
+    Message m = Message.out(Verb.REDIS_REQ, RedisMessages.request(kind, s.db, s.protocol(), token, sent));
+    if (timeout > 0) {
+      m = m.withTimeoutMillis(timeout);
+    }
+    CompletableFuture<Message> answer;
+    try {
+      answer = messaging.sendWithCallback(peer(executor), m);
+    } catch (RuntimeException e) {
+      answer = CompletableFuture.failedFuture(e);
+    }
+    answer.whenComplete((rsp, err) -> onCommandThread(() -> {
+      if (s.blocked != parked || s.closed) {
+        return; // the client left (or was reset) meanwhile
+      }
+      byte[] reply = err != null ? error(err) : RedisMessages.reply(rsp.payload());
+      if (deadline > 0 && err == null && Arrays.equals(reply, nullArray(s))
+          && System.currentTimeMillis() < deadline) {
+        send(s, parked, executor, kind, token, commands, deadline); // a round ended empty: wait on
+        return;
+      }
+      if (deadline > 0) {
+        ClientState c = clients.get(s.id);
+        if (c != null && c.blockToken == token) {
+          c.blockedAt = null;
+        }
+      }
+      finish(s, parked, reply);
+    }));
+  }
+
+  private void finish(Session s, Session.Blocked parked, byte[] reply) {
+    if (s.blocked != parked) {
+      return;
+    }
+    s.blocked = null;
+    if (reply.length > 0 && reply[0] == '-') {
+      server.stats.errorReplies.incrementAndGet();
+    }
+    server.deliver(s, r -> r.buffer().writeBytes(reply));
+    server.runner.resume(s);
+  }
+
+  private void error(Session s, String text) {
+    server.stats.errorReplies.incrementAndGet();
+    s.reply.error(text);
+  }
+
+  private static byte[] nullArray(Session s) {
+    return (s.protocol() == 3 ? "_\r\n" : "*-1\r\n").getBytes(StandardCharsets.US_ASCII);
+  }
+
+  private static byte[] error(Throwable err) {
+    Throwable e = err instanceof java.util.concurrent.CompletionException && err.getCause() != null
+        ? err.getCause() : err;
+    String text = e instanceof RequestTimeoutException
+        ? "ERR timeout: the node that owns the key did not answer in time"
+        : e instanceof RequestFailureException ? "ERR the node that owns the key failed: " + e.getMessage()
+        : "CLUSTERDOWN the node that owns the key cannot be reached: " + e.getMessage();
+    return ("-" + text.replace('\r', ' ').replace('\n', ' ') + "\r\n").getBytes(StandardCharsets.UTF_8);
+  }
+
+  // ------------------------------------------------------------------ the executor
+
+  private void handle(Message m) {
+    RedisMessages.Request r = RedisMessages.request(m.payload());
+    onCommandThread(() -> run(m, r));
+  }
+
+  private void run(Message m, RedisMessages.Request r) {
+    Origin origin = new Origin(m.from() == null ? null : m.from().getAddress(), r.token());
+    switch (r.kind()) {
+      case RedisMessages.COMMAND, RedisMessages.EXEC -> execute(m, r, origin);
+      case RedisMessages.WATCH -> {
+        RemoteClient w = watchers.get(origin);
+        if (w == null) {
+          w = new RemoteClient(-remoteIds.incrementAndGet(), null);
+          watchers.put(origin, w);
+        }
+        for (byte[] key : r.commands().get(0)) {
+          server.watches.watch(w.session, r.db(), key);
+        }
+        messaging.respond(m, RedisMessages.response(OK));
+      }
+      case RedisMessages.UNWATCH -> {
+        RemoteClient w = watchers.remove(origin);
+        if (w != null) {
+          server.watches.unwatchAll(w.session);
+        }
+      }
+      case RedisMessages.CANCEL -> {
+        RemoteClient b = blocked.remove(origin);
+        if (b != null && !b.answered()) {
+          server.blocking.unblock(b.session);
+          b.cancel();
+        }
+      }
+      case RedisMessages.PUBLISH -> {
+        byte[][] a = r.commands().get(0);
+        server.pubsub.publish(server, a[0], a[1]);
+      }
+      case RedisMessages.EXPIRE -> {
+        byte[] key = r.commands().get(0)[0];
+        Database db = server.keyspace.existing(r.db());
+        if (db != null && db.expireIfDue(key)) {
+          server.watches.touch(r.db(), key);
+          server.stats.expiredKeys.incrementAndGet();
+        }
+      }
+      case RedisMessages.FLUSHED -> {
+        server.keyspace.dropCaches();
+        server.watches.touchAll(r.db());
+      }
+      default -> messaging.respondFailure(m, io.cassette.cluster.net.RequestFailureReason.UNKNOWN,
+          "unknown REDIS_REQ kind " + r.kind());
+    }
+  }
+
+  /** Runs a peer's command (or EXEC) through the dispatcher, as a client of this node. */
+  private void execute(Message m, RedisMessages.Request r, Origin origin) {
+    checkRing();
+    boolean blocking = r.kind() == RedisMessages.COMMAND && r.token() != 0;
+    java.util.function.Consumer<byte[]> answer = reply -> {
+      if (blocking) {
+        blocked.remove(origin);
+      }
+      messaging.respond(m, RedisMessages.response(reply));
+    };
+    RemoteClient client = r.kind() == RedisMessages.EXEC && r.token() != 0 ? watchers.remove(origin) : null;
+    if (client != null) {
+      client.next(answer); // the client's WATCHed keys: EXEC checks them
+    } else {
+      client = new RemoteClient(-remoteIds.incrementAndGet(), answer);
+    }
+    if (blocking) {
+      blocked.put(origin, client);
+    }
+    Session s = client.session;
+    s.db = r.db();
+    s.reply.protocol(r.protocol());
+    if (r.kind() == RedisMessages.EXEC) {
+      s.inMulti = true;
+      s.multiQueue.addAll(r.commands());
+      s.inbox.add(new Request(new byte[][] {"exec".getBytes(StandardCharsets.US_ASCII)}));
+    } else {
+      s.inbox.add(new Request(r.commands().get(0)));
+    }
+    server.runner.resume(s);
+    onCommandThread(client::ran); // after the dispatcher's turn for s, queued just before
+  }
+
+  private void onCommandThread(Runnable task) {
+    try {
+      server.commandThread.execute(task);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      LOG.debug("Redis door closed; dropped a ring task");
+    }
+  }
+
+  private InetSocketAddress peer(Endpoint e) {
+    return messaging.peer(e.address());
+  }
+
+  // ------------------------------------------------------------------ active expiry (KeyRouter)
+
+  @Override
+  public boolean executesHere(byte[] key) {
+    try {
+      return executor(List.of(key)) == null;
+    } catch (RedisException e) {
+      return false; // nobody alive executes it: leave it
+    }
+  }
+
+  @Override
+  public void expireElsewhere(int db, byte[] key) {
+    Endpoint e;
+    try {
+      e = executor(List.of(key));
+    } catch (RedisException ex) {
+      return;
+    }
+    if (e != null) {
+      oneWay(e, RedisMessages.request(RedisMessages.EXPIRE, db, 2, 0,
+          Collections.singletonList(new byte[][] {key})));
+    }
+  }
+
+  private static String lower(byte[] name) {
+    return new String(name, StandardCharsets.US_ASCII).toLowerCase(java.util.Locale.ROOT);
+  }
+}
