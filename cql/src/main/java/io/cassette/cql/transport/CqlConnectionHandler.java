@@ -81,6 +81,26 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
   private final int maxValueBytes;
   /** Answers queued and not yet taken by the client beyond which it is disconnected. */
   private final long maxPendingOutputBytes;
+  /** Answers queued and not yet taken, all connections together. */
+  private final UnreadAnswers unread;
+  /** pump() found the node over its unread-answers budget with answers of ours unsent (event loop only). */
+  private boolean pausedForNode;
+  /**
+   * Bytes of our answers queued and not yet taken by the socket: written on the event loop, read
+   * by workers. Not the outbound buffer's count, which Netty lowers only after it has told the
+   * write's listeners, so that a pump() from a listener would still see the answer it was told of.
+   */
+  private volatile long unsentBytes;
+  /**
+   * Answers of this connection being produced by workers (from the check in process() until the
+   * answer is queued): over the node's budget a connection gets one at a time, so the answers
+   * of a client that stopped reading cannot pile up from several workers at once.
+   */
+  private final java.util.concurrent.atomic.AtomicInteger producing = new java.util.concurrent.atomic.AtomicInteger();
+  /** A check that closes this paused connection while the node is over twice its budget is scheduled. */
+  private boolean nodeCheckScheduled;
+  /** How often a connection paused for the node's unread answers checks the node's hard limit. */
+  static final long NODE_CHECK_MILLIS = 1000;
   /** Reading resumes when the in-flight count falls to this after having reached {@link #maxInFlight}. */
   private final int resumeAt;
   /** A flush task is queued on the event loop behind the pending worker writes (event loop only). */
@@ -110,7 +130,8 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
   CqlConnectionHandler(QueryHandler handler, Executor executor, Authenticator authenticator,
                        EventBroadcaster events, FrameDecoder decoder, FrameEncoder encoder, int maxInFlight,
                        RequestMetrics metrics, SlowLog slowLog, io.cassette.cql.transport.frame.Admission budget,
-                       int maxValueBytes, long maxPendingOutputBytes) {
+                       int maxValueBytes, long maxPendingOutputBytes, UnreadAnswers unread) {
+    this.unread = unread;
     this.maxValueBytes = maxValueBytes;
     this.maxPendingOutputBytes = maxPendingOutputBytes;
     this.handler = handler;
@@ -142,7 +163,7 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
     if (msg instanceof FrameError error) {
       ByteBuf body = ErrorEncoder.encode(ctx.alloc(), new CqlException(error.code(), error.message()),
           error.version());
-      var future = ctx.writeAndFlush(new Envelope(error.version(), 0, error.streamId(), Opcode.ERROR, body));
+      var future = send(ctx, new Envelope(error.version(), 0, error.streamId(), Opcode.ERROR, body));
       if (error.fatal()) {
         future.addListener(ChannelFutureListener.CLOSE);
       }
@@ -321,9 +342,14 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
     if (!ctx.channel().isActive()) {
       return;
     }
-    // A client that does not read its answers (the socket is not writable) gets no new request
-    // started: its backlog stops growing, its TCP window fills, and only it waits.
-    boolean writable = ctx.channel().isWritable();
+    // A client that does not read its answers (the socket is not writable, or the node holds
+    // more unread answers than its budget and some are ours) gets no new request started: its
+    // backlog stops growing, its TCP window fills, and only it waits.
+    pausedForNode = unread.overBudget() && unsentBytes > 0;
+    if (pausedForNode) {
+      scheduleNodeCheck(ctx);
+    }
+    boolean writable = ctx.channel().isWritable() && !pausedForNode;
     while (!waiting.isEmpty() && submitted < Math.min(maxInFlight, MAX_SUBMITTED_PER_CONNECTION) && writable) {
       Pending next = waiting.poll();
       start(ctx, next.envelope(), next.reserved());
@@ -373,6 +399,51 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
     super.channelInactive(ctx);
   }
 
+  /** On the event loop: a started request that a worker handed back (see process()). */
+  private void deferred(ChannelHandlerContext ctx, Envelope envelope, long bytes) {
+    submitted--;
+    if (!ctx.channel().isActive()) { // channelInactive has emptied the queue, or will not see this one
+      envelope.body().release();
+      inFlight--;
+      budget.release(bytes);
+      return;
+    }
+    waiting.addFirst(new Pending(envelope, bytes));
+    pump(ctx);
+  }
+
+  /**
+   * While paused for the node's unread answers, once a second: when all connections together
+   * hold more than twice the budget, a paused one (its client has answers it does not read)
+   * closes itself, as Redis's door closes clients over its node budget. So the node's bound
+   * holds even when many slow readers each hold one answer.
+   */
+  private void scheduleNodeCheck(ChannelHandlerContext ctx) {
+    if (nodeCheckScheduled) {
+      return;
+    }
+    nodeCheckScheduled = true;
+    ctx.executor().schedule(() -> {
+      nodeCheckScheduled = false;
+      if (!ctx.channel().isActive() || !pausedForNode) {
+        return;
+      }
+      if (unsentBytes > 0 && unread.overHardLimit(0)) {
+        LOG.warn("Closing CQL connection {}: {} bytes of its answers and {} of all clients' not read"
+            + " (node limit {})", ctx.channel().remoteAddress(), unsentBytes, unread.bytes(), 2 * unread.budget());
+        ctx.close();
+        return;
+      }
+      pump(ctx);
+    }, NODE_CHECK_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
+  }
+
+  /** Bytes of answers queued for this client and not yet taken by its socket. */
+  private static long pendingOutput(ChannelHandlerContext ctx) {
+    var outbound = ctx.channel().unsafe().outboundBuffer();
+    return outbound == null ? 0 : outbound.totalPendingWriteBytes();
+  }
+
   /** Runs on a worker thread; owns the envelope's body. */
   private void process(ChannelHandlerContext ctx, Envelope envelope, long decodedAtNanos, long bytes) {
     if (!ctx.channel().isActive()) {
@@ -381,6 +452,23 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
       try {
         ctx.executor().execute(() -> requestDone(ctx, bytes));
       } catch (RejectedExecutionException e) {
+        budget.release(bytes);
+      }
+      return;
+    }
+    boolean defer = !ctx.channel().isWritable() || (unread.overBudget() && unsentBytes > 0);
+    if (!defer && producing.incrementAndGet() > 1 && unread.overBudget()) {
+      producing.decrementAndGet();
+      defer = true;
+    }
+    if (defer) {
+      // Its client stopped reading since the request was started: the answer would only wait
+      // in memory, and the workers would serve a slow reader's backlog before everyone else's
+      // requests. Back to the connection's queue; pump() starts it again once it reads.
+      try {
+        ctx.executor().execute(() -> deferred(ctx, envelope, bytes));
+      } catch (RejectedExecutionException e) {
+        envelope.body().release();
         budget.release(bytes);
       }
       return;
@@ -530,19 +618,15 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
     }
     Envelope response = new Envelope(request.version(), flags, request.streamId(), opcode, body);
     if (ctx.executor().inEventLoop()) {
-      return ctx.writeAndFlush(response);
+      return send(ctx, response);
     }
     // From a worker: hop to the event loop to write, and queue one flush behind all writes
     // made meanwhile, so a busy connection pays one syscall per batch of responses.
     io.netty.channel.ChannelPromise promise = ctx.newPromise();
     try {
       ctx.executor().execute(() -> {
-        if (overOutputLimit(ctx)) {
-          response.release();
-          promise.tryFailure(new java.io.IOException("client output limit exceeded"));
-          return;
-        }
-        ctx.write(response, promise);
+        queue(ctx, response, promise);
+        producing.decrementAndGet(); // only process() answers from a worker; now counted as unsent
         if (!flushScheduled) {
           flushScheduled = true;
           ctx.executor().execute(flushTask);
@@ -550,10 +634,43 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
       });
     } catch (RejectedExecutionException e) {
       // The event loop is shutting down with the server: nobody is left to answer.
+      producing.decrementAndGet();
       response.release();
       promise.tryFailure(e);
     }
     return promise;
+  }
+
+  /** On the event loop: queues and flushes {@code response}. */
+  private io.netty.channel.ChannelFuture send(ChannelHandlerContext ctx, Envelope response) {
+    io.netty.channel.ChannelPromise promise = ctx.newPromise();
+    queue(ctx, response, promise);
+    ctx.flush();
+    return promise;
+  }
+
+  /**
+   * On the event loop: queues {@code response} (ownership passes) unless the client's or the
+   * node's bound on unread answers closes the connection instead, counting it as unread until
+   * the socket took it.
+   */
+  private void queue(ChannelHandlerContext ctx, Envelope response, io.netty.channel.ChannelPromise promise) {
+    long bytes = Envelope.HEADER_LENGTH + (long) response.body().readableBytes();
+    if (overOutputLimit(ctx, bytes)) {
+      response.release();
+      promise.tryFailure(new java.io.IOException("client output limit exceeded"));
+      return;
+    }
+    unread.queued(bytes);
+    unsentBytes += bytes;
+    promise.addListener(f -> {
+      unread.taken(bytes);
+      unsentBytes -= bytes;
+      if (pausedForNode) {
+        pump(ctx); // our answers left: we may be under the node's budget again
+      }
+    });
+    ctx.write(response, promise);
   }
 
   private void writeError(ChannelHandlerContext ctx, Envelope request, CqlException e) {
@@ -561,23 +678,34 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
   }
 
   /**
-   * On the event loop, before queueing a response: true (and the connection is closed) when the
-   * answers already queued for this client exceed {@link #maxPendingOutputBytes}, i.e. it sends
-   * requests and does not read the results. As Redis's client-output-buffer-limit: a slow
-   * reader only ever hurts itself. One answer of any size always fits an empty queue.
+   * On the event loop, before queueing an answer of {@code answerBytes}: true (and the connection
+   * is closed) when the answers already queued for this client exceed {@link #maxPendingOutputBytes},
+   * i.e. it sends requests and does not read the results, or when it has answers unsent and the
+   * node's unread answers would pass twice their budget. As Redis's client-output-buffer-limit:
+   * a slow reader only ever hurts itself. One answer of any size always fits an empty queue.
    */
-  private boolean overOutputLimit(ChannelHandlerContext ctx) {
-    var outbound = ctx.channel().unsafe().outboundBuffer();
-    long pending = outbound == null ? 0 : outbound.totalPendingWriteBytes();
-    if (pending <= maxPendingOutputBytes) {
-      return false;
+  private boolean overOutputLimit(ChannelHandlerContext ctx, long answerBytes) {
+    long pending = pendingOutput(ctx);
+    if (pending > maxPendingOutputBytes) {
+      if (ctx.channel().isOpen()) {
+        LOG.warn("Closing CQL connection {}: {} bytes of answers not read by the client (limit {})",
+            ctx.channel().remoteAddress(), pending, maxPendingOutputBytes);
+        ctx.close();
+      }
+      return true;
     }
-    if (ctx.channel().isOpen()) {
-      LOG.warn("Closing CQL connection {}: {} bytes of answers not read by the client (limit {})",
-          ctx.channel().remoteAddress(), pending, maxPendingOutputBytes);
-      ctx.close();
+    if (unsentBytes > 0 && unread.overHardLimit(answerBytes)) {
+      // Answers of requests that were executing when the node went over its budget: only
+      // a client that is not reading pays (one that reads has nothing unsent).
+      if (ctx.channel().isOpen()) {
+        LOG.warn("Closing CQL connection {}: {} bytes of its answers and {} of all clients' not read"
+                + " (node limit {})", ctx.channel().remoteAddress(), unsentBytes, unread.bytes(),
+            2 * unread.budget());
+        ctx.close();
+      }
+      return true;
     }
-    return true;
+    return false;
   }
 
   @Override

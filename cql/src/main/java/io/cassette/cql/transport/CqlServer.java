@@ -40,6 +40,9 @@ public final class CqlServer implements AutoCloseable {
   private final EventBroadcaster events = new EventBroadcaster();
   private final RequestBytesBudget budget;
   private final ConnectionLimitHandler connectionLimit;
+  /** Answers queued to clients and not yet taken, all connections together (direct memory). */
+  private UnreadAnswers unreadAnswers =
+      UnreadAnswers.forDirectMemory(io.netty.util.internal.PlatformDependent.maxDirectMemory());
   /** The node's CQL instruments: latency and errors per opcode, connections, slow statements. */
   private final RequestMetrics metrics = NodeMetrics.global().requests("cql");
   private final SlowLog slowLog = NodeMetrics.global().cqlSlowLog();
@@ -65,6 +68,17 @@ public final class CqlServer implements AutoCloseable {
   /** The bounds on request bytes in flight (tests observe what they hold). */
   RequestBytesBudget budget() {
     return budget;
+  }
+
+  /** The node-wide bound on unread answers (tests observe it). */
+  UnreadAnswers unreadAnswers() {
+    return unreadAnswers;
+  }
+
+  /** Replaces the node-wide budget of unread answers; before {@link #start()} (tests). */
+  CqlServer withUnreadAnswersBudget(long bytes) {
+    unreadAnswers = new UnreadAnswers(bytes);
+    return this;
   }
 
   /** CQL connections open now (tests). */
@@ -109,7 +123,7 @@ public final class CqlServer implements AutoCloseable {
             ch.pipeline().addLast("connection", new CqlConnectionHandler(handler, workers,
                 options.authenticator(), events, decoder, encoder, options.maxConcurrentRequestsPerConnection(),
                 metrics, slowLog, admission, options.limits().maxValueBytes(),
-                options.limits().maxPendingOutputBytes()));
+                options.limits().maxPendingOutputBytes(), unreadAnswers));
           }
         });
     try {

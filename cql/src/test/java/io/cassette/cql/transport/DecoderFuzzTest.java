@@ -68,10 +68,11 @@ class DecoderFuzzTest {
     var admission = budget.forClient(null);
     FrameDecoder decoder = new FrameDecoder(MAX_FRAME, MAX_FRAME, admission);
     FrameEncoder encoder = new FrameEncoder();
+    UnreadAnswers unread = new UnreadAnswers(1 << 20);
     EmbeddedChannel ch = new EmbeddedChannel(decoder, encoder, new CqlConnectionHandler(new TransportOnly(handler),
         Runnable::run, AllowAllAuthenticator.INSTANCE, new EventBroadcaster(), decoder, encoder, 64,
         NodeMetrics.global().requests("cql"), NodeMetrics.global().cqlSlowLog(), admission, 16 * 1024,
-        1 << 20));
+        1 << 20, unread));
     int at = 0;
     while (at < bytes.length && ch.isOpen()) {
       int n = Math.min(bytes.length - at, 1 + random.nextInt(random.nextBoolean() ? 16 : 4096));
@@ -91,6 +92,7 @@ class DecoderFuzzTest {
     ch.finishAndReleaseAll();
     ch.runPendingTasks();
     assertThat(budget.usedBytes()).as("reservations released").isZero();
+    assertThat(unread.bytes()).as("answers counted as unread").isZero();
     return checkAnswers(out.toByteArray());
   }
 

@@ -21,6 +21,7 @@ import io.cassette.storage.Slice;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Key space commands: DEL, UNLINK, EXISTS, TYPE, the EXPIRE family, TTL, PTTL, EXPIRETIME,
@@ -233,7 +234,8 @@ final class KeyCommands {
     // More to visit: the client waits (its later commands queue) while others get turns.
     Session.Blocked marker = new Session.Blocked(c.args, List.of(), 0);
     c.session.blocked = marker;
-    c.server.commandThread.execute(() -> scan.resume(marker, last));
+    // scheduled, not executed: on the event loop that lets it read other clients in between
+    c.server.commandThread.schedule(() -> scan.resume(marker, last), 0, TimeUnit.NANOSECONDS);
   }
 
   /** The keys KEYS has matched so far, and how to go on. Used on the command thread only. */
@@ -269,7 +271,7 @@ final class KeyCommands {
     }
 
     void resume(Session.Blocked marker, DecoratedKey from) {
-      if (session.closed || session.blocked != marker) {
+      if (session.closed || !session.channel.isActive() || session.blocked != marker) {
         return; // gone, or unblocked by CLIENT UNBLOCK / RESET
       }
       Database db = server.keyspace.existing(session.db);
@@ -282,7 +284,7 @@ final class KeyCommands {
         return;
       }
       if (last != null) {
-        server.commandThread.execute(() -> resume(marker, last));
+        server.commandThread.schedule(() -> resume(marker, last), 0, TimeUnit.NANOSECONDS);
         return;
       }
       finish(this::reply);

@@ -41,6 +41,13 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
 
   /** Commands one client runs before the others get their turn (its pipeline goes on after). */
   static final int COMMANDS_PER_TURN = 1000;
+  /**
+   * Longest a client's turn runs before the others get theirs, and longest the dispatcher runs
+   * before the event loop reads sockets again. When commands run on the I/O event loop (the
+   * default) nobody else's request is even read while a turn runs, so "yield when another
+   * client is ready" alone cannot see them waiting: the clock decides.
+   */
+  static final long SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
   private final ServerContext server;
   private final ScheduledExecutorService thread;
@@ -77,11 +84,17 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
 
   private void drainReady() {
     boolean clean = false;
+    long sliceStart = System.nanoTime();
     try {
       while (true) {
         Session s;
         while ((s = ready.poll()) != null) {
           drainSafely(s);
+          if (System.nanoTime() - sliceStart > SLICE_NANOS && !ready.isEmpty()) {
+            clean = true;
+            later(); // the flag stays set: the continuation owns it
+            return;
+          }
         }
         draining.set(false);
         // a session queued after our last poll but before the flag cleared must not be lost
@@ -97,6 +110,19 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
           thread.execute(this::drainReady);
         }
       }
+    }
+  }
+
+  /**
+   * Goes on draining after the event loop's next pass over its sockets. A delayed task, not
+   * {@code execute}: Netty moves due scheduled tasks into its queue once per loop iteration,
+   * whereas a task queued from a task may run in the same batch (64 of them) without any I/O.
+   */
+  private void later() {
+    try {
+      thread.schedule(this::drainReady, 0, TimeUnit.NANOSECONDS);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      draining.set(false); // shutting down
     }
   }
 
@@ -134,6 +160,7 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
     ByteBuf buf = s.channel.alloc().ioBuffer();
     reply.target(buf);
     int executed = 0;
+    long turnStart = System.nanoTime();
     try {
       Object item;
       while (s.blocked == null && !s.closeAfterReply && !s.closed
@@ -169,7 +196,8 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
             break;
           }
         }
-        if (++executed >= COMMANDS_PER_TURN && !s.inbox.isEmpty()) {
+        if ((++executed >= COMMANDS_PER_TURN || System.nanoTime() - turnStart > SLICE_NANOS)
+            && !s.inbox.isEmpty()) {
           schedule(s); // a long pipeline yields to the other clients, then goes on
           break;
         }
@@ -258,6 +286,12 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
     CommandSpec spec = server.commands.get(name);
     if (spec == null) {
       rejectInMulti(s, unknownCommand(args));
+      return;
+    }
+    if (spec.has(CommandSpec.READONLY) && !s.channel.isActive()) {
+      // The client is gone (a slow reader that left with its pipeline queued): nobody can
+      // read this answer, and running it would delay everyone else. Its writes still run, as
+      // Redis runs what it had read before the connection ended.
       return;
     }
     s.lastCommand = name;

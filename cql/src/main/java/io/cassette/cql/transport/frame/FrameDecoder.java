@@ -145,6 +145,22 @@ public final class FrameDecoder extends ByteToMessageDecoder {
   static final int PROBE_MAX_BUFFERED = 4096;
   private boolean probeScheduled;
 
+  /**
+   * While paused for admission only the close probe reads. Netty's decoder asks for another
+   * read after every read that decoded nothing when auto-read is off, which here is every read:
+   * a client trickling bytes would have them all read, 64 at a time and without end, into the
+   * buffer of a request that was never admitted.
+   */
+  @Override
+  public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+    if (awaitingAdmission) {
+      discardSomeReadBytes();
+      ctx.fireChannelReadComplete();
+      return;
+    }
+    super.channelReadComplete(ctx);
+  }
+
   /** From any thread: capacity was released; resume reading and decode what is buffered. */
   private void wakeUp() {
     ChannelHandlerContext ctx = context;
