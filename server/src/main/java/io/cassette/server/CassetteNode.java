@@ -94,6 +94,8 @@ public final class CassetteNode implements AutoCloseable {
       started.add(ring);
       RingNode r = ring;
       coordinator = LocalCoordinator.open(engine, ringSettings.dataCenter(), r::schemaLog);
+      Engine storage = engine;
+      ring.localLoad(() -> RingEndpoints.load(storage));
       ring.startMessaging();
       RingCoordinator forwarding = new RingCoordinator(coordinator, ring.messaging(), r::tokenRing, r::awaitEpoch);
       forwarding.registerHandlers();
@@ -152,7 +154,7 @@ public final class CassetteNode implements AutoCloseable {
       io.cassette.server.dashboard.Dashboard.register(http, io.cassette.metrics.NodeMetrics.global(), engine, config);
       io.cassette.server.admin.AdminEndpoints.register(http, engine, config, sizing);
       if (ring != null) {
-        RingEndpoints.register(http, ring, engine, coordinator,
+        RingEndpoints.register(http, ring, coordinator,
             () -> cqlLanguage == null ? UUID.nameUUIDFromBytes(new byte[0]) : cqlLanguage.schema().current().version(),
             (key, table) -> RingEndpoints.partitionKey(cqlLanguage == null ? null : cqlLanguage.schema(),
                 table[0], table[1], key));

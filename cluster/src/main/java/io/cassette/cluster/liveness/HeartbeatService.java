@@ -4,8 +4,12 @@ import io.cassette.cluster.net.Message;
 import io.cassette.cluster.net.MessagingService;
 import io.cassette.cluster.net.Verb;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,6 +19,15 @@ import org.slf4j.LoggerFactory;
  * and counts each answer as a heartbeat, then re-evaluates phi. Runs on the messaging service's
  * timers: no thread of its own. A ping expires after a few intervals, so pings to a dead peer do
  * not pile up in its queue.
+ *
+ * <p>Each PING_RSP also carries the answering node's load (data bytes on disk, as gossip's
+ * LOAD state does in Cassandra), so every node knows its peers' last reported load for
+ * {@code nodetool status} without a metadata entry. Payload layout (big-endian):
+ * <pre>
+ * PING_RSP: [8 bytes load, -1 when unknown]   (empty from a node that reports none: unknown)
+ * </pre>
+ * The load is sampled once per interval on the timer and answered from that sample, so the
+ * event loop that answers pings does no work for it.
  *
  * <pre>
  * HeartbeatService hb = new HeartbeatService(ms, LivenessConfig.defaults());
@@ -32,6 +45,12 @@ public final class HeartbeatService {
   private final LivenessConfig config;
   private final PhiAccrualFailureDetector detector;
   private volatile ScheduledFuture<?> task;
+  /** Where this node's load comes from; unknown (-1) unless set. */
+  private volatile LongSupplier localLoad = () -> -1;
+  /** This node's load as last sampled, encoded once for every PING_RSP until the next sample. */
+  private volatile byte[] loadPayload = encodeLoad(-1);
+  /** Each peer's last reported load; kept while it is DOWN (nodetool shows the last known load). */
+  private final Map<InetSocketAddress, Long> peerLoads = new ConcurrentHashMap<>();
 
   public HeartbeatService(MessagingService messaging, LivenessConfig config) {
     this.messaging = messaging;
@@ -48,6 +67,19 @@ public final class HeartbeatService {
         log.info("Peer {} is now DOWN (phi > {})", peer, config.phiConvictThreshold());
       }
     });
+    // Answered on the event loop like the default handler, with this node's load.
+    messaging.registerHandler(Verb.PING_REQ, m -> messaging.respond(m, loadPayload));
+  }
+
+  /** Where this node's load (data bytes on disk) comes from; sampled once per heartbeat interval. */
+  public void localLoad(LongSupplier load) {
+    this.localLoad = load;
+    sampleLoad();
+  }
+
+  /** The load {@code peer} reported in its last PING_RSP, or -1 if it never reported one. */
+  public long load(InetSocketAddress peer) {
+    return peerLoads.getOrDefault(peer, -1L);
   }
 
   public PhiAccrualFailureDetector detector() {
@@ -60,6 +92,7 @@ public final class HeartbeatService {
 
   public void forget(InetSocketAddress peer) {
     detector.forget(peer);
+    peerLoads.remove(peer);
   }
 
   public boolean isAlive(InetSocketAddress peer) {
@@ -78,15 +111,42 @@ public final class HeartbeatService {
   }
 
   private void tick() {
+    sampleLoad();
     int expiry = (int) Math.max(1, config.heartbeatInterval().toMillis() * PING_EXPIRY_INTERVALS);
     for (InetSocketAddress peer : detector.watched()) {
       try {
         messaging.sendWithCallback(peer, Message.out(Verb.PING_REQ, new byte[0]).withTimeoutMillis(expiry))
-            .thenAccept(rsp -> detector.report(peer, System.nanoTime()));
+            .thenAccept(rsp -> {
+              detector.report(peer, System.nanoTime());
+              long load = decodeLoad(rsp.payload());
+              if (load >= 0) {
+                peerLoads.put(peer, load);
+              }
+            });
       } catch (RuntimeException e) {
         log.debug("Cannot ping {}: {}", peer, e.toString());
       }
     }
     detector.interpret(System.nanoTime());
+  }
+
+  private void sampleLoad() {
+    long load;
+    try {
+      load = localLoad.getAsLong();
+    } catch (RuntimeException e) {
+      log.debug("Cannot sample this node's load: {}", e.toString());
+      load = -1;
+    }
+    loadPayload = encodeLoad(load);
+  }
+
+  static byte[] encodeLoad(long load) {
+    return ByteBuffer.allocate(Long.BYTES).putLong(load).array();
+  }
+
+  /** The load in a PING_RSP; -1 for an empty (older node) or unknown one. */
+  static long decodeLoad(byte[] payload) {
+    return payload == null || payload.length < Long.BYTES ? -1 : ByteBuffer.wrap(payload).getLong();
   }
 }

@@ -72,6 +72,40 @@ class HeartbeatServiceTest {
     }
   }
 
+  @Test
+  void eachPingAnswerCarriesTheAnsweringNodesLoad() {
+    try (TestRing ring = new TestRing(2)) {
+      HeartbeatService a = new HeartbeatService(ring.node(0), new LivenessConfig(8, INTERVAL));
+      HeartbeatService b = new HeartbeatService(ring.node(1), new LivenessConfig(8, INTERVAL));
+      java.util.concurrent.atomic.AtomicLong bLoad = new java.util.concurrent.atomic.AtomicLong(12_345);
+      b.localLoad(bLoad::get);
+      a.watch(ring.peer(1));
+      b.watch(ring.peer(0));
+      assertThat(a.load(ring.peer(1))).isEqualTo(-1);
+      a.start();
+      b.start();
+      try {
+        awaitTrue(() -> a.load(ring.peer(1)) == 12_345, 10_000);
+        bLoad.set(99_000_000_000L);
+        awaitTrue(() -> a.load(ring.peer(1)) == 99_000_000_000L, 10_000);
+        // a reports no load of its own: b knows it as unknown, not as 0.
+        awaitTrue(() -> b.isAlive(ring.peer(0)), 10_000);
+        assertThat(b.load(ring.peer(0))).isEqualTo(-1);
+        a.forget(ring.peer(1));
+        assertThat(a.load(ring.peer(1))).isEqualTo(-1);
+      } finally {
+        a.stop();
+        b.stop();
+      }
+    }
+  }
+
+  @Test
+  void anEmptyPingAnswerIsAnUnknownLoad() {
+    assertThat(HeartbeatService.decodeLoad(new byte[0])).isEqualTo(-1);
+    assertThat(HeartbeatService.decodeLoad(HeartbeatService.encodeLoad(7))).isEqualTo(7);
+  }
+
   static void awaitTrue(java.util.function.BooleanSupplier condition, long millis) {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
     while (!condition.getAsBoolean()) {

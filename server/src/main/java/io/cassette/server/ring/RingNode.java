@@ -78,6 +78,8 @@ public final class RingNode implements AutoCloseable {
   /** The coordinator's ring snapshot, rebuilt after a new epoch or a liveness change (null: stale). */
   private volatile io.cassette.coordinator.ring.TokenRing tokenRing;
   private volatile long joinedMillis = -1;
+  /** This node's data bytes on disk, reported to peers in heartbeat answers. */
+  private volatile java.util.function.LongSupplier localLoad = () -> -1;
 
   public RingNode(RingSettings settings, NodeIdentity identity, Path dataDirectory) {
     this.settings = settings;
@@ -130,6 +132,11 @@ public final class RingNode implements AutoCloseable {
     return RingMetadataLog.open(metadata, storageSync);
   }
 
+  /** Where this node's load comes from (before {@link #startMessaging()}): peers learn it from heartbeats. */
+  public void localLoad(java.util.function.LongSupplier load) {
+    this.localLoad = load;
+  }
+
   /** Binds storage_port and starts heartbeats to every member known. */
   public void startMessaging() {
     MessagingConfig config = MessagingConfig.builder(settings.listenAddress())
@@ -147,6 +154,7 @@ public final class RingNode implements AutoCloseable {
     }
     heartbeats = new HeartbeatService(messaging, new LivenessConfig(settings.phiConvictThreshold(),
         settings.heartbeatInterval()));
+    heartbeats.localLoad(localLoad);
     heartbeats.detector().addListener(new LivenessListener() {
       @Override
       public void onUp(InetSocketAddress peer) {
@@ -324,6 +332,18 @@ public final class RingNode implements AutoCloseable {
     }
     HeartbeatService hb = heartbeats;
     return hb != null && hb.isAlive(storageAddress(m));
+  }
+
+  /**
+   * {@code m}'s load (data bytes on disk): this node's own now, a peer's as its last heartbeat
+   * answer reported it (also while it is DOWN), or -1 if it never reported one.
+   */
+  public long load(Member m) {
+    if (m.hostId().equals(identity.hostId())) {
+      return localLoad.getAsLong();
+    }
+    HeartbeatService hb = heartbeats;
+    return hb == null ? -1 : hb.load(storageAddress(m));
   }
 
   /** The tokens {@code m} owns, or has reserved while it joins. */
