@@ -54,7 +54,7 @@ public final class CassetteNode implements AutoCloseable {
   private Coordinator front;
   private EventLoopGroup adminLoop;
   private final Path confDirectory;
-  private CqlLanguage cqlLanguage;
+  private volatile CqlLanguage cqlLanguage;
   /** This node in its ring; null for a single node (no seeds). */
   private RingNode ring;
 
@@ -96,6 +96,7 @@ public final class CassetteNode implements AutoCloseable {
       coordinator = LocalCoordinator.open(engine, ringSettings.dataCenter(), r::schemaLog);
       Engine storage = engine;
       ring.localLoad(() -> RingEndpoints.load(storage));
+      ring.localSchemaVersion(() -> cqlLanguage == null ? null : cqlLanguage.schema().current().version());
       ring.startMessaging();
       RingCoordinator forwarding = new RingCoordinator(coordinator, ring.messaging(), r::tokenRing, r::awaitEpoch);
       forwarding.registerHandlers();

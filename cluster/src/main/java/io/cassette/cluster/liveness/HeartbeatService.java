@@ -4,12 +4,14 @@ import io.cassette.cluster.net.Message;
 import io.cassette.cluster.net.MessagingService;
 import io.cassette.cluster.net.Verb;
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,14 +22,11 @@ import org.slf4j.LoggerFactory;
  * timers: no thread of its own. A ping expires after a few intervals, so pings to a dead peer do
  * not pile up in its queue.
  *
- * <p>Each PING_RSP also carries the answering node's load (data bytes on disk, as gossip's
- * LOAD state does in Cassandra), so every node knows its peers' last reported load for
- * {@code nodetool status} without a metadata entry. Payload layout (big-endian):
- * <pre>
- * PING_RSP: [8 bytes load, -1 when unknown]   (empty from a node that reports none: unknown)
- * </pre>
- * The load is sampled once per interval on the timer and answered from that sample, so the
- * event loop that answers pings does no work for it.
+ * <p>Each PING_RSP also carries a small state of the answering node, opaque here (the server
+ * puts its load and schema version in it, as gossip's application states do in Cassandra), so
+ * every node knows what its peers last reported without a metadata entry. The state is made
+ * when the ping is answered, on the event loop: its supplier must be cheap and never block.
+ * Listeners see every answer (with the sender's metadata epoch in its header).
  *
  * <pre>
  * HeartbeatService hb = new HeartbeatService(ms, LivenessConfig.defaults());
@@ -45,12 +44,12 @@ public final class HeartbeatService {
   private final LivenessConfig config;
   private final PhiAccrualFailureDetector detector;
   private volatile ScheduledFuture<?> task;
-  /** Where this node's load comes from; unknown (-1) unless set. */
-  private volatile LongSupplier localLoad = () -> -1;
-  /** This node's load as last sampled, encoded once for every PING_RSP until the next sample. */
-  private volatile byte[] loadPayload = encodeLoad(-1);
-  /** Each peer's last reported load; kept while it is DOWN (nodetool shows the last known load). */
-  private final Map<InetSocketAddress, Long> peerLoads = new ConcurrentHashMap<>();
+  private static final byte[] NO_STATE = new byte[0];
+  /** What this node answers pings with; empty unless set. */
+  private volatile Supplier<byte[]> localState = () -> NO_STATE;
+  /** Each peer's last reported state; kept while it is DOWN (nodetool shows the last known load). */
+  private final Map<InetSocketAddress, byte[]> peerStates = new ConcurrentHashMap<>();
+  private final List<BiConsumer<InetSocketAddress, Message>> answerListeners = new CopyOnWriteArrayList<>();
 
   public HeartbeatService(MessagingService messaging, LivenessConfig config) {
     this.messaging = messaging;
@@ -67,19 +66,23 @@ public final class HeartbeatService {
         log.info("Peer {} is now DOWN (phi > {})", peer, config.phiConvictThreshold());
       }
     });
-    // Answered on the event loop like the default handler, with this node's load.
-    messaging.registerHandler(Verb.PING_REQ, m -> messaging.respond(m, loadPayload));
+    // Answered on the event loop like the default handler, with this node's state.
+    messaging.registerHandler(Verb.PING_REQ, m -> messaging.respond(m, stateNow()));
   }
 
-  /** Where this node's load (data bytes on disk) comes from; sampled once per heartbeat interval. */
-  public void localLoad(LongSupplier load) {
-    this.localLoad = load;
-    sampleLoad();
+  /** What this node tells its peers in each ping answer; called on the event loop, must not block. */
+  public void localState(Supplier<byte[]> state) {
+    this.localState = state;
   }
 
-  /** The load {@code peer} reported in its last PING_RSP, or -1 if it never reported one. */
-  public long load(InetSocketAddress peer) {
-    return peerLoads.getOrDefault(peer, -1L);
+  /** The state {@code peer} sent in its last ping answer (empty from a node that sends none), or null. */
+  public byte[] state(InetSocketAddress peer) {
+    return peerStates.get(peer);
+  }
+
+  /** Told of every ping answer, on a handler thread: the peer and its message (epoch, state). */
+  public void onAnswer(BiConsumer<InetSocketAddress, Message> listener) {
+    answerListeners.add(listener);
   }
 
   public PhiAccrualFailureDetector detector() {
@@ -92,7 +95,7 @@ public final class HeartbeatService {
 
   public void forget(InetSocketAddress peer) {
     detector.forget(peer);
-    peerLoads.remove(peer);
+    peerStates.remove(peer);
   }
 
   public boolean isAlive(InetSocketAddress peer) {
@@ -111,16 +114,19 @@ public final class HeartbeatService {
   }
 
   private void tick() {
-    sampleLoad();
     int expiry = (int) Math.max(1, config.heartbeatInterval().toMillis() * PING_EXPIRY_INTERVALS);
     for (InetSocketAddress peer : detector.watched()) {
       try {
         messaging.sendWithCallback(peer, Message.out(Verb.PING_REQ, new byte[0]).withTimeoutMillis(expiry))
             .thenAccept(rsp -> {
               detector.report(peer, System.nanoTime());
-              long load = decodeLoad(rsp.payload());
-              if (load >= 0) {
-                peerLoads.put(peer, load);
+              peerStates.put(peer, rsp.payload());
+              for (BiConsumer<InetSocketAddress, Message> l : answerListeners) {
+                try {
+                  l.accept(peer, rsp);
+                } catch (RuntimeException e) {
+                  log.warn("Heartbeat answer listener failed for {}", peer, e);
+                }
               }
             });
       } catch (RuntimeException e) {
@@ -130,23 +136,13 @@ public final class HeartbeatService {
     detector.interpret(System.nanoTime());
   }
 
-  private void sampleLoad() {
-    long load;
+  private byte[] stateNow() {
     try {
-      load = localLoad.getAsLong();
+      byte[] state = localState.get();
+      return state == null ? NO_STATE : state;
     } catch (RuntimeException e) {
-      log.debug("Cannot sample this node's load: {}", e.toString());
-      load = -1;
+      log.debug("Cannot make this node's heartbeat state: {}", e.toString());
+      return NO_STATE;
     }
-    loadPayload = encodeLoad(load);
-  }
-
-  static byte[] encodeLoad(long load) {
-    return ByteBuffer.allocate(Long.BYTES).putLong(load).array();
-  }
-
-  /** The load in a PING_RSP; -1 for an empty (older node) or unknown one. */
-  static long decodeLoad(byte[] payload) {
-    return payload == null || payload.length < Long.BYTES ? -1 : ByteBuffer.wrap(payload).getLong();
   }
 }

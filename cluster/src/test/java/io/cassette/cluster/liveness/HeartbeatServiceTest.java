@@ -73,37 +73,35 @@ class HeartbeatServiceTest {
   }
 
   @Test
-  void eachPingAnswerCarriesTheAnsweringNodesLoad() {
+  void eachPingAnswerCarriesTheAnsweringNodesState() {
     try (TestRing ring = new TestRing(2)) {
       HeartbeatService a = new HeartbeatService(ring.node(0), new LivenessConfig(8, INTERVAL));
       HeartbeatService b = new HeartbeatService(ring.node(1), new LivenessConfig(8, INTERVAL));
-      java.util.concurrent.atomic.AtomicLong bLoad = new java.util.concurrent.atomic.AtomicLong(12_345);
-      b.localLoad(bLoad::get);
+      java.util.concurrent.atomic.AtomicReference<byte[]> bState = new java.util.concurrent.atomic.AtomicReference<>(
+          new byte[] {1, 2, 3});
+      b.localState(bState::get);
+      List<InetSocketAddress> answered = new java.util.concurrent.CopyOnWriteArrayList<>();
+      a.onAnswer((peer, message) -> answered.add(peer));
       a.watch(ring.peer(1));
       b.watch(ring.peer(0));
-      assertThat(a.load(ring.peer(1))).isEqualTo(-1);
+      assertThat(a.state(ring.peer(1))).isNull();
       a.start();
       b.start();
       try {
-        awaitTrue(() -> a.load(ring.peer(1)) == 12_345, 10_000);
-        bLoad.set(99_000_000_000L);
-        awaitTrue(() -> a.load(ring.peer(1)) == 99_000_000_000L, 10_000);
-        // a reports no load of its own: b knows it as unknown, not as 0.
-        awaitTrue(() -> b.isAlive(ring.peer(0)), 10_000);
-        assertThat(b.load(ring.peer(0))).isEqualTo(-1);
+        awaitTrue(() -> java.util.Arrays.equals(a.state(ring.peer(1)), new byte[] {1, 2, 3}), 10_000);
+        bState.set(new byte[] {4});
+        awaitTrue(() -> java.util.Arrays.equals(a.state(ring.peer(1)), new byte[] {4}), 10_000);
+        assertThat(answered).contains(ring.peer(1));
+        // a sends no state of its own: b knows an empty one.
+        awaitTrue(() -> b.state(ring.peer(0)) != null, 10_000);
+        assertThat(b.state(ring.peer(0))).isEmpty();
         a.forget(ring.peer(1));
-        assertThat(a.load(ring.peer(1))).isEqualTo(-1);
+        assertThat(a.state(ring.peer(1))).isNull();
       } finally {
         a.stop();
         b.stop();
       }
     }
-  }
-
-  @Test
-  void anEmptyPingAnswerIsAnUnknownLoad() {
-    assertThat(HeartbeatService.decodeLoad(new byte[0])).isEqualTo(-1);
-    assertThat(HeartbeatService.decodeLoad(HeartbeatService.encodeLoad(7))).isEqualTo(7);
   }
 
   static void awaitTrue(java.util.function.BooleanSupplier condition, long millis) {
