@@ -63,11 +63,15 @@ class DebPackageIT {
     Result conffiles = exec(List.of("dpkg-deb", "-f", deb.toString(), "Version"));
     assertThat(deb.getFileName().toString()).isEqualTo("cassette_" + conffiles.out().strip() + "_all.deb");
 
+    // Both configuration files are conffiles: an upgrade keeps the operator's edits.
+    assertThat(exec(List.of("dpkg-deb", "-I", deb.toString(), "conffiles")).out())
+        .contains("/etc/cassette/cassette.yaml\n", "/etc/cassette/cassandra-rackdc.properties\n");
     Result list = exec(List.of("dpkg-deb", "-c", deb.toString()));
     assertThat(list.out()).containsPattern("-rwxr-xr-x root/root .* \\./opt/cassette/bin/cassette\n")
         .containsPattern("\\./opt/cassette/lib/cassette-server-.+\\.jar\n")
         .containsPattern("\\./opt/cassette/lib/cassette-tools-.+\\.jar\n")
-        .contains("./etc/cassette/cassette.yaml\n", "./lib/systemd/system/cassette.service\n",
+        .contains("./etc/cassette/cassette.yaml\n", "./etc/cassette/cassandra-rackdc.properties\n",
+            "./lib/systemd/system/cassette.service\n",
             "./usr/bin/cassette -> ../../opt/cassette/bin/cassette\n",
             "./opt/cassette/conf -> ../../etc/cassette\n");
   }
@@ -90,6 +94,7 @@ class DebPackageIT {
     assertThat(root.resolve("usr/bin/cassette")).isExecutable();
     assertThat(root.resolve("lib/systemd/system/cassette.service")).content()
         .contains("User=cassette", "ExecStart=/opt/cassette/bin/cassette start --data-dir /var/lib/cassette");
+    assertThat(root.resolve("opt/cassette/conf/cassandra-rackdc.properties")).content().contains("# dc=datacenter1");
     assertThat(Files.readSymbolicLink(root.resolve("var/lib/cassette/logs"))).isEqualTo(Path.of("../../log/cassette"));
 
     String cassette = root.resolve("usr/bin/cassette").toString();

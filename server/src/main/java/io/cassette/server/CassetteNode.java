@@ -56,7 +56,7 @@ public final class CassetteNode implements AutoCloseable {
   private Coordinator front;
   private EventLoopGroup adminLoop;
   private final Path confDirectory;
-  private CqlLanguage cqlLanguage;
+  private volatile CqlLanguage cqlLanguage;
   /** This node in its ring; null for a single node (no seeds). */
   private RingNode ring;
   /** The ring's hints and batch log; null for a single node. */
@@ -98,6 +98,9 @@ public final class CassetteNode implements AutoCloseable {
       started.add(ring);
       RingNode r = ring;
       coordinator = LocalCoordinator.open(engine, ringSettings.dataCenter(), r::schemaLog);
+      Engine storage = engine;
+      ring.localLoad(() -> RingEndpoints.load(storage));
+      ring.localSchemaVersion(() -> cqlLanguage == null ? null : cqlLanguage.schema().current().version());
       ring.startMessaging();
       java.util.concurrent.atomic.AtomicReference<RingCoordinator> ringCoordinator = new java.util.concurrent.atomic.AtomicReference<>();
       ringWrites = RingWrites.start(config, ring, ringCoordinator::get);
@@ -180,7 +183,7 @@ public final class CassetteNode implements AutoCloseable {
       io.cassette.server.dashboard.Dashboard.register(http, io.cassette.metrics.NodeMetrics.global(), engine, config);
       io.cassette.server.admin.AdminEndpoints.register(http, engine, config, sizing);
       if (ring != null) {
-        RingEndpoints.register(http, ring, engine, coordinator,
+        RingEndpoints.register(http, ring, coordinator,
             () -> cqlLanguage == null ? UUID.nameUUIDFromBytes(new byte[0]) : cqlLanguage.schema().current().version(),
             (key, table) -> RingEndpoints.partitionKey(cqlLanguage == null ? null : cqlLanguage.schema(),
                 table[0], table[1], key));

@@ -72,6 +72,38 @@ class HeartbeatServiceTest {
     }
   }
 
+  @Test
+  void eachPingAnswerCarriesTheAnsweringNodesState() {
+    try (TestRing ring = new TestRing(2)) {
+      HeartbeatService a = new HeartbeatService(ring.node(0), new LivenessConfig(8, INTERVAL));
+      HeartbeatService b = new HeartbeatService(ring.node(1), new LivenessConfig(8, INTERVAL));
+      java.util.concurrent.atomic.AtomicReference<byte[]> bState = new java.util.concurrent.atomic.AtomicReference<>(
+          new byte[] {1, 2, 3});
+      b.localState(bState::get);
+      List<InetSocketAddress> answered = new java.util.concurrent.CopyOnWriteArrayList<>();
+      a.onAnswer((peer, message) -> answered.add(peer));
+      a.watch(ring.peer(1));
+      b.watch(ring.peer(0));
+      assertThat(a.state(ring.peer(1))).isNull();
+      a.start();
+      b.start();
+      try {
+        awaitTrue(() -> java.util.Arrays.equals(a.state(ring.peer(1)), new byte[] {1, 2, 3}), 10_000);
+        bState.set(new byte[] {4});
+        awaitTrue(() -> java.util.Arrays.equals(a.state(ring.peer(1)), new byte[] {4}), 10_000);
+        assertThat(answered).contains(ring.peer(1));
+        // a sends no state of its own: b knows an empty one.
+        awaitTrue(() -> b.state(ring.peer(0)) != null, 10_000);
+        assertThat(b.state(ring.peer(0))).isEmpty();
+        a.forget(ring.peer(1));
+        assertThat(a.state(ring.peer(1))).isNull();
+      } finally {
+        a.stop();
+        b.stop();
+      }
+    }
+  }
+
   static void awaitTrue(java.util.function.BooleanSupplier condition, long millis) {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
     while (!condition.getAsBoolean()) {

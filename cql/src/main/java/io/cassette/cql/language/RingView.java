@@ -10,11 +10,22 @@ import java.util.UUID;
  * tables, so an implementation returns its newest view without blocking.
  */
 public interface RingView {
-  /** One node and its system.peers / system.peers_v2 columns. */
+  /**
+   * One node and its system.peers / system.peers_v2 columns; {@code schemaVersion} is the one
+   * the node last reported (drivers wait for all to agree after DDL), null when not known yet
+   * (then this node's own is reported).
+   */
   record Peer(InetAddress peer, int peerPort, String dataCenter, String rack, UUID hostId,
-              InetAddress nativeAddress, int nativePort, String releaseVersion, List<Long> tokens) {
+              InetAddress nativeAddress, int nativePort, String releaseVersion, List<Long> tokens,
+              UUID schemaVersion) {
     public Peer {
       tokens = List.copyOf(tokens);
+    }
+
+    /** A peer whose schema version is not known (this node's own is reported). */
+    public Peer(InetAddress peer, int peerPort, String dataCenter, String rack, UUID hostId,
+                InetAddress nativeAddress, int nativePort, String releaseVersion, List<Long> tokens) {
+      this(peer, peerPort, dataCenter, rack, hostId, nativeAddress, nativePort, releaseVersion, tokens, null);
     }
   }
 

@@ -31,22 +31,20 @@ import java.util.function.Supplier;
  * on a node of a ring (they replace the single-node {@code /api/status} and
  * {@code /api/describecluster}), and the dashboard's ring view ({@code /api/ring}).
  * Everything comes from this node's metadata snapshot and failure detector; a peer's load is
- * not known here (no gossip), so it is reported as -1 ("?").
+ * the one its last heartbeat answer reported (-1, shown "?", before the first).
  */
 public final class RingEndpoints {
   static final String SNITCH = "org.apache.cassandra.locator.GossipingPropertyFileSnitch";
   static final String PARTITIONER = "org.apache.cassandra.dht.Murmur3Partitioner";
 
   private final RingNode ring;
-  private final Engine engine;
   private final Coordinator coordinator;
   private final Supplier<UUID> schemaVersion;
   private final BiFunction<String, String[], byte[]> partitionKey;
 
-  private RingEndpoints(RingNode ring, Engine engine, Coordinator coordinator, Supplier<UUID> schemaVersion,
+  private RingEndpoints(RingNode ring, Coordinator coordinator, Supplier<UUID> schemaVersion,
                         BiFunction<String, String[], byte[]> partitionKey) {
     this.ring = ring;
-    this.engine = engine;
     this.coordinator = coordinator;
     this.schemaVersion = schemaVersion;
     this.partitionKey = partitionKey;
@@ -56,9 +54,9 @@ public final class RingEndpoints {
    * @param schemaVersion the CQL schema version (the same on every node at the same epoch)
    * @param partitionKey  (key text, {keyspace, table}) -> the partition key's bytes, for getendpoints
    */
-  public static void register(AdminHttpServer http, RingNode ring, Engine engine, Coordinator coordinator,
+  public static void register(AdminHttpServer http, RingNode ring, Coordinator coordinator,
                               Supplier<UUID> schemaVersion, BiFunction<String, String[], byte[]> partitionKey) {
-    RingEndpoints api = new RingEndpoints(ring, engine, coordinator, schemaVersion, partitionKey);
+    RingEndpoints api = new RingEndpoints(ring, coordinator, schemaVersion, partitionKey);
     http.register("/api/status", guard(api::status));
     http.register("/api/ring", guard(api::status));
     http.register("/api/describecluster", guard(api::describeCluster));
@@ -146,7 +144,8 @@ public final class RingEndpoints {
     return (ring.isAlive(m) ? "U" : "D") + state;
   }
 
-  private long localLoad() {
+  /** A node's load as nodetool reports it: the bytes of its tables' files on disk. */
+  public static long load(Engine engine) {
     long total = 0;
     for (Table t : engine.tables()) {
       total += t.metrics().bytesOnDisk();
@@ -186,13 +185,12 @@ public final class RingEndpoints {
   }
 
   private void node(JsonWriter w, ClusterMetadata m, Member member, Map<UUID, Double> owns) {
-    boolean self = member.hostId().equals(ring.hostId());
     w.beginObject()
         .field("state", code(member))
         .field("status", ring.isAlive(member) ? "Up" : "Down")
         .field("nodeState", member.state().name())
         .field("address", member.broadcastAddress().getHostAddress())
-        .field("loadBytes", self ? localLoad() : -1)
+        .field("loadBytes", ring.load(member))
         .field("owns", owns.getOrDefault(member.hostId(), 0.0))
         .field("hostId", member.hostId().toString())
         .field("datacenter", member.dataCenter())

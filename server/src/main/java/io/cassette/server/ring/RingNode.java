@@ -81,6 +81,14 @@ public final class RingNode implements AutoCloseable {
   /** Told (host id, UP?) of each liveness change of a member (hinted handoff). */
   private final List<java.util.function.BiConsumer<UUID, Boolean>> livenessListeners =
       new java.util.concurrent.CopyOnWriteArrayList<>();
+  /** This node's data bytes on disk, reported to peers in heartbeat answers. */
+  private volatile java.util.function.LongSupplier localLoad = () -> -1;
+  /** This node's CQL schema version (null: not known yet), reported to peers in heartbeat answers. */
+  private volatile java.util.function.Supplier<UUID> localSchemaVersion = () -> null;
+  /** The load last sampled and when: heartbeat answers reuse it for a second (they run on the event loop). */
+  private volatile long sampledLoad = -1;
+  private volatile long loadSampledNanos;
+  private static final long LOAD_SAMPLE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
   public RingNode(RingSettings settings, NodeIdentity identity, Path dataDirectory) {
     this.settings = settings;
@@ -138,6 +146,25 @@ public final class RingNode implements AutoCloseable {
     return RingMetadataLog.open(metadata, storageSync);
   }
 
+  /** Where this node's load comes from (before {@link #startMessaging()}): peers learn it from heartbeats. */
+  public void localLoad(java.util.function.LongSupplier load) {
+    this.localLoad = load;
+  }
+
+  /** Where this node's CQL schema version comes from: peers report it in system.peers. */
+  public void localSchemaVersion(java.util.function.Supplier<UUID> version) {
+    this.localSchemaVersion = version;
+  }
+
+  private long loadNow() {
+    long now = System.nanoTime();
+    if (loadSampledNanos == 0 || now - loadSampledNanos > LOAD_SAMPLE_NANOS) {
+      sampledLoad = localLoad.getAsLong();
+      loadSampledNanos = now;
+    }
+    return sampledLoad;
+  }
+
   /** Binds storage_port and starts heartbeats to every member known. */
   public void startMessaging() {
     MessagingConfig config = MessagingConfig.builder(settings.listenAddress())
@@ -155,6 +182,14 @@ public final class RingNode implements AutoCloseable {
     }
     heartbeats = new HeartbeatService(messaging, new LivenessConfig(settings.phiConvictThreshold(),
         settings.heartbeatInterval()));
+    heartbeats.localState(() -> new HeartbeatState(loadNow(), localSchemaVersion.get()).encode());
+    // A peer ahead of this node's metadata (a follower polls once a second): catch up now, so
+    // a schema change made there is served here sooner.
+    heartbeats.onAnswer((peer, answer) -> {
+      if (answer.epoch() > metadata.current().epoch().value()) {
+        metadata.awaitEpoch(Epoch.of(answer.epoch()), Duration.ofSeconds(5)).exceptionally(e -> null);
+      }
+    });
     heartbeats.detector().addListener(new LivenessListener() {
       @Override
       public void onUp(InetSocketAddress peer) {
@@ -336,6 +371,27 @@ public final class RingNode implements AutoCloseable {
     return hb != null && hb.isAlive(storageAddress(m));
   }
 
+  /**
+   * {@code m}'s load (data bytes on disk): this node's own now, a peer's as its last heartbeat
+   * answer reported it (also while it is DOWN), or -1 if it never reported one.
+   */
+  public long load(Member m) {
+    if (m.hostId().equals(identity.hostId())) {
+      return localLoad.getAsLong();
+    }
+    return reported(m).load();
+  }
+
+  /** The CQL schema version {@code m} last reported in a heartbeat answer, or null (not known yet). */
+  public UUID schemaVersion(Member m) {
+    return m.hostId().equals(identity.hostId()) ? localSchemaVersion.get() : reported(m).schemaVersion();
+  }
+
+  private HeartbeatState reported(Member m) {
+    HeartbeatService hb = heartbeats;
+    return hb == null ? HeartbeatState.UNKNOWN : HeartbeatState.decode(hb.state(storageAddress(m)));
+  }
+
   /** The tokens {@code m} owns, or has reserved while it joins. */
   public static List<Long> tokensOf(ClusterMetadata md, Member m) {
     List<Long> tokens = md.tokensOf(m.hostId());
@@ -411,7 +467,7 @@ public final class RingNode implements AutoCloseable {
         List<Peer> out = new ArrayList<>();
         for (Member p : RingNode.this.peers()) {
           out.add(new Peer(p.broadcastAddress(), p.storagePort(), p.dataCenter(), p.rack(), p.hostId(),
-              p.broadcastAddress(), p.nativePort(), p.releaseVersion(), m.tokensOf(p.hostId())));
+              p.broadcastAddress(), p.nativePort(), p.releaseVersion(), m.tokensOf(p.hostId()), schemaVersion(p)));
         }
         return out;
       }

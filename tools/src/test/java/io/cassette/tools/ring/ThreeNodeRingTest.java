@@ -144,6 +144,10 @@ class ThreeNodeRingTest {
       String owner = replicas.iterator().next().getBroadcastRpcAddress().get().getAddress().getHostAddress();
       assertThat(nodetool(2, "getendpoints", "ring", "t", "k7").trim()).isEqualTo(owner);
 
+      indexBuiltOnOneNodeAnswersOnAnother(session, node(session, "127.0.0.1"), node2, node3);
+      peersLoadIsKnownEverywhere();
+      pythonDriverRoutesByToken();
+
       // SIGKILL node 3: the others call it DN and node 1 tells the driver.
       long killed = System.nanoTime();
       nodes[3].destroyForcibly().waitFor();
@@ -161,7 +165,7 @@ class ThreeNodeRingTest {
       await("node 3 serves the schema after restart", START_TIMEOUT, () -> {
         try {
           return session.execute(SimpleStatement.newInstance(
-              "SELECT table_name FROM system_schema.tables WHERE keyspace_name = 'ring'")
+              "SELECT table_name FROM system_schema.tables WHERE keyspace_name = 'ring' AND table_name = 't'")
               .setNode(node3)).all().size() == 1;
         } catch (RuntimeException e) {
           return false;
@@ -315,6 +319,90 @@ class ThreeNodeRingTest {
       assertThat(session.execute(SimpleStatement.newInstance("SELECT * FROM system.local")
           .setNode(node(session, "127.0.0.5"))).all()).hasSize(1);
     }
+  }
+
+  /**
+   * CREATE INDEX through node 1 indexes the rows every node holds (the build scans the ring):
+   * an index query through node 2 finds rows owned by each node, and rows written afterwards.
+   */
+  private void indexBuiltOnOneNodeAnswersOnAnother(CqlSession session, Node node1, Node node2, Node node3) {
+    session.execute(SimpleStatement.newInstance("CREATE TABLE ring.ix (k text PRIMARY KEY, tag text)").setNode(node1)
+        .setTimeout(DDL_TIMEOUT));
+    java.util.Set<String> tagged = new java.util.HashSet<>();
+    for (int i = 0; i < 30; i++) {
+      session.execute(SimpleStatement.newInstance("INSERT INTO ring.ix (k, tag) VALUES (?, ?)", "x" + i,
+          i % 2 == 0 ? "even" : "odd"));
+      if (i % 2 == 0) {
+        tagged.add("x" + i);
+      }
+    }
+    session.execute(SimpleStatement.newInstance("CREATE INDEX ix_tag ON ring.ix (tag)").setNode(node1)
+        .setTimeout(DDL_TIMEOUT));
+    session.execute(SimpleStatement.newInstance("INSERT INTO ring.ix (k, tag) VALUES ('late', 'even')").setNode(node3));
+    tagged.add("late");
+    java.util.Set<String> found = new java.util.HashSet<>();
+    java.util.Set<Node> owners = new java.util.HashSet<>();
+    for (com.datastax.oss.driver.api.core.cql.Row row : session.execute(SimpleStatement.newInstance(
+        "SELECT k FROM ring.ix WHERE tag = 'even'").setNode(node2).setTimeout(DDL_TIMEOUT))) {
+      String k = row.getString(0);
+      found.add(k);
+      owners.addAll(session.getMetadata().getTokenMap().get().getReplicas("ring",
+          java.nio.ByteBuffer.wrap(k.getBytes(StandardCharsets.UTF_8))));
+    }
+    assertThat(found).isEqualTo(tagged);
+    assertThat(owners).as("owners of the rows found through node 2's index query").contains(node2, node3);
+  }
+
+  /** Each node's load reaches the others in heartbeat answers: no "?" in nodetool status or the dashboard. */
+  private void peersLoadIsKnownEverywhere() throws Exception {
+    assertThat(nodetool(2, "flush")).doesNotStartWith("failed");
+    String own = loadColumn(status(2), "127.0.0.2");
+    assertThat(own).isNotEqualTo("?").doesNotContain("bytes");
+    for (int i = 1; i <= 3; i++) {
+      int node = i;
+      await("node " + node + " shows node 2's load " + own, DOWN_BOUND,
+          () -> own.equals(loadColumn(status(node), "127.0.0.2")) && !status(node).contains(" ? "));
+      java.net.http.HttpResponse<String> dashboard = java.net.http.HttpClient.newHttpClient().send(
+          java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0." + node + ":" + httpPort
+              + "/api/dashboard.json")).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+      assertThat(dashboard.body()).contains("\"ring\":").contains("\"address\":\"127.0.0.3\"")
+          .doesNotContain("\"loadBytes\":-1");
+    }
+  }
+
+  /** The Load column of {@code address}'s line in nodetool status. */
+  private static String loadColumn(String status, String address) {
+    for (String line : status.lines().toList()) {
+      String[] cols = line.split("\\s{2,}");
+      if (cols.length > 2 && cols[1].equals(address)) {
+        return cols[2];
+      }
+    }
+    return "no line for " + address;
+  }
+
+  /** The Python driver connected to node 1 discovers all three and routes to each key's owner. */
+  private void pythonDriverRoutesByToken() throws Exception {
+    String python = "/usr/bin/python3";
+    Process probe = new ProcessBuilder(python, "-c", "import cassandra.cluster").redirectErrorStream(true).start();
+    if (!probe.waitFor(30, java.util.concurrent.TimeUnit.SECONDS) || probe.exitValue() != 0) {
+      System.out.println("python3-cassandra not installed: the Python driver part is skipped");
+      return;
+    }
+    Path script = dir.resolve("python_ring_check.py");
+    try (var in = ThreeNodeRingTest.class.getResourceAsStream("python_ring_check.py")) {
+      Files.write(script, in.readAllBytes());
+    }
+    Process p = new ProcessBuilder(python, script.toString(), "127.0.0.1", Integer.toString(cqlPort), "ring")
+        .redirectErrorStream(true).start();
+    boolean finished = p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS);
+    if (!finished) {
+      p.destroyForcibly().waitFor();
+    }
+    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(finished).as("python driver finished: %s", output).isTrue();
+    assertThat(p.exitValue()).as("python driver output: %s", output).isZero();
+    assertThat(output).contains("OK 3 60");
   }
 
   private static Node node(CqlSession session, String address) {

@@ -101,8 +101,9 @@ public final class SystemTables {
   }
 
   /**
-   * system.peers (v2: with ports) as Cassandra 5.0 fills it: one row per other node; every
-   * node applies the same metadata log, so each reports this node's schema version.
+   * system.peers (v2: with ports) as Cassandra 5.0 fills it: one row per other node, with the
+   * schema version it last reported (this node's own while not known), so a driver's schema
+   * agreement wait after DDL waits for the nodes that have not applied it yet.
    */
   private static List<Map<String, byte[]>> peers(Schema schema, NodeInfo node, boolean v2) {
     List<Map<String, byte[]>> out = new ArrayList<>();
@@ -113,7 +114,7 @@ public final class SystemTables {
       r.put("host_id", Values.ofUuid(p.hostId()));
       r.put("rack", text(p.rack()));
       r.put("release_version", text(p.releaseVersion()));
-      r.put("schema_version", Values.ofUuid(schema.version()));
+      r.put("schema_version", Values.ofUuid(p.schemaVersion() != null ? p.schemaVersion() : schema.version()));
       r.put("tokens", tokenSet(p.tokens()));
       if (v2) {
         r.put("peer_port", Values.ofInt(p.peerPort()));
