@@ -42,6 +42,8 @@ public final class NodetoolMain {
         drain                             flush everything before the node is stopped
         getcompactionthroughput           the compaction throughput cap
         setcompactionthroughput MIB       change it (MiB/s; 0 = unthrottled)
+        settraceprobability P             trace this share (0 to 1) of CQL requests (system_traces)
+        gettraceprobability               the share traced
         gcstats                           garbage collection since the previous call
         version                           the node's release version
       """;
@@ -163,6 +165,15 @@ public final class NodetoolMain {
         node.post("/api/compactionthroughput", Map.of("mib", List.of(mib)));
         return "";
       }
+      case "settraceprobability": {
+        String p = o.positionals(1, 1).get(0);
+        node.post("/api/traceprobability", Map.of("probability", List.of(p)));
+        return "";
+      }
+      case "gettraceprobability":
+        o.positionals(0, 0);
+        return "Current trace probability: " + node.get("/api/traceprobability", Map.of()).get("probability").asDouble()
+            + "\n";
       case "gcstats":
         o.positionals(0, 0);
         return Reports.gcStats(node.get("/api/gcstats", Map.of()));

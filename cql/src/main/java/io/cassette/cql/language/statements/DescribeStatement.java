@@ -205,7 +205,7 @@ final class DescribeStatement implements Executable {
   static String table(TableMetadata t) {
     StringBuilder sb = new StringBuilder("CREATE TABLE " + q(t.keyspace) + "." + q(t.name) + " (\n");
     boolean single = t.partitionKey.size() == 1 && t.clustering.isEmpty();
-    for (ColumnMetadata c : t.columns) {
+    for (ColumnMetadata c : t.describeOrder()) {
       sb.append("    ").append(q(c.name())).append(' ').append(Types.toCql(c.type()));
       if (c.isStatic()) {
         sb.append(" static");
