@@ -275,6 +275,23 @@ class ParityDriverTest {
   }
 
   @Test
+  void theJavaDriverSpeaksV6BetaWhenAskedTo() {
+    try (CqlSession v6 = CqlSession.builder().addContactPoint(address).withLocalDatacenter("datacenter1")
+        .withConfigLoader(DriverConfigLoader.programmaticBuilder()
+            .withString(DefaultDriverOption.PROTOCOL_VERSION, "V6")
+            .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(15)).build())
+        .build()) {
+      assertThat(v6.getContext().getProtocolVersion())
+          .isEqualTo(com.datastax.oss.driver.api.core.DefaultProtocolVersion.V6);
+      v6.execute("INSERT INTO p.t (k, c, v) VALUES (6, 6, 'six')");
+      PreparedStatement ps = v6.prepare("SELECT v FROM p.t WHERE k = ?");
+      assertThat(v6.execute(ps.bind(6)).one().getString("v")).isEqualTo("six");
+      ResultSet traced = v6.execute(ps.bind(6).setTracing(true));
+      assertThat(traced.getExecutionInfo().getQueryTrace().getRequestType()).isEqualTo("Execute CQL3 prepared query");
+    }
+  }
+
+  @Test
   void thePythonDriverReadsTracesWarningsAndSpeaksV6Beta(@TempDir Path tmp) throws Exception {
     String python = "/usr/bin/python3";
     assumeTrue(new File(python).canExecute(), "no python3");
