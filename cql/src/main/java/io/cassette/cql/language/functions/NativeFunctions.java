@@ -161,7 +161,7 @@ public final class NativeFunctions {
       }
       sigs.append(") -> ").append(Types.toCql(f.returnType()));
     }
-    if (cands.get(0).argTypes().size() != argTypes.size()) {
+    if (cands.size() == 1 && cands.get(0).argTypes().size() != argTypes.size()) {
       throw invalid("Invalid number of arguments in call to function system." + cands.get(0).name()
           + ": " + cands.get(0).argTypes().size() + " required but " + argTypes.size() + " provided");
     }

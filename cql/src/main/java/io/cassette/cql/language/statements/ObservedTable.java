@@ -145,7 +145,8 @@ final class ObservedTable implements TableReader {
 
   /** The read as Cassandra prints it: {@code SELECT * FROM ks.t WHERE k = 1 LIMIT 5000 ALLOW FILTERING}. */
   private String cql(byte[] partitionKey, ReadQuery query) {
-    StringBuilder sb = new StringBuilder("SELECT * FROM ").append(table).append(" WHERE ");
+    StringBuilder sb = new StringBuilder("SELECT ").append(ctx.readColumns()).append(" FROM ").append(table)
+        .append(" WHERE ");
     List<byte[]> values = KeyCodec.splitPartitionKey(table, partitionKey);
     for (int i = 0; i < table.partitionKey.size(); i++) {
       ColumnMetadata c = table.partitionKey.get(i);
