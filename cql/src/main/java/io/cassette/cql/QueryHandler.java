@@ -27,4 +27,12 @@ public interface QueryHandler {
 
   /** Called after every schema change, for EVENT pushes to registered connections. */
   void onSchemaChange(Consumer<Result.SchemaChange> listener);
+
+  /**
+   * Keeps a finished trace (system_traces) and returns its session id, which the transport
+   * sends to a client that asked for tracing; null when this handler keeps no traces.
+   */
+  default java.util.UUID traced(TraceSession session) {
+    return null;
+  }
 }

@@ -125,7 +125,8 @@ public final class CassetteNode implements AutoCloseable {
           : new NodeInfo(config.string(ConfigKeys.CLUSTER_NAME), InetAddress.getByName(host),
               InetAddress.getByName(host), cqlPort, identity.hostId(), identity.tokens(),
               ringSettings.dataCenter(), ringSettings.rack(), NodeInfo.RELEASE_VERSION, ring.view());
-      CqlLanguage language = new CqlLanguage(front, node);
+      CqlLanguage language = new CqlLanguage(front, node, new io.cassette.cql.language.statements.TombstoneThresholds(
+          config.integer(ConfigKeys.TOMBSTONE_WARN_THRESHOLD), config.integer(ConfigKeys.TOMBSTONE_FAILURE_THRESHOLD)));
       cqlLanguage = language;
       if (front instanceof RingCoordinator rc) {
         // The ring honours each table's read_repair and speculative_retry (CQL owns the options).

@@ -24,6 +24,10 @@ import io.cassette.cql.language.statements.QueryContext;
 import io.cassette.cql.language.statements.SelectStatement;
 import io.cassette.cql.language.statements.Services;
 import io.cassette.cql.language.statements.StatementCompiler;
+import io.cassette.cql.language.statements.TombstoneThresholds;
+import io.cassette.cql.language.system.TraceStore;
+import io.cassette.cql.TraceSession;
+import io.cassette.cql.Tracing;
 import io.cassette.storage.StorageException;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
@@ -36,6 +40,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -81,9 +86,19 @@ public final class CqlLanguage implements QueryHandler {
 
   /** The language over {@code coordinator}, through which every read, write and schema change goes. */
   public CqlLanguage(Coordinator coordinator, NodeInfo node) {
+    this(coordinator, node, TombstoneThresholds.DEFAULTS);
+  }
+
+  /** @param tombstones tombstone_warn_threshold and tombstone_failure_threshold */
+  public CqlLanguage(Coordinator coordinator, NodeInfo node, TombstoneThresholds tombstones) {
     SchemaManager schema = new SchemaManager(coordinator);
-    this.services = new Services(schema, coordinator, new MicrosClock(), node);
+    this.services = new Services(schema, coordinator, new MicrosClock(), node, new TraceStore(node), tombstones);
     this.compiler = new StatementCompiler(services);
+  }
+
+  @Override
+  public UUID traced(TraceSession session) {
+    return services.traces().add(session);
   }
 
   /** The schema, for tools and tests. */
@@ -95,8 +110,10 @@ public final class CqlLanguage implements QueryHandler {
   public Result query(String query, QueryOptions options, ClientState state) {
     String[] writeType = {null};
     return guard(options, writeType, () -> {
+      Tracing.trace("Parsing " + query);
       Statement s = Parser.parse(query);
       String ks = options.keyspace() != null ? options.keyspace() : state.keyspace();
+      Tracing.trace("Preparing statement");
       Executable e = compiler.compile(s, ks);
       writeType[0] = writeTypeOf(e);
       List<ByteBuffer> values = orderValues(e, options);
@@ -131,8 +148,34 @@ public final class CqlLanguage implements QueryHandler {
       writeType[0] = writeTypeOf(e);
       List<ByteBuffer> values = orderValues(e, options);
       checkCount(e, values);
+      traceExecute(id, e, values);
       return e.execute(new QueryContext(options, state, services, values));
     });
+  }
+
+  /** Cassandra's parameters of a traced EXECUTE: the statement's text and each bound value. */
+  private void traceExecute(byte[] id, Executable e, List<ByteBuffer> values) {
+    TraceSession trace = Tracing.current();
+    if (trace == null) {
+      return;
+    }
+    Prepared p = prepared.get(new Key(id));
+    if (p != null) {
+      trace.parameter("query", p.query());
+    }
+    List<ColumnSpec> vars = e.variables();
+    for (int i = 0; i < vars.size() && i < values.size(); i++) {
+      ByteBuffer v = values.get(i);
+      String text = v == null ? "null" : v == QueryOptions.UNSET ? "unset"
+          : io.cassette.cql.language.types.TextForms.toText(vars.get(i).type(), bytes(v));
+      trace.parameter("bound_var_" + i + "_" + vars.get(i).name(), text);
+    }
+  }
+
+  private static byte[] bytes(ByteBuffer b) {
+    byte[] out = new byte[b.remaining()];
+    b.duplicate().get(out);
+    return out;
   }
 
   /** The compiled form of a prepared id, recompiled if the schema changed since. */

@@ -7,6 +7,7 @@ import io.cassette.cql.ErrorCode;
 import io.cassette.cql.QueryHandler;
 import io.cassette.cql.Result;
 import io.cassette.cql.ResultMetadataId;
+import io.cassette.cql.TraceSession;
 import io.cassette.cql.transport.compression.BodyCompressor;
 import io.cassette.cql.transport.frame.Envelope;
 import io.cassette.cql.transport.frame.FrameDecoder;
@@ -479,6 +480,7 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
     Request request = null;
     boolean bodyReleased = false;
     ClientWarnings.begin();
+    TraceSession trace = null;
     try {
       try {
         request = RequestDecoder.decode(envelope.opcode(), envelope.body(), envelope.version(), maxValueBytes);
@@ -494,6 +496,7 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
       // large value does not live once more while it becomes a cell and a commit-log record.
       envelope.body().release();
       bodyReleased = true;
+      trace = RequestTracing.begin(envelope, request, state);
       body = execute(ctx, request, envelope.version());
       if (envelope.opcode() == Opcode.AUTH_RESPONSE) {
         opcode = ready ? Opcode.AUTH_SUCCESS : Opcode.AUTH_CHALLENGE;
@@ -519,8 +522,10 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
       }
       warnings = ClientWarnings.finish();
     }
+    // Stored before answering, so a driver that fetches the trace at once finds it whole.
+    java.util.UUID traceId = RequestTracing.end(trace, handler);
     record(envelope.opcode(), request, opcode == Opcode.ERROR, (System.nanoTime() - decodedAtNanos) / 1000);
-    respond(ctx, envelope, opcode, body, warnings).addListener(f -> requestDone(ctx, bytes));
+    respond(ctx, envelope, opcode, body, warnings, traceId).addListener(f -> requestDone(ctx, bytes));
   }
 
   /** Latency and errors per request type; slow statements to the CQL slow log. */
@@ -557,13 +562,18 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
     if (request instanceof Request.Execute e) {
       Result r = handler.execute(e.id(), e.resultMetadataId(), e.options(), state);
       byte[] newMetadataId = null;
-      if (v >= ProtocolVersions.FIRST_SEGMENTED && r instanceof Result.Rows rows) {
+      boolean skipMetadata = e.options().skipMetadata();
+      if (isConditionalResult(r)) {
+        // As Cassandra (v5 too): a conditional statement's columns vary with the outcome, so its
+        // rows always carry their metadata and never METADATA_CHANGED.
+        skipMetadata = false;
+      } else if (v >= ProtocolVersions.FIRST_SEGMENTED && r instanceof Result.Rows rows) {
         byte[] current = metadataIdOf(rows.columns());
         if (!Arrays.equals(current, e.resultMetadataId())) {
           newMetadataId = current;
         }
       }
-      return ResultEncoder.encode(ctx.alloc(), r, v, e.options().skipMetadata(), newMetadataId, null);
+      return ResultEncoder.encode(ctx.alloc(), r, v, skipMetadata, newMetadataId, null);
     }
     if (request instanceof Request.Prepare p) {
       Result.Prepared r = handler.prepare(p.query(), p.keyspace(), state);
@@ -589,6 +599,12 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
     throw new IllegalStateException("Not a worker request: " + request);
   }
 
+  /** The rows of a conditional statement (LWT): their first column is always {@code [applied]}. */
+  private static boolean isConditionalResult(Result r) {
+    return r instanceof Result.Rows rows && !rows.columns().isEmpty()
+        && "[applied]".equals(rows.columns().get(0).name());
+  }
+
   /** The last result columns seen and their metadata id: a connection mostly repeats a few statements. */
   private record MetadataIdCache(List<io.cassette.cql.ColumnSpec> columns, byte[] id) {}
 
@@ -607,14 +623,28 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
   /** Writes a response on the request's stream, with warnings (v4+). Callable from any thread. */
   private io.netty.channel.ChannelFuture respond(ChannelHandlerContext ctx, Envelope request, int opcode, ByteBuf body,
                                                  List<String> warnings) {
+    return respond(ctx, request, opcode, body, warnings, null);
+  }
+
+  /** As above, with the tracing session id (null: none) before the warnings, as the protocol orders them. */
+  private io.netty.channel.ChannelFuture respond(ChannelHandlerContext ctx, Envelope request, int opcode, ByteBuf body,
+                                                 List<String> warnings, java.util.UUID traceId) {
     int flags = 0;
-    if (!warnings.isEmpty() && request.version() >= 4) {
-      ByteBuf prefixed = ctx.alloc().buffer(body.readableBytes() + 64);
-      CqlCodec.writeStringList(prefixed, warnings);
+    boolean warn = !warnings.isEmpty() && request.version() >= 4;
+    if (warn || traceId != null) {
+      ByteBuf prefixed = ctx.alloc().buffer(body.readableBytes() + 80);
+      if (traceId != null) {
+        prefixed.writeLong(traceId.getMostSignificantBits());
+        prefixed.writeLong(traceId.getLeastSignificantBits());
+        flags |= Envelope.FLAG_TRACING;
+      }
+      if (warn) {
+        CqlCodec.writeStringList(prefixed, warnings);
+        flags |= Envelope.FLAG_WARNING;
+      }
       prefixed.writeBytes(body);
       body.release();
       body = prefixed;
-      flags |= Envelope.FLAG_WARNING;
     }
     Envelope response = new Envelope(request.version(), flags, request.streamId(), opcode, body);
     if (ctx.executor().inEventLoop()) {

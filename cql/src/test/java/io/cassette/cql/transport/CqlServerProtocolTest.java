@@ -63,7 +63,7 @@ class CqlServerProtocolTest {
       }
       assertThat(map).containsEntry("CQL_VERSION", List.of("3.4.7"))
           .containsEntry("COMPRESSION", List.of("lz4", "snappy"))
-          .containsEntry("PROTOCOL_VERSIONS", List.of("3/v3", "4/v4", "5/v5"));
+          .containsEntry("PROTOCOL_VERSIONS", List.of("3/v3", "4/v4", "5/v5", "6/v6-beta"));
     }
   }
 
@@ -143,13 +143,13 @@ class CqlServerProtocolTest {
   @Test
   void unsupportedVersionIsRefusedInAVersionTheClientCanRead() throws Exception {
     try (RawClient c = new RawClient(address)) {
-      c.send(6, 0, Opcode.OPTIONS, new byte[0]);
+      c.send(7, 0, Opcode.OPTIONS, new byte[0]);
       RawClient.Frame f = c.read();
       assertThat(f.version()).isEqualTo(0x85);
       assertThat(f.opcode()).isEqualTo(Opcode.ERROR);
       assertThat(f.errorCode()).isEqualTo(PROTOCOL_ERROR);
       assertThat(f.errorMessage()).isEqualTo(
-          "Invalid or unsupported protocol version (6); supported versions are (3/v3, 4/v4, 5/v5)");
+          "Invalid or unsupported protocol version (7); supported versions are (3/v3, 4/v4, 5/v5, 6/v6-beta)");
       assertThat(c.isClosedByServer()).isTrue();
     }
     try (RawClient c = new RawClient(address)) {
@@ -163,6 +163,33 @@ class CqlServerProtocolTest {
     try (RawClient c = connect(4)) {
       c.send(4, 1, Opcode.OPTIONS, new byte[0]);
       assertThat(c.read().opcode()).isEqualTo(Opcode.SUPPORTED);
+    }
+  }
+
+  /** Cassandra 5.0.4's answers, byte for byte in version, flags and text. */
+  @Test
+  void v6BetaIsSpokenWithTheBetaFlagAndRefusedWithoutIt() throws Exception {
+    try (RawClient c = new RawClient(address)) {
+      c.send(6, 0, Opcode.OPTIONS, new byte[0]);
+      RawClient.Frame f = c.read();
+      assertThat(f.version()).isEqualTo(0x86);
+      assertThat(f.flags()).isEqualTo(0x10);
+      assertThat(f.errorCode()).isEqualTo(PROTOCOL_ERROR);
+      assertThat(f.errorMessage()).isEqualTo("Beta version of the protocol used (6/v6-beta), but USE_BETA flag is unset");
+      assertThat(c.isClosedByServer()).isTrue();
+    }
+    try (RawClient c = new RawClient(address)) {
+      c.send(6, 0x10, 1, Opcode.STARTUP, RawClient.stringMap(Map.of("CQL_VERSION", "3.0.0")));
+      RawClient.Frame ready = c.read();
+      assertThat(ready.version()).isEqualTo(0x86);
+      assertThat(ready.flags()).isEqualTo(0x10);
+      assertThat(ready.opcode()).isEqualTo(Opcode.READY);
+      c.segments = true; // v6 is framed as v5 after STARTUP
+      c.send(6, 0x10, 2, Opcode.OPTIONS, new byte[0]);
+      RawClient.Frame supported = c.read();
+      assertThat(supported.opcode()).isEqualTo(Opcode.SUPPORTED);
+      assertThat(supported.flags() & 0x10).isEqualTo(0x10);
+      assertThat(supported.stream()).isEqualTo(2);
     }
   }
 

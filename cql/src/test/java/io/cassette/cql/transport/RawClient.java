@@ -68,7 +68,11 @@ final class RawClient implements AutoCloseable {
   }
 
   void send(int version, int stream, int opcode, byte[] body) throws IOException {
-    byte[] f = frame(version, 0, stream, opcode, body);
+    send(version, 0, stream, opcode, body);
+  }
+
+  void send(int version, int flags, int stream, int opcode, byte[] body) throws IOException {
+    byte[] f = frame(version, flags, stream, opcode, body);
     sendRaw(segments ? segment(f, true) : f);
   }
 

@@ -89,6 +89,7 @@ public final class AdminEndpoints {
     http.register("/api/snapshots", read(api::listSnapshots));
     http.register("/api/gcstats", read(req -> api.gc.sinceLastCall()));
     http.register("/api/compactionthroughput", guarded(api::compactionThroughput));
+    http.register("/api/traceprobability", guarded(api::traceProbability));
     // Operations wait for the engine (a compaction on an SD card takes minutes): they run one
     // at a time off the event loop, so health, metrics and the dashboard keep answering.
     Executor operations = new ThreadPoolExecutor(0, 1, OPERATION_THREAD_IDLE_SECONDS, TimeUnit.SECONDS,
@@ -248,6 +249,25 @@ public final class AdminEndpoints {
     // Until the next restart: cassette.yaml keeps what the node starts with, as in Cassandra.
     return Response.json(new JsonWriter().beginObject()
         .field("throughputBytesPerSecond", compactionThroughput.get()).endObject().toString());
+  }
+
+  /** nodetool settraceprobability / gettraceprobability: the share of CQL requests traced unasked. */
+  private Response traceProbability(Request req) {
+    if (!req.method().equals("GET") && !req.method().equals("HEAD")) {
+      String p = param(req, "probability");
+      double value;
+      try {
+        value = Double.parseDouble(p);
+      } catch (RuntimeException e) {
+        return error(400, "Trace probability must be between 0 and 1");
+      }
+      if (!(value >= 0 && value <= 1)) {
+        return error(400, "Trace probability must be between 0 and 1");
+      }
+      io.cassette.cql.Tracing.setProbability(value);
+    }
+    return Response.json(new JsonWriter().beginObject()
+        .field("probability", io.cassette.cql.Tracing.probability()).endObject().toString());
   }
 
   // ---- operations ----

@@ -21,6 +21,8 @@ public final class ConfigKeys {
   public static final String COMMITLOG_SYNC_PERIOD = "commitlog_sync_period";
   public static final String COMMITLOG_SEGMENT_SIZE = "commitlog_segment_size";
   public static final String COMPACTION_THROUGHPUT = "compaction_throughput";
+  public static final String TOMBSTONE_WARN_THRESHOLD = "tombstone_warn_threshold";
+  public static final String TOMBSTONE_FAILURE_THRESHOLD = "tombstone_failure_threshold";
   public static final String CONCURRENT_COMPACTORS = "concurrent_compactors";
   public static final String MEMTABLE_HEAP_SPACE = "memtable_heap_space";
   public static final String NUM_TOKENS = "num_tokens";
@@ -123,6 +125,9 @@ public final class ConfigKeys {
     add(new ConfigKey(MAX_HINTS_FILE_SIZE, ValueType.DATA_SIZE, "128MiB"));
     add(new ConfigKey(MAX_HINTS_SIZE_PER_HOST, ValueType.DATA_SIZE, "64MiB"));
     add(new ConfigKey(BATCHLOG_REPLAY_THROTTLE, ValueType.DATA_SIZE, "1024KiB"));
+    // Reads: tombstones met beyond these warn the client / fail the read (Cassandra's defaults).
+    add(new ConfigKey(TOMBSTONE_WARN_THRESHOLD, ValueType.INT, "1000"));
+    add(new ConfigKey(TOMBSTONE_FAILURE_THRESHOLD, ValueType.INT, "100000"));
   }
 
   private ConfigKeys() {}

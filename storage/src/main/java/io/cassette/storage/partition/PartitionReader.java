@@ -32,6 +32,11 @@ public final class PartitionReader {
       pd = Reconcile.deletion(pd, s.partitionDeletion());
       rts.addAll(s.rangeTombstones());
     }
+    int sstables = 0;
+    for (PartitionSource s : sources) {
+      sstables += s instanceof io.cassette.storage.memtable.MemtablePartition ? 0 : 1;
+    }
+    io.cassette.storage.ReadStats.countSstables(sstables);
     long now = query.nowInSeconds();
     List<Slice> slices = new ArrayList<>(query.slices());
     slices.sort((a, b) -> Bytes.compare(a.start(), b.start()));
@@ -142,6 +147,7 @@ public final class PartitionReader {
     if (!rts.isEmpty()) {
       d = Reconcile.deletion(d, Reconcile.covering(rts, row.clustering()));
     }
+    int tombstones = row.deletion().isLive() ? 0 : 1;
     LivenessInfo liveness = row.liveness();
     if (!liveness.isEmpty() && (d.deletes(liveness.timestamp()) || !liveness.isLive(now))) {
       liveness = LivenessInfo.EMPTY;
@@ -150,7 +156,11 @@ public final class PartitionReader {
     List<Cell> kept = null;
     for (int i = 0; i < cells.size(); i++) {
       Cell c = cells.get(i);
-      boolean keep = !d.deletes(c.timestamp()) && c.isLive(now);
+      boolean shadowed = d.deletes(c.timestamp());
+      boolean keep = !shadowed && c.isLive(now);
+      if (!keep && !shadowed) {
+        tombstones++; // a cell tombstone or an expired cell, as Cassandra counts them
+      }
       if (!keep && kept == null) {
         kept = new ArrayList<>(cells.subList(0, i));
       } else if (keep && kept != null) {
@@ -159,6 +169,9 @@ public final class PartitionReader {
     }
     if (kept != null) {
       cells = kept;
+    }
+    if (tombstones > 0) {
+      io.cassette.storage.ReadStats.countTombstones(tombstones);
     }
     if (liveness.isEmpty() && cells.isEmpty()) {
       return null;

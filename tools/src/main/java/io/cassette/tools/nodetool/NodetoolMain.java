@@ -44,6 +44,8 @@ public final class NodetoolMain {
         setcompactionthroughput MIB       change it (MiB/s; 0 = unthrottled)
         listpendinghints                  hints this node keeps for other nodes (ring)
         truncatehints [ENDPOINT]          delete the hints for ENDPOINT, or all of them (ring)
+        settraceprobability P             trace this share (0 to 1) of CQL requests (system_traces)
+        gettraceprobability               the share traced
         gcstats                           garbage collection since the previous call
         version                           the node's release version
       """;
@@ -173,6 +175,15 @@ public final class NodetoolMain {
         node.post("/api/truncatehints", endpoint.isEmpty() ? Map.of() : Map.of("endpoint", endpoint));
         return "";
       }
+      case "settraceprobability": {
+        String p = o.positionals(1, 1).get(0);
+        node.post("/api/traceprobability", Map.of("probability", List.of(p)));
+        return "";
+      }
+      case "gettraceprobability":
+        o.positionals(0, 0);
+        return "Current trace probability: " + node.get("/api/traceprobability", Map.of()).get("probability").asDouble()
+            + "\n";
       case "gcstats":
         o.positionals(0, 0);
         return Reports.gcStats(node.get("/api/gcstats", Map.of()));

@@ -73,6 +73,7 @@ public final class NativeFunctions {
         return a.get(0);
       });
     }
+    MathFunctions.register(NativeFunctions::add);
     add("varcharasblob", List.of(Types.TEXT), Types.BLOB, (a, c) -> a.get(0));
     add("blobasvarchar", List.of(Types.BLOB), Types.TEXT, (a, c) -> a.get(0));
   }
@@ -106,9 +107,32 @@ public final class NativeFunctions {
    * type is not known yet, e.g. a literal or a marker: the first overload then decides).
    */
   public static NativeFunction resolve(String name, List<CqlType> argTypes) {
+    return resolve(name, argTypes, null);
+  }
+
+  /**
+   * As {@link #resolve(String, List)}; {@code literalTypes} (may be null) holds, for an untyped
+   * numeric literal argument, the type Cassandra prefers for it (int for 3, double for 2.5), so
+   * {@code abs(-3)} is the int overload. An overload whose types all equal the given ones wins.
+   */
+  public static NativeFunction resolve(String name, List<CqlType> argTypes, List<CqlType> literalTypes) {
     List<NativeFunction> cands = BY_NAME.get(name.toLowerCase(Locale.ROOT));
     if (cands == null) {
       throw invalid("Unknown function '" + name + "'");
+    }
+    for (NativeFunction f : cands) {
+      if (f.argTypes().size() != argTypes.size() || cands.size() == 1) {
+        continue;
+      }
+      boolean exact = true;
+      for (int i = 0; i < argTypes.size() && exact; i++) {
+        CqlType given = argTypes.get(i) != null ? argTypes.get(i)
+            : literalTypes == null ? null : literalTypes.get(i);
+        exact = given != null && given.equals(f.argTypes().get(i));
+      }
+      if (exact && !argTypes.isEmpty()) {
+        return f;
+      }
     }
     for (NativeFunction f : cands) {
       if (f.argTypes().size() != argTypes.size()) {
@@ -137,7 +161,7 @@ public final class NativeFunctions {
       }
       sigs.append(") -> ").append(Types.toCql(f.returnType()));
     }
-    if (cands.get(0).argTypes().size() != argTypes.size()) {
+    if (cands.size() == 1 && cands.get(0).argTypes().size() != argTypes.size()) {
       throw invalid("Invalid number of arguments in call to function system." + cands.get(0).name()
           + ": " + cands.get(0).argTypes().size() + " required but " + argTypes.size() + " provided");
     }

@@ -80,6 +80,28 @@ public final class TableMetadata {
     this.isCounter = counter;
   }
 
+  /**
+   * The columns in the order Cassandra's DESCRIBE lists them: partition key, clustering, then
+   * static and regular columns, each group with simple (single-cell) columns before complex
+   * ones (non-frozen collections and UDTs), each by name. {@link #columns} (the SELECT * order)
+   * sorts each group by name only.
+   */
+  public List<ColumnMetadata> describeOrder() {
+    List<ColumnMetadata> out = new ArrayList<>(columns.size());
+    out.addAll(partitionKey);
+    out.addAll(clustering);
+    for (boolean statics : new boolean[] {true, false}) {
+      for (boolean complex : new boolean[] {false, true}) {
+        for (ColumnMetadata c : valueColumns()) {
+          if (c.isStatic() == statics && Types.isMultiCell(c.type()) == complex) {
+            out.add(c);
+          }
+        }
+      }
+    }
+    return out;
+  }
+
   public ColumnMetadata column(String n) {
     return byName.get(n);
   }

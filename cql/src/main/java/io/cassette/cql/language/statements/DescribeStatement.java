@@ -99,7 +99,7 @@ final class DescribeStatement implements Executable {
       }
       case "KEYSPACE" -> keyspaceRows(keyspace(schema, describe.name() == null ? current : describe.name().name()),
           describe.full(), rows);
-      case "TABLE" -> tableRows(table(schema, describe.name(), current), rows);
+      case "TABLE" -> tableRows(table(schema, describe.name(), current, "Table "), rows);
       case "TYPE" -> {
         String ks = describe.name().keyspace() != null ? describe.name().keyspace() : current;
         KeyspaceMetadata k = keyspace(schema, ks);
@@ -127,7 +127,7 @@ final class DescribeStatement implements Executable {
         if (n.keyspace() == null && schema.keyspace(n.name()) != null) {
           keyspaceRows(schema.keyspace(n.name()), false, rows);
         } else {
-          tableRows(table(schema, n, current), rows);
+          tableRows(table(schema, n, current, ""), rows);
         }
       }
     }
@@ -159,12 +159,13 @@ final class DescribeStatement implements Executable {
     return k;
   }
 
-  private static TableMetadata table(Schema schema, Statement.QualifiedName n, String current) {
+  /** @param what "Table " for DESCRIBE TABLE, "" for DESCRIBE of a bare name (Cassandra's two texts) */
+  private static TableMetadata table(Schema schema, Statement.QualifiedName n, String current, String what) {
     String ks = n.keyspace() != null ? n.keyspace() : current;
     KeyspaceMetadata k = keyspace(schema, ks);
     TableMetadata t = k.tables().get(n.name());
     if (t == null) {
-      throw invalid("'" + n.name() + "' not found in keyspace '" + ks + "'");
+      throw invalid(what + "'" + n.name() + "' not found in keyspace '" + ks + "'");
     }
     return t;
   }
@@ -205,7 +206,7 @@ final class DescribeStatement implements Executable {
   static String table(TableMetadata t) {
     StringBuilder sb = new StringBuilder("CREATE TABLE " + q(t.keyspace) + "." + q(t.name) + " (\n");
     boolean single = t.partitionKey.size() == 1 && t.clustering.isEmpty();
-    for (ColumnMetadata c : t.columns) {
+    for (ColumnMetadata c : t.describeOrder()) {
       sb.append("    ").append(q(c.name())).append(' ').append(Types.toCql(c.type()));
       if (c.isStatic()) {
         sb.append(" static");

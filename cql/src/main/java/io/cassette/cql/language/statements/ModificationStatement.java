@@ -1,5 +1,6 @@
 package io.cassette.cql.language.statements;
 
+import io.cassette.cql.Tracing;
 import static io.cassette.cql.language.Errors.invalid;
 
 import io.cassette.coordinator.PartitionReader;
@@ -251,7 +252,9 @@ public final class ModificationStatement implements Executable {
 
   @Override
   public List<ColumnSpec> resultColumns() {
-    return isConditional() ? List.of(applied()) : List.of();
+    // A conditional statement prepares with no result metadata, as Cassandra's: its columns
+    // ([applied], then the current row's when not applied) are only known once executed.
+    return List.of();
   }
 
   private ColumnSpec applied() {
@@ -288,6 +291,14 @@ public final class ModificationStatement implements Executable {
   /** The updates of one statement (IN, index entries: several) as one mutation. */
   private static void applyAll(QueryContext ctx, List<PartitionUpdate> updates) {
     if (!updates.isEmpty()) {
+      Tracing.trace("Determining replicas for mutation");
+      if (Tracing.isTracing()) {
+        // Cassandra's replica-side steps; here the coordinator writes right after them.
+        Tracing.trace("Appending to commitlog");
+        for (PartitionUpdate u : updates) {
+          Tracing.trace("Adding to " + u.table() + " memtable");
+        }
+      }
       ctx.services.coordinator().write(new Mutation(updates), ctx.request());
     }
   }

@@ -25,6 +25,8 @@ public final class QueryContext {
   private final long nowInSeconds;
   private long timestamp = Long.MIN_VALUE;
   private Request request;
+  /** The columns a SELECT reads, as Cassandra prints them in a tombstone warning ("*" or "v, w"). */
+  private String readColumns = "*";
 
   public QueryContext(QueryOptions options, ClientState state, Services services, List<ByteBuffer> values) {
     this.options = options;
@@ -76,6 +78,14 @@ public final class QueryContext {
   }
 
   /** What the coordinator is told of this request: levels, timeout, client. */
+  public String readColumns() {
+    return readColumns;
+  }
+
+  public void readColumns(String columns) {
+    this.readColumns = columns;
+  }
+
   public Request request() {
     if (request == null) {
       request = new Request(level(options.consistency()), level(options.serialConsistency()),

@@ -265,7 +265,7 @@ final class SchemaStatements {
         TableMetadata t = k == null ? null : k.tables().get(ci.table().name());
         if (t == null) {
           throw invalid(k == null ? "Keyspace '" + ks + "' doesn't exist"
-              : "Table '" + ks + "." + ci.table().name() + "' doesn't exist");
+              : "Table '" + ci.table().name() + "' doesn't exist");
         }
         ColumnMetadata c = t.column(ci.column());
         if (c == null) {
@@ -319,7 +319,8 @@ final class SchemaStatements {
         if (di.ifExists()) {
           return null;
         }
-        throw invalid("Index '" + ks + "." + di.name().name() + "' doesn't exist");
+        // Cassandra 5.0.4's text, its stray closing quote included.
+        throw invalid("Index '" + ks + "." + di.name().name() + "' doesn't exist'");
       }, event("UPDATED", "TABLE", ks, table[0] == null ? "" : table[0])));
     }
     throw invalid("Unsupported schema statement");
@@ -331,8 +332,10 @@ final class SchemaStatements {
       rf = k.replication().get("datacenter1");
     }
     if (rf != null && Integer.parseInt(rf.split("/")[0]) > 1) {
+      // SimpleStrategy counts the ring's nodes; NetworkTopologyStrategy those of the data centre.
       ClientWarnings.add("Your replication factor " + rf + " for keyspace " + k.name()
-          + " is higher than the number of nodes 1 for datacenter datacenter1");
+          + " is higher than the number of nodes 1"
+          + (k.replication().containsKey("replication_factor") ? "" : " for datacenter datacenter1"));
     }
   }
 

@@ -200,7 +200,7 @@ public final class SelectStatement implements Executable {
     PagingState state = ctx.options.pagingState() == null || grouped ? null
         : PagingState.deserialize(ctx.options.pagingState());
     List<byte[]> keys = where.partitionKeys(ctx);
-    if (selection.aggregate && groupBy.isEmpty() && !table.virtual) {
+    if ((selection.aggregate || !groupBy.isEmpty()) && !table.virtual) {
       if (keys == null) {
         io.cassette.cql.ClientWarnings.add("Aggregation query used without partition key");
       } else if (keys.size() > 1) {
@@ -214,6 +214,7 @@ public final class SelectStatement implements Executable {
     }
     List<Slice> slices = where.clusteringRestricted ? where.slices(ctx) : List.of(Slice.ALL);
     Collector out = new Collector(ctx, grouped, pageSize, state == null ? userLimit : state.remaining());
+    ctx.readColumns(readColumns());
     TableReader t = source.open(table, ctx);
     if (!slices.isEmpty() || !where.clusteringRestricted) {
       if (keys != null) {
@@ -254,6 +255,17 @@ public final class SelectStatement implements Executable {
     List<List<ByteBuffer>> rows = out.finish();
     ByteBuffer paging = out.paging == null ? null : out.paging.serialize();
     return new Result.Rows(selection.resultSpecs(), rows, paging);
+  }
+
+  /** The regular and static columns selected, in table order; "*" for SELECT * or when none are. */
+  private String readColumns() {
+    List<String> names = new ArrayList<>();
+    for (io.cassette.cql.language.schema.ColumnMetadata c : table.valueColumns()) {
+      if (selection.referenced.contains(c)) {
+        names.add(io.cassette.cql.language.types.Identifiers.quoteIfNeeded(c.name()));
+      }
+    }
+    return selection.wildcard || names.isEmpty() ? "*" : String.join(", ", names);
   }
 
   private void scan(TableReader t, QueryContext ctx, Collector out, List<Slice> slices, PagingState state, int ppl) {

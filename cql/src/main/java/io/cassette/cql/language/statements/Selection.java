@@ -472,7 +472,12 @@ public final class Selection {
       boolean untyped = f.args().get(i) instanceof Selector.Value v && terms.inferType(v.term()) == null;
       argTypes.add(untyped ? null : args.get(i).type());
     }
-    NativeFunction fn = NativeFunctions.resolve(name, argTypes);
+    List<CqlType> literalTypes = new ArrayList<>();
+    for (int i = 0; i < args.size(); i++) {
+      literalTypes.add(argTypes.get(i) == null && f.args().get(i) instanceof Selector.Value v
+          ? preferredNumericType(v.term()) : null);
+    }
+    NativeFunction fn = NativeFunctions.resolve(name, argTypes, literalTypes);
     for (int i = 0; i < args.size(); i++) {
       if (argTypes.get(i) == null) {
         Selector.Value v = (Selector.Value) f.args().get(i);
@@ -488,6 +493,34 @@ public final class Selection {
       }
       return fn.apply(vs, ctx);
     });
+  }
+
+  /**
+   * The type Cassandra prefers for a numeric literal when a function's overloads must choose:
+   * int for an integer that fits, else bigint, else varint; double for a float. Null otherwise.
+   */
+  private static CqlType preferredNumericType(io.cassette.cql.language.parser.Term t) {
+    if (t instanceof io.cassette.cql.language.parser.Term.Negate n) {
+      t = n.term();
+    }
+    if (!(t instanceof io.cassette.cql.language.parser.Term.Literal l)) {
+      return null;
+    }
+    if (l.kind() == io.cassette.cql.language.types.Values.Constant.FLOAT) {
+      return Types.DOUBLE;
+    }
+    if (l.kind() != io.cassette.cql.language.types.Values.Constant.INTEGER) {
+      return null;
+    }
+    java.math.BigInteger v;
+    try {
+      v = new java.math.BigInteger(l.text());
+    } catch (NumberFormatException e) {
+      return null;
+    }
+    // -2147483648 is written as the negation of 2147483648: both fit an int's range by magnitude.
+    return v.bitLength() <= 31 || v.equals(java.math.BigInteger.ONE.shiftLeft(31)) ? Types.INT
+        : v.bitLength() <= 63 || v.equals(java.math.BigInteger.ONE.shiftLeft(63)) ? Types.BIGINT : Types.VARINT;
   }
 
   private Sel aggregate(String fn, String name, Sel arg) {

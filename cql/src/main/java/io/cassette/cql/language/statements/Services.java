@@ -3,9 +3,12 @@ package io.cassette.cql.language.statements;
 import io.cassette.coordinator.Coordinator;
 import io.cassette.cql.language.NodeInfo;
 import io.cassette.cql.language.schema.SchemaManager;
+import io.cassette.cql.language.system.TraceStore;
 
 /**
  * What executing statements need from the node: schema, the coordinator (every read and
- * write goes through it), the clock, node info.
+ * write goes through it), the clock, node info, the traces kept (system_traces) and the
+ * tombstone thresholds of reads.
  */
-public record Services(SchemaManager schema, Coordinator coordinator, MicrosClock clock, NodeInfo node) {}
+public record Services(SchemaManager schema, Coordinator coordinator, MicrosClock clock, NodeInfo node,
+                       TraceStore traces, TombstoneThresholds tombstones) {}

@@ -101,12 +101,15 @@ public final class StatementCompiler {
   TableSource source(Schema schema) {
     return (t, ctx) -> {
       if (t.virtual) {
+        if (t.keyspace.equals(SystemKeyspaces.TRACES)) {
+          return new io.cassette.cql.language.system.TraceTables(t, services.traces());
+        }
         return new VirtualTable(t, SystemTables.rows(t, services.schema().current(), services.node()));
       }
       if (services.coordinator().table(t.keyspace, t.name).isEmpty()) {
         throw invalid("table " + t.name + " does not exist");
       }
-      return new CoordinatedTable(services.coordinator(), t.keyspace, t.name, ctx.request());
+      return new ObservedTable(new CoordinatedTable(services.coordinator(), t.keyspace, t.name, ctx.request()), t, ctx);
     };
   }
 

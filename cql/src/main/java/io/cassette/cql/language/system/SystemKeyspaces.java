@@ -97,6 +97,18 @@ public final class SystemKeyspaces {
           + " PRIMARY KEY ((keyspace_name), table_name, index_name))",
   };
 
+  /** Cassandra 5.0's trace tables (served from memory by {@link TraceStore}); comments and gc_grace as there. */
+  private static final String[] TRACES_TABLES = {
+      "CREATE TABLE system_traces.sessions (session_id uuid PRIMARY KEY, client inet, command text,"
+          + " coordinator inet, coordinator_port int, duration int, parameters map<text, text>,"
+          + " request text, started_at timestamp)",
+      "CREATE TABLE system_traces.events (session_id uuid, event_id timeuuid, activity text,"
+          + " source inet, source_elapsed int, source_port int, thread text,"
+          + " PRIMARY KEY ((session_id), event_id))",
+  };
+  private static final Map<String, String> TRACES_COMMENTS = Map.of(
+      "sessions", "tracing sessions", "events", "tracing events");
+
   private static final String[] VIRTUAL_SCHEMA_TABLES = {
       "CREATE TABLE system_virtual_schema.keyspaces (keyspace_name text PRIMARY KEY)",
       "CREATE TABLE system_virtual_schema.tables (keyspace_name text, table_name text, comment text,"
@@ -127,7 +139,7 @@ public final class SystemKeyspaces {
     m.put(VIRTUAL_SCHEMA, keyspace(VIRTUAL_SCHEMA, local, VIRTUAL_SCHEMA_TABLES, true));
     m.put(AUTH, new KeyspaceMetadata(AUTH, simple("1"), true, Map.of(), Map.of(), false));
     m.put(DISTRIBUTED, new KeyspaceMetadata(DISTRIBUTED, simple("3"), true, Map.of(), Map.of(), false));
-    m.put(TRACES, new KeyspaceMetadata(TRACES, simple("2"), true, Map.of(), Map.of(), false));
+    m.put(TRACES, keyspace(TRACES, simple("2"), TRACES_TABLES, false));
     return m;
   }
 
@@ -158,6 +170,13 @@ public final class SystemKeyspaces {
       String table = ct.name().name();
       UUID id = UUID.nameUUIDFromBytes((name + "." + table).getBytes(StandardCharsets.UTF_8));
       TableOptions opts = TableOptions.defaults();
+      if (name.equals(TRACES)) {
+        TableOptions o = opts;
+        opts = new TableOptions(TRACES_COMMENTS.get(table), o.bloomFilterFpChance(), o.caching(), o.compaction(),
+            o.compression(), o.crcCheckChance(), o.defaultTimeToLive(), 0, o.maxIndexInterval(),
+            o.minIndexInterval(), o.memtableFlushPeriodInMs(), o.speculativeRetry(), o.additionalWritePolicy(),
+            o.readRepair(), o.cdc(), o.extensions());
+      }
       tables.put(table, new TableMetadata(name, table, id, cols, opts, Map.of(), true));
     }
     return new KeyspaceMetadata(name, replication, true, tables, Map.of(), virtual);

@@ -266,6 +266,10 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     int stream = in.getShort(start + 2);
     int opcode = in.getUnsignedByte(start + 4);
     int length = in.getInt(start + 5);
+    if (ProtocolVersions.isBeta(version) && (flags & Envelope.FLAG_USE_BETA) == 0) {
+      fail(in, out, new FrameError(version, stream, ProtocolVersions.betaFlagUnsetMessage(version), true));
+      return;
+    }
     if (length < 0) {
       fail(in, out, new FrameError(version, stream, "Invalid frame body length: " + length
           + " (expected: >= 0)", true));

@@ -39,7 +39,8 @@ public final class FrameEncoder extends ChannelOutboundHandlerAdapter {
       return;
     }
     ByteBuf body = envelope.body();
-    int flags = envelope.flags();
+    // Every response in a beta version says so, as Cassandra's do.
+    int flags = envelope.flags() | (ProtocolVersions.isBeta(envelope.version()) ? Envelope.FLAG_USE_BETA : 0);
     if (!segmented && bodyCompressor != null && body.isReadable()) {
       ByteBuf compressed = bodyCompressor.compress(body);
       body.release();
@@ -91,7 +92,7 @@ public final class FrameEncoder extends ChannelOutboundHandlerAdapter {
     writeLittleEndian(out, Crc.crc24(header, 3), 3);
     int payloadStart = out.writerIndex();
     out.writeByte(Envelope.RESPONSE_BIT | envelope.version());
-    out.writeByte(envelope.flags());
+    out.writeByte(envelope.flags() | (ProtocolVersions.isBeta(envelope.version()) ? Envelope.FLAG_USE_BETA : 0));
     out.writeShort(envelope.streamId());
     out.writeByte(envelope.opcode());
     out.writeInt(body.readableBytes());
