@@ -532,19 +532,19 @@ public final class AccessControl {
   }
 
   /**
-   * Checks a user name and password and that the role is a superuser (the admin HTTP port's
-   * credential). Returns null when accepted, else the reason.
+   * Checks a user name and password as a login would (the admin HTTP port's credential):
+   * null when they are right, else Cassandra's text.
    */
-  public String checkSuperuser(String username, String password) {
+  public String loginError(String username, String password) {
     if (!(authenticator instanceof PasswordAuthenticator p)) {
       return "PasswordAuthenticator is not enabled";
     }
     try {
       p.authenticate(username, password);
+      return null;
     } catch (CqlException e) {
       return e.getMessage();
     }
-    return roles.isSuper(username) ? null : "User " + username + " is not a superuser";
   }
 
   /** Whether a checked role is a superuser (401 vs 403 on the admin port). */
