@@ -7,7 +7,6 @@ import io.cassette.server.config.Config;
 import io.cassette.server.config.ConfigKeys;
 import io.cassette.cql.language.CqlLanguage;
 import io.cassette.cql.language.NodeInfo;
-import io.cassette.cql.transport.AllowAllAuthenticator;
 import io.cassette.cql.transport.CqlLimits;
 import io.cassette.cql.transport.CqlServer;
 import io.cassette.cql.transport.CqlServerOptions;
@@ -57,6 +56,8 @@ public final class CassetteNode implements AutoCloseable {
   private EventLoopGroup adminLoop;
   private final Path confDirectory;
   private volatile CqlLanguage cqlLanguage;
+  /** Roles and permissions of the CQL door (null when the CQL port is off). */
+  private io.cassette.cql.auth.AccessControl access;
   /** This node in its ring; null for a single node (no seeds). */
   private RingNode ring;
   /** The ring's hints and batch log; null for a single node. */
@@ -92,6 +93,7 @@ public final class CassetteNode implements AutoCloseable {
     // The front doors see only the coordinator: every read, write and schema change goes
     // through it (on one node, a local call to the engine).
     String host = config.string(ConfigKeys.LISTEN_ADDRESS);
+    NodeAuth.warnIfOpen(config, host);
     int cqlPort = config.integer(ConfigKeys.NATIVE_TRANSPORT_PORT);
     int respPort = config.integer(ConfigKeys.RESP_PORT);
     if (ring != null) {
@@ -136,7 +138,8 @@ public final class CassetteNode implements AutoCloseable {
               : io.cassette.coordinator.ring.ReadPolicy.of(m.options.readRepair(), m.options.speculativeRetry());
         });
       }
-      CqlServer cql = new CqlServer(cqlOptions(host, cqlPort), language);
+      access = language.configureAuth(NodeAuth.settings(config));
+      CqlServer cql = new CqlServer(cqlOptions(host, cqlPort, access.authenticator()), language);
       listening.add("CQL " + format(bind("CQL", ConfigKeys.NATIVE_TRANSPORT_PORT, cql::start)));
       started.add(cql);
       if (ring != null) {
@@ -178,6 +181,7 @@ public final class CassetteNode implements AutoCloseable {
     if (httpPort != 0) {
       adminLoop = new NioEventLoopGroup(1, new DefaultThreadFactory("cassette-http", true));
       AdminHttpServer http = new AdminHttpServer(host, httpPort, adminLoop);
+      http.setCredentials(NodeAuth.adminCredentials(config, access));
       http.register("/health", req -> AdminHttpServer.Response.json("{\"status\":\"UP\"}"));
       http.register("/version", req -> AdminHttpServer.Response.json(
           "{\"version\":\"" + Version.get() + "\"}"));
@@ -215,7 +219,7 @@ public final class CassetteNode implements AutoCloseable {
   }
 
   /** The CQL door's options: Cassandra's keys where set, else limits derived from the heap. */
-  private CqlServerOptions cqlOptions(String host, int port) {
+  private CqlServerOptions cqlOptions(String host, int port, io.cassette.cql.transport.Authenticator authenticator) {
     long heap = sizing.heapBytes();
     CqlLimits d = CqlLimits.forHeap(heap);
     int maxFrame = (int) bytesOr(ConfigKeys.NATIVE_TRANSPORT_MAX_FRAME_SIZE, CqlLimits.defaultMaxFrameBytes(heap));
@@ -231,7 +235,7 @@ public final class CassetteNode implements AutoCloseable {
             ? config.integer(ConfigKeys.NATIVE_TRANSPORT_MAX_CONCURRENT_CONNECTIONS_PER_IP) : d.maxConnectionsPerIp());
     return new CqlServerOptions(host, port, maxFrame,
         CqlServerOptions.DEFAULT_MAX_CONCURRENT_REQUESTS_PER_CONNECTION, sizing.ioThreads(),
-        sizing.requestThreads(), AllowAllAuthenticator.INSTANCE,
+        sizing.requestThreads(), authenticator,
         CqlServerOptions.DEFAULT_IDLE_TIMEOUT_SECONDS, limits);
   }
 

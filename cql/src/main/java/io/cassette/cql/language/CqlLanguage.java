@@ -13,6 +13,9 @@ import io.cassette.cql.QueryHandler;
 import io.cassette.cql.QueryOptions;
 import io.cassette.cql.Result;
 import io.cassette.cql.ResultMetadataId;
+import io.cassette.cql.auth.AccessControl;
+import io.cassette.cql.auth.AuthSettings;
+import io.cassette.cql.auth.AuthStatementParser;
 import io.cassette.cql.language.parser.Parser;
 import io.cassette.cql.language.parser.Statement;
 import io.cassette.cql.language.schema.SchemaManager;
@@ -64,6 +67,10 @@ public final class CqlLanguage implements QueryHandler {
 
   private final Services services;
   private final StatementCompiler compiler;
+  /** Who may do what; AllowAll until {@link #configureAuth} (role statements then need a login). */
+  private volatile AccessControl access;
+  /** The state of the node's own queries on system_auth: no user, so no permission check. */
+  private static final ClientState INTERNAL = new ClientState(null);
   private final Map<Key, Prepared> prepared = Collections.synchronizedMap(
       new LinkedHashMap<>(256, 0.75f, true) {
         @Override
@@ -94,6 +101,31 @@ public final class CqlLanguage implements QueryHandler {
     SchemaManager schema = new SchemaManager(coordinator);
     this.services = new Services(schema, coordinator, new MicrosClock(), node, new TraceStore(node), tombstones);
     this.compiler = new StatementCompiler(services);
+    this.access = new AccessControl(AuthSettings.allowAll(), schema, this::internal);
+  }
+
+  /**
+   * Turns authentication and authorization on as {@code settings} say: creates system_auth's
+   * tables and the default superuser on first start. Returns the access control, whose
+   * {@link AccessControl#authenticator()} the CQL transport must use.
+   */
+  public AccessControl configureAuth(AuthSettings settings) {
+    AccessControl a = new AccessControl(settings, services.schema(), this::internal);
+    a.setup();
+    access = a;
+    return a;
+  }
+
+  public AccessControl access() {
+    return access;
+  }
+
+  /** A query of the node's own (system_auth), unchecked; the rows of a SELECT, unpaged. */
+  private List<List<ByteBuffer>> internal(String cql, Consistency consistency, List<ByteBuffer> values) {
+    QueryOptions o = new QueryOptions(consistency, values, null, false, -1, null, Consistency.SERIAL,
+        Long.MIN_VALUE, null, Integer.MIN_VALUE, 5);
+    Result r = query(cql, o, INTERNAL);
+    return r instanceof Result.Rows rows ? rows.rows() : List.of();
   }
 
   @Override
@@ -111,14 +143,20 @@ public final class CqlLanguage implements QueryHandler {
     String[] writeType = {null};
     return guard(options, writeType, () -> {
       Tracing.trace("Parsing " + query);
-      Statement s = Parser.parse(query);
       String ks = options.keyspace() != null ? options.keyspace() : state.keyspace();
+      if (AuthStatementParser.isAuthStatement(query)) {
+        return access.execute(AuthStatementParser.parse(query), state, ks);
+      }
+      Statement s = Parser.parse(query);
       Tracing.trace("Preparing statement");
       Executable e = compiler.compile(s, ks);
+      access.check(state, s, ks);
       writeType[0] = writeTypeOf(e);
       List<ByteBuffer> values = orderValues(e, options);
       checkCount(e, values);
-      return e.execute(new QueryContext(options, state, services, values));
+      Result r = e.execute(new QueryContext(options, state, services, values));
+      access.afterSchemaChange(state, r);
+      return r;
     });
   }
 
@@ -144,12 +182,16 @@ public final class CqlLanguage implements QueryHandler {
   public Result execute(byte[] id, byte[] resultMetadataId, QueryOptions options, ClientState state) {
     String[] writeType = {null};
     return guard(options, writeType, () -> {
-      Executable e = lookup(id);
+      Prepared p = lookupPrepared(id);
+      Executable e = p.compiled();
+      access.check(state, p.parsed(), p.keyspace());
       writeType[0] = writeTypeOf(e);
       List<ByteBuffer> values = orderValues(e, options);
       checkCount(e, values);
       traceExecute(id, e, values);
-      return e.execute(new QueryContext(options, state, services, values));
+      Result r = e.execute(new QueryContext(options, state, services, values));
+      access.afterSchemaChange(state, r);
+      return r;
     });
   }
 
@@ -178,8 +220,8 @@ public final class CqlLanguage implements QueryHandler {
     return out;
   }
 
-  /** The compiled form of a prepared id, recompiled if the schema changed since. */
-  private Executable lookup(byte[] id) {
+  /** The prepared statement of an id, recompiled if the schema changed since. */
+  private Prepared lookupPrepared(byte[] id) {
     Prepared p = prepared.get(new Key(id));
     if (p == null) {
       throw new CqlException.Unprepared(id, "Prepared query with ID " + hex(id)
@@ -199,7 +241,7 @@ public final class CqlLanguage implements QueryHandler {
       p = new Prepared(p.query(), p.keyspace(), p.parsed(), e, epoch);
       prepared.put(new Key(id), p);
     }
-    return p.compiled();
+    return p;
   }
 
   @Override
@@ -215,13 +257,16 @@ public final class CqlLanguage implements QueryHandler {
       for (BatchStatement b : statements) {
         Executable e;
         if (b.preparedId() != null) {
-          e = lookup(b.preparedId());
+          Prepared p = lookupPrepared(b.preparedId());
+          e = p.compiled();
+          access.check(state, p.parsed(), p.keyspace());
         } else {
           Statement s = Parser.parse(b.query());
           if (!(s instanceof Statement.Insert || s instanceof Statement.Update || s instanceof Statement.Delete)) {
             throw Errors.invalid("Invalid statement in batch: only UPDATE, INSERT and DELETE statements are allowed.");
           }
           e = compiler.compile(s, ks);
+          access.check(state, s, ks);
         }
         if (!(e instanceof ModificationStatement m)) {
           throw Errors.invalid("Invalid statement in batch: only UPDATE, INSERT and DELETE statements are allowed.");

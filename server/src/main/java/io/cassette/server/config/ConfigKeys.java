@@ -37,6 +37,16 @@ public final class ConfigKeys {
   public static final String NATIVE_TRANSPORT_MAX_CONCURRENT_CONNECTIONS_PER_IP =
       "native_transport_max_concurrent_connections_per_ip";
   public static final String AUTHENTICATOR = "authenticator";
+  public static final String AUTHORIZER = "authorizer";
+  public static final String ROLE_MANAGER = "role_manager";
+  public static final String ROLES_VALIDITY = "roles_validity";
+  public static final String PERMISSIONS_VALIDITY = "permissions_validity";
+  public static final String CREDENTIALS_VALIDITY = "credentials_validity";
+  public static final String AUTH_BCRYPT_GENSALT_LOG2_ROUNDS = "auth_bcrypt_gensalt_log2_rounds";
+  public static final String AUTH_READ_CONSISTENCY_LEVEL = "auth_read_consistency_level";
+  public static final String AUTH_WRITE_CONSISTENCY_LEVEL = "auth_write_consistency_level";
+  public static final String AUTH_INITIAL_SUPERUSER_PASSWORD = "auth_initial_superuser_password";
+  public static final String ADMIN_HTTP_TOKEN = "admin_http_token";
   public static final String REQUIREPASS = "requirepass";
   public static final String UNIXSOCKET = "unixsocket";
   public static final String UNIXSOCKETPERM = "unixsocketperm";
@@ -92,7 +102,23 @@ public final class ConfigKeys {
     add(new ConfigKey(NATIVE_TRANSPORT_MAX_CONCURRENT_CONNECTIONS, ValueType.INT, null));
     add(new ConfigKey(NATIVE_TRANSPORT_MAX_CONCURRENT_CONNECTIONS_PER_IP, ValueType.INT, null));
     add(new ConfigKey(AUTHENTICATOR, ValueType.ENUM, "allowallauthenticator",
-        List.of("allowallauthenticator")));
+        List.of("allowallauthenticator", "passwordauthenticator", "org.apache.cassandra.auth.allowallauthenticator",
+            "org.apache.cassandra.auth.passwordauthenticator")));
+    add(new ConfigKey(AUTHORIZER, ValueType.ENUM, "allowallauthorizer",
+        List.of("allowallauthorizer", "cassandraauthorizer", "org.apache.cassandra.auth.allowallauthorizer",
+            "org.apache.cassandra.auth.cassandraauthorizer")));
+    add(new ConfigKey(ROLE_MANAGER, ValueType.ENUM, "cassandrarolemanager",
+        List.of("cassandrarolemanager", "org.apache.cassandra.auth.cassandrarolemanager")));
+    add(new ConfigKey(ROLES_VALIDITY, ValueType.DURATION, "2000ms"));
+    add(new ConfigKey(PERMISSIONS_VALIDITY, ValueType.DURATION, "2000ms"));
+    add(new ConfigKey(CREDENTIALS_VALIDITY, ValueType.DURATION, "2000ms"));
+    add(new ConfigKey(AUTH_BCRYPT_GENSALT_LOG2_ROUNDS, ValueType.INT, "10"));
+    add(new ConfigKey(AUTH_READ_CONSISTENCY_LEVEL, ValueType.ENUM, "local_quorum",
+        List.of("one", "two", "three", "quorum", "all", "local_quorum", "each_quorum", "local_one")));
+    add(new ConfigKey(AUTH_WRITE_CONSISTENCY_LEVEL, ValueType.ENUM, "each_quorum",
+        List.of("one", "two", "three", "quorum", "all", "local_quorum", "each_quorum", "local_one")));
+    add(new ConfigKey(AUTH_INITIAL_SUPERUSER_PASSWORD, ValueType.STRING, ""));
+    add(new ConfigKey(ADMIN_HTTP_TOKEN, ValueType.STRING, ""));
     add(new ConfigKey(REQUIREPASS, ValueType.STRING, ""));
     add(new ConfigKey(UNIXSOCKET, ValueType.STRING, ""));
     add(new ConfigKey(UNIXSOCKETPERM, ValueType.INT, "700"));

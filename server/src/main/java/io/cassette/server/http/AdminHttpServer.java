@@ -60,6 +60,7 @@ public final class AdminHttpServer implements AutoCloseable {
   /** Endpoints registered with {@link #registerBlocking}, by path. */
   private final Map<String, Executor> blockingExecutors = new ConcurrentHashMap<>();
   private final CrossOriginGuard crossOrigin;
+  private volatile AdminCredentials credentials = new AdminCredentials("", null);
   private Channel channel;
 
   /** @param group the event loops shared with the other front doors; not closed here */
@@ -68,6 +69,11 @@ public final class AdminHttpServer implements AutoCloseable {
     this.port = port;
     this.group = group;
     this.crossOrigin = new CrossOriginGuard(host);
+  }
+
+  /** Who may change the node (POST, PUT, DELETE); by default loopback clients only. */
+  public void setCredentials(AdminCredentials credentials) {
+    this.credentials = credentials;
   }
 
   /** The endpoint registered at {@code path}, or null (to wrap it). */
@@ -123,6 +129,12 @@ public final class AdminHttpServer implements AutoCloseable {
         write(ctx, new Response(403, "application/json", JsonWriter.error(refused)), keepAlive, head);
         return;
       }
+      AdminCredentials.Refusal denied = credentials.check(req,
+          ctx.channel().remoteAddress() instanceof InetSocketAddress r ? r : null);
+      if (denied != null) {
+        write(ctx, new Response(denied.status(), "application/json", JsonWriter.error(denied.message())), keepAlive, head);
+        return;
+      }
       if (endpoint == null) {
         write(ctx, new Response(404, "application/json",
             "{\"error\":\"no such endpoint: " + uri.path().replace("\"", "") + "\"}"), keepAlive, head);
@@ -157,6 +169,9 @@ public final class AdminHttpServer implements AutoCloseable {
           head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(body));
       res.headers().set(HttpHeaderNames.CONTENT_TYPE, response.contentType());
       res.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+      if (response.status() == 401) {
+        res.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Basic realm=\"cassette admin\", charset=\"UTF-8\"");
+      }
       HttpUtil.setKeepAlive(res, keepAlive);
       var f = ctx.writeAndFlush(res);
       if (!keepAlive) {

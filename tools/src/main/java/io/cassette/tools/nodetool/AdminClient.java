@@ -32,10 +32,17 @@ final class AdminClient {
   private final String host;
   private final int port;
   private final HttpClient http;
+  /** The Authorization header sent on every call, or null. */
+  private final String authorization;
 
   AdminClient(String host, int port) {
+    this(host, port, null);
+  }
+
+  AdminClient(String host, int port, String authorization) {
     this.host = host;
     this.port = port;
+    this.authorization = authorization;
     this.http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT)
         .version(HttpClient.Version.HTTP_1_1).build();
   }
@@ -52,9 +59,13 @@ final class AdminClient {
     URI uri = URI.create("http://" + hostForUri() + ":" + port + path + query(parameters));
     // The header shows the node this is not a web page (the admin port refuses state changes
     // from pages: server's CrossOriginGuard).
-    HttpRequest request = HttpRequest.newBuilder(uri).timeout(OPERATION_TIMEOUT)
+    HttpRequest.Builder builder = HttpRequest.newBuilder(uri).timeout(OPERATION_TIMEOUT)
         .header(REQUESTED_BY, "cassette-nodetool")
-        .method(method, HttpRequest.BodyPublishers.noBody()).build();
+        .method(method, HttpRequest.BodyPublishers.noBody());
+    if (authorization != null) {
+      builder.header("Authorization", authorization);
+    }
+    HttpRequest request = builder.build();
     HttpResponse<String> response;
     try {
       response = http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));

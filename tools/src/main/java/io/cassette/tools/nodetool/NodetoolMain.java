@@ -20,7 +20,7 @@ public final class NodetoolMain {
   static final int EXIT_USAGE = 2;
 
   private static final String USAGE = """
-      usage: cassette nodetool [-h HOST] [-p PORT] COMMAND [ARGS]
+      usage: cassette nodetool [-h HOST] [-p PORT] [-u USER (-pw PASSWORD | -pwf FILE)] COMMAND [ARGS]
 
       Talks to the node's HTTP admin port (http_port, default 9180), not JMX.
 
@@ -60,6 +60,9 @@ public final class NodetoolMain {
   static int run(String[] args, PrintStream out, PrintStream err) {
     String host = System.getenv().getOrDefault("CASSETTE_NODETOOL_HOST", DEFAULT_HOST);
     int port = DEFAULT_PORT;
+    String username = null;
+    String password = null;
+    String passwordFile = null;
     List<String> rest = new ArrayList<>();
     try {
       for (int i = 0; i < args.length; i++) {
@@ -67,6 +70,10 @@ public final class NodetoolMain {
         switch (a) {
           case "-h", "--host" -> host = value(args, ++i, a);
           case "-p", "--port" -> port = port(value(args, ++i, a));
+          // Cassandra's nodetool names for the JMX credential; here a superuser role (or the token).
+          case "-u", "--username" -> username = value(args, ++i, a);
+          case "-pw", "--password" -> password = value(args, ++i, a);
+          case "-pwf", "--password-file" -> passwordFile = value(args, ++i, a);
           case "--help", "help" -> {
             out.print(USAGE);
             return 0;
@@ -88,7 +95,8 @@ public final class NodetoolMain {
       }
       String command = rest.get(0);
       List<String> commandArgs = rest.subList(1, rest.size());
-      out.print(execute(new AdminClient(host, port), command, commandArgs));
+      out.print(execute(new AdminClient(host, port, AdminAuthorization.header(username, password, passwordFile,
+          System.getenv(AdminAuthorization.TOKEN_VARIABLE))), command, commandArgs));
       out.flush();
       return 0;
     } catch (UsageException e) {
