@@ -67,6 +67,8 @@ public final class ServerContext {
   /** Longest string value a command may build (Redis checks proto-max-bulk-len). */
   public volatile long maxStringLength = 512L << 20;
   public volatile int tcpPort;
+  /** ACL users, the per-command check, AUTH and ACL LOG; requirepass is the default user's. */
+  public final io.cassette.resp.acl.AccessControl acl = new io.cassette.resp.acl.AccessControl();
 
   public ServerContext(Keyspace keyspace, CommandTable commands, RedisConfig config,
                        ScheduledExecutorService commandThread, long pubsubOutputLimitBytes,
@@ -94,11 +96,15 @@ public final class ServerContext {
       id.append(Character.forDigit(r.nextInt(16), 16));
     }
     this.runId = id.toString();
+    String pass = config.get("requirepass");
+    if (pass != null && !pass.isEmpty()) {
+      acl.requirePass(pass);
+    }
   }
 
+  /** A new client must AUTH first: the default user is off or has a password (Redis 7). */
   public boolean requiresPassword() {
-    String p = config.get("requirepass");
-    return p != null && !p.isEmpty();
+    return acl.defaultUserNeedsAuth();
   }
 
   /**
