@@ -238,7 +238,7 @@ public final class AclCommands {
     long now = System.currentTimeMillis();
     r.array(entries.size());
     for (AclLog.Entry e : entries) {
-      r.map(7);
+      r.map(10);
       r.bulk("count");
       r.integer(e.count);
       r.bulk("reason");
@@ -253,6 +253,12 @@ public final class AclCommands {
       r.doubleValue((now - e.createdMillis) / 1000.0);
       r.bulk("client-info");
       r.bulk(e.clientInfo);
+      r.bulk("entry-id");
+      r.integer(e.id);
+      r.bulk("timestamp-created");
+      r.integer(e.firstMillis);
+      r.bulk("timestamp-last-updated");
+      r.integer(e.createdMillis);
     }
   }
 

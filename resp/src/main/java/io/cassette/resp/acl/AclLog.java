@@ -10,7 +10,8 @@ import java.util.List;
  * ACL LOG: the latest denied commands, keys, channels and failed AUTHs, newest first, as
  * Redis 7.0 keeps them: an entry like one made less than {@link #GROUPING_MILLIS} ago (same
  * reason, context, object and user) is counted into it instead of added; at most
- * {@code acllog-max-len} (128) entries. Command thread only.
+ * {@code acllog-max-len} (128) entries. Entries also carry Redis 7.2's entry-id and
+ * timestamps, which current clients (Jedis 5) require. Command thread only.
  */
 public final class AclLog {
   /** Redis's ACL_LOG_GROUPING_MAX_TIME_DELTA. */
@@ -26,8 +27,14 @@ public final class AclLog {
     public final String username;
     public long createdMillis;
     public String clientInfo;
+    /** Redis 7.2's entry-id and timestamp-created (Jedis 5 reads them). */
+    public final long id;
+    public final long firstMillis;
 
-    Entry(String reason, String context, String object, String username, long now, String clientInfo) {
+    Entry(long id, String reason, String context, String object, String username, long now,
+          String clientInfo) {
+      this.id = id;
+      this.firstMillis = now;
       this.reason = reason;
       this.context = context;
       this.object = object;
@@ -39,6 +46,7 @@ public final class AclLog {
 
   private final Deque<Entry> entries = new ArrayDeque<>();
   private int maxLen = DEFAULT_MAX_LEN;
+  private long nextId;
 
   public void add(String reason, String context, String object, String username, String clientInfo) {
     long now = System.currentTimeMillis();
@@ -54,7 +62,7 @@ public final class AclLog {
         return;
       }
     }
-    entries.addFirst(new Entry(reason, context, object, username, now, clientInfo));
+    entries.addFirst(new Entry(nextId++, reason, context, object, username, now, clientInfo));
     while (entries.size() > maxLen) {
       entries.removeLast();
     }
