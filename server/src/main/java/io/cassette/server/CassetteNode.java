@@ -94,6 +94,7 @@ public final class CassetteNode implements AutoCloseable {
       started.add(ring);
       RingNode r = ring;
       coordinator = LocalCoordinator.open(engine, ringSettings.dataCenter(), r::schemaLog);
+      ring.internodeEncryption(sameDc -> DoorTls.internode(config, sameDc));
       ring.startMessaging();
       RingCoordinator forwarding = new RingCoordinator(coordinator, ring.messaging(), r::tokenRing, r::awaitEpoch);
       forwarding.registerHandlers();
@@ -114,7 +115,7 @@ public final class CassetteNode implements AutoCloseable {
               ringSettings.dataCenter(), ringSettings.rack(), NodeInfo.RELEASE_VERSION, ring.view());
       CqlLanguage language = new CqlLanguage(front, node);
       cqlLanguage = language;
-      CqlServer cql = new CqlServer(cqlOptions(host, cqlPort), language);
+      CqlServer cql = new CqlServer(cqlOptions(host, cqlPort), language).tls(DoorTls.cql(config));
       listening.add("CQL " + format(bind("CQL", ConfigKeys.NATIVE_TRANSPORT_PORT, cql::start)));
       started.add(cql);
       if (ring != null) {
@@ -133,19 +134,32 @@ public final class CassetteNode implements AutoCloseable {
       }
     }
 
-    if (respPort != 0) {
+    if (respPort != 0 || config.integer(ConfigKeys.TLS_PORT) != 0) {
       RespServer resp = new RespServer(respOptions(host, respPort), front);
       // Redis clients read durability as appendfsync: periodic is everysec, batch is always.
       resp.initialAppendfsync(config.string(ConfigKeys.COMMITLOG_SYNC).equals("periodic") ? "everysec" : "always");
       resp.onAppendfsyncChange(this::appendfsync);
-      listening.add("RESP " + format(bind("RESP", ConfigKeys.RESP_PORT, resp::start)));
+      // Users (ACL SETUSER) persist in the aclfile, by default beside the data.
+      resp.aclFile(config.isSet(ConfigKeys.ACLFILE) && !config.string(ConfigKeys.ACLFILE).isEmpty()
+          ? Path.of(config.string(ConfigKeys.ACLFILE)) : config.dataDirectory().resolve("users.acl"));
+      io.cassette.tls.TlsAcceptor respTls = DoorTls.redis(config);
+      if (respTls != null) {
+        resp.tls(respTls, config.integer(ConfigKeys.TLS_PORT), respPort != 0); // port 0: TLS only
+      }
+      InetSocketAddress respBound = bind("RESP", respPort != 0 ? ConfigKeys.RESP_PORT : ConfigKeys.TLS_PORT, resp::start);
+      if (respPort != 0) {
+        listening.add("RESP " + format(respBound));
+      }
+      if (resp.tlsAddress() != null) {
+        listening.add("RESP+TLS " + format(resp.tlsAddress()));
+      }
       started.add(resp);
     }
 
     int httpPort = config.integer(ConfigKeys.HTTP_PORT);
     if (httpPort != 0) {
       adminLoop = new NioEventLoopGroup(1, new DefaultThreadFactory("cassette-http", true));
-      AdminHttpServer http = new AdminHttpServer(host, httpPort, adminLoop);
+      AdminHttpServer http = new AdminHttpServer(host, httpPort, adminLoop).tls(DoorTls.http(config));
       http.register("/health", req -> AdminHttpServer.Response.json("{\"status\":\"UP\"}"));
       http.register("/version", req -> AdminHttpServer.Response.json(
           "{\"version\":\"" + Version.get() + "\"}"));
