@@ -88,6 +88,13 @@ public final class RespServer implements AutoCloseable {
   private final NodeMetrics metrics;
   private MessagingService messaging;
   private ConsistencyLevel consistency = Keyspace.defaultConsistency();
+  /** TLS (tls-port): the acceptor, its port, and whether the plain port listens too. */
+  private io.cassette.tls.TlsAcceptor tls;
+  private int tlsPort;
+  private boolean plainPort = true;
+  private volatile InetSocketAddress tlsAddress;
+  /** Redis's aclfile: users are read from it at start and written to it on every change. */
+  private java.nio.file.Path aclFile;
 
   /** A server reporting to the running node's metrics ({@link NodeMetrics#global()}). */
   public RespServer(RespServerOptions options, Coordinator coordinator) {
@@ -121,6 +128,29 @@ public final class RespServer implements AutoCloseable {
   /** The level of every read and write ({@code resp_consistency}). Set before {@link #start()}. */
   public void consistency(ConsistencyLevel level) {
     this.consistency = level;
+  }
+
+  /**
+   * Also listens for TLS clients on {@code port} (Redis's tls-port; 0 = ephemeral) with
+   * {@code acceptor}'s context; with {@code plainPort} false the plain TCP port is not opened
+   * (Redis's {@code port 0}). Set before {@link #start()}.
+   */
+  public RespServer tls(io.cassette.tls.TlsAcceptor acceptor, int port, boolean plainPort) {
+    this.tls = acceptor;
+    this.tlsPort = port;
+    this.plainPort = plainPort;
+    return this;
+  }
+
+  /** The bound TLS address once started, or null without TLS. */
+  public InetSocketAddress tlsAddress() {
+    return tlsAddress;
+  }
+
+  /** Redis's aclfile: read at start when present, written on every ACL change. Before {@link #start()}. */
+  public RespServer aclFile(java.nio.file.Path file) {
+    this.aclFile = file;
+    return this;
   }
 
   /** The initial appendfsync shown by CONFIG GET (the launcher's commit-log mode). */
@@ -195,6 +225,7 @@ public final class RespServer implements AutoCloseable {
         case "latency-monitor-threshold" ->
             metrics.latencyMonitor().setThresholdMillis(Long.parseLong(value));
         case "maxclients" -> server.maxClients = Long.parseLong(value);
+        case "requirepass" -> server.acl.requirePass(value);
         case "proto-max-bulk-len" -> {
           long bulk = Long.parseLong(config.get("proto-max-bulk-len"));
           RespLimits old = limits;
@@ -207,6 +238,18 @@ public final class RespServer implements AutoCloseable {
     server = new ServerContext(keyspace, CommandTable.standard(), config, commandThread,
         options.pubsubOutputLimitBytes(), metrics, requestBudget);
     server.outputs = outputs;
+    if (aclFile != null) {
+      try {
+        server.acl.useFile(aclFile);
+      } catch (IOException e) {
+        close();
+        throw new IllegalStateException("cannot load the ACL file " + aclFile + ": " + e.getMessage(), e);
+      }
+      config.init("aclfile", aclFile.toString());
+      if (options.requirePass() != null && !options.requirePass().isEmpty()) {
+        server.acl.requirePass(options.requirePass()); // requirepass wins over the file's default user
+      }
+    }
     server.maxClients = options.maxClients();
     server.maxStringLength = options.maxBulkLength();
     dispatcher = new CommandDispatcher(server, commandThread);
@@ -223,23 +266,43 @@ public final class RespServer implements AutoCloseable {
         OUTPUT_CHECK_MILLIS, TimeUnit.MILLISECONDS);
 
     try {
-      Channel tcp = bootstrap(NioServerSocketChannel.class, true)
-          .bind(options.host(), options.port()).sync().channel();
-      listeners.add(tcp);
-      InetSocketAddress bound = (InetSocketAddress) tcp.localAddress();
-      server.tcpPort = bound.getPort();
-      config.init("port", Integer.toString(bound.getPort()));
+      InetSocketAddress bound = null;
+      if (plainPort) {
+        Channel tcp = bootstrap(NioServerSocketChannel.class, true, null)
+            .bind(options.host(), options.port()).sync().channel();
+        listeners.add(tcp);
+        bound = (InetSocketAddress) tcp.localAddress();
+        server.tcpPort = bound.getPort();
+        config.init("port", Integer.toString(bound.getPort()));
+      } else {
+        config.init("port", "0");
+      }
+      if (tls != null) {
+        Channel secure = bootstrap(NioServerSocketChannel.class, true, tls)
+            .bind(options.host(), tlsPort).sync().channel();
+        listeners.add(secure);
+        tlsAddress = (InetSocketAddress) secure.localAddress();
+        config.init("tls-port", Integer.toString(tlsAddress.getPort()));
+        if (bound == null) {
+          bound = tlsAddress;
+          server.tcpPort = bound.getPort();
+        }
+        LOG.info("Redis protocol over TLS listening on {}:{}", options.host(), tlsAddress.getPort());
+      }
       if (options.unixSocket() != null) {
         Files.deleteIfExists(options.unixSocket());
-        Channel unix = bootstrap(NioServerDomainSocketChannel.class, false)
+        Channel unix = bootstrap(NioServerDomainSocketChannel.class, false, null)
             .bind(UnixDomainSocketAddress.of(options.unixSocket())).sync().channel();
         listeners.add(unix);
         if (options.unixSocketPerm() != 0) {
           Files.setPosixFilePermissions(options.unixSocket(), permissions(options.unixSocketPerm()));
         }
       }
-      LOG.info("Redis protocol listening on {}:{}{}", options.host(), bound.getPort(),
-          options.unixSocket() == null ? "" : " and " + options.unixSocket());
+      if (plainPort) {
+        LOG.info("Redis protocol listening on {}:{}{}", options.host(), bound.getPort(),
+            options.unixSocket() == null ? "" : " and " + options.unixSocket());
+      }
+      warnIfOpen();
       return bound;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -252,14 +315,40 @@ public final class RespServer implements AutoCloseable {
     }
   }
 
+  /**
+   * Anyone who reaches a non-loopback address may use the door when the default user needs no
+   * password: say so once at start (protected mode still refuses non-loopback clients while
+   * it is on, as Redis's does).
+   */
+  private void warnIfOpen() {
+    if (server.requiresPassword()) {
+      return;
+    }
+    try {
+      java.net.InetAddress a = java.net.InetAddress.getByName(options.host());
+      if (!a.isLoopbackAddress()) {
+        LOG.warn("WARNING: the Redis door listens on {} (not loopback) and the default user has "
+            + "no password: {}. Set requirepass (or ACL SETUSER default on >password) before "
+            + "exposing it.", options.host(), "yes".equals(config.get("protected-mode"))
+                ? "protected mode refuses clients from other hosts until then"
+                : "protected mode is off, so ANY client that can reach it may read and change data");
+      }
+    } catch (java.net.UnknownHostException e) {
+      LOG.debug("cannot resolve {}: {}", options.host(), e.toString());
+    }
+  }
+
   private ServerBootstrap bootstrap(Class<? extends io.netty.channel.ServerChannel> type,
-                                    boolean tcp) {
+                                    boolean tcp, io.cassette.tls.TlsAcceptor secure) {
     ServerBootstrap b = new ServerBootstrap().group(bossGroup, workerGroup).channel(type)
         .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
             new WriteBufferWaterMark(WRITE_LOW_WATER_BYTES, WRITE_HIGH_WATER_BYTES))
         .childHandler(new ChannelInitializer<Channel>() {
           @Override
           protected void initChannel(Channel ch) {
+            if (secure != null) {
+              secure.addTo(ch);
+            }
             boolean authenticated = !server.requiresPassword();
             RespDecoder decoder = new RespDecoder(() -> limits, requestBudget, authenticated);
             ch.pipeline().addLast("resp-decoder", decoder);

@@ -103,6 +103,7 @@ public final class CassetteNode implements AutoCloseable {
       Engine storage = engine;
       ring.localLoad(() -> RingEndpoints.load(storage));
       ring.localSchemaVersion(() -> cqlLanguage == null ? null : cqlLanguage.schema().current().version());
+      ring.internodeEncryption(sameDc -> DoorTls.internode(config, sameDc));
       ring.startMessaging();
       java.util.concurrent.atomic.AtomicReference<RingCoordinator> ringCoordinator = new java.util.concurrent.atomic.AtomicReference<>();
       ringWrites = RingWrites.start(config, ring, ringCoordinator::get);
@@ -139,7 +140,8 @@ public final class CassetteNode implements AutoCloseable {
         });
       }
       access = language.configureAuth(NodeAuth.settings(config));
-      CqlServer cql = new CqlServer(cqlOptions(host, cqlPort, access.authenticator()), language);
+      CqlServer cql = new CqlServer(cqlOptions(host, cqlPort, access.authenticator()), language)
+          .tls(DoorTls.cql(config));
       listening.add("CQL " + format(bind("CQL", ConfigKeys.NATIVE_TRANSPORT_PORT, cql::start)));
       started.add(cql);
       if (ring != null) {
@@ -158,7 +160,7 @@ public final class CassetteNode implements AutoCloseable {
       }
     }
 
-    if (respPort != 0) {
+    if (respPort != 0 || config.integer(ConfigKeys.TLS_PORT) != 0) {
       RespServerOptions respOptions = respOptions(host, respPort);
       if (ring != null) {
         // A key's node may be a peer: commands wait on messages there, never on the I/O thread.
@@ -173,14 +175,27 @@ public final class CassetteNode implements AutoCloseable {
       // Redis clients read durability as appendfsync: periodic is everysec, batch is always.
       resp.initialAppendfsync(config.string(ConfigKeys.COMMITLOG_SYNC).equals("periodic") ? "everysec" : "always");
       resp.onAppendfsyncChange(this::appendfsync);
-      listening.add("RESP " + format(bind("RESP", ConfigKeys.RESP_PORT, resp::start)));
+      // Users (ACL SETUSER) persist in the aclfile, by default beside the data.
+      resp.aclFile(config.isSet(ConfigKeys.ACLFILE) && !config.string(ConfigKeys.ACLFILE).isEmpty()
+          ? Path.of(config.string(ConfigKeys.ACLFILE)) : config.dataDirectory().resolve("users.acl"));
+      io.cassette.tls.TlsAcceptor respTls = DoorTls.redis(config);
+      if (respTls != null) {
+        resp.tls(respTls, config.integer(ConfigKeys.TLS_PORT), respPort != 0); // port 0: TLS only
+      }
+      InetSocketAddress respBound = bind("RESP", respPort != 0 ? ConfigKeys.RESP_PORT : ConfigKeys.TLS_PORT, resp::start);
+      if (respPort != 0) {
+        listening.add("RESP " + format(respBound));
+      }
+      if (resp.tlsAddress() != null) {
+        listening.add("RESP+TLS " + format(resp.tlsAddress()));
+      }
       started.add(resp);
     }
 
     int httpPort = config.integer(ConfigKeys.HTTP_PORT);
     if (httpPort != 0) {
       adminLoop = new NioEventLoopGroup(1, new DefaultThreadFactory("cassette-http", true));
-      AdminHttpServer http = new AdminHttpServer(host, httpPort, adminLoop);
+      AdminHttpServer http = new AdminHttpServer(host, httpPort, adminLoop).tls(DoorTls.http(config));
       http.setCredentials(NodeAuth.adminCredentials(config, access));
       http.register("/health", req -> AdminHttpServer.Response.json("{\"status\":\"UP\"}"));
       http.register("/version", req -> AdminHttpServer.Response.json(

@@ -47,6 +47,8 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe. {@link #start()} once; {@link #stop()} is final.
  */
 public final class MessagingService {
+  /** server_encryption_options (null: plain text). */
+  private volatile InternodeEncryption encryption;
   private static final Logger log = LoggerFactory.getLogger(MessagingService.class);
   /** The messaging version this build speaks. */
   public static final int CURRENT_VERSION = 1;
@@ -101,6 +103,20 @@ public final class MessagingService {
    * Binds {@code listen_address:storage_port}. Throws {@link IllegalStateException} naming the
    * address when it cannot (port in use, address not local).
    */
+  /**
+   * Encrypts connections as {@code server_encryption_options} says; null (the default) is
+   * plain text. Set before {@link #start()}.
+   */
+  public MessagingService encryption(InternodeEncryption encryption) {
+    this.encryption = encryption;
+    return this;
+  }
+
+  /** The internode TLS settings, or null. */
+  public InternodeEncryption encryption() {
+    return encryption;
+  }
+
   public MessagingService start() {
     ServerBootstrap b = new ServerBootstrap()
         .group(group)
@@ -113,6 +129,8 @@ public final class MessagingService {
             inbound.add(ch);
             ch.closeFuture().addListener(f -> inbound.remove(ch));
             if (stopped) ch.close();
+            InternodeEncryption tls = encryption;
+            if (tls != null) tls.accept(ch);
             ch.pipeline().addLast("handshake", new InboundHandshakeHandler(MessagingService.this));
           }
         });

@@ -194,6 +194,8 @@ final class OutboundConnection {
         .handler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel ch) {
+            InternodeEncryption tls = service.encryption();
+            if (tls != null) tls.connect(ch, peer);
             ch.pipeline().addLast("handshake", new HandshakeInitiator());
           }
         });

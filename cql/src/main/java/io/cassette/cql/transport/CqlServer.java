@@ -50,6 +50,8 @@ public final class CqlServer implements AutoCloseable {
   private EventLoopGroup ioGroup;
   private ExecutorService workers;
   private Channel serverChannel;
+  /** TLS for client_encryption_options (null: plain text); set before start. */
+  private volatile io.cassette.tls.TlsAcceptor tls;
 
   public CqlServer(CqlServerOptions options, QueryHandler handler) {
     this.options = options;
@@ -86,6 +88,15 @@ public final class CqlServer implements AutoCloseable {
     return connectionLimit.openConnections();
   }
 
+  /**
+   * Serves TLS (client_encryption_options): every accepted connection gets the acceptor's
+   * handler first, before any frame is read. Call before {@link #start()}.
+   */
+  public CqlServer tls(io.cassette.tls.TlsAcceptor acceptor) {
+    this.tls = acceptor;
+    return this;
+  }
+
   /** Binds and starts accepting clients; returns the bound address (the real port when 0 was asked). */
   public InetSocketAddress start() {
     if (serverChannel != null) {
@@ -115,6 +126,9 @@ public final class CqlServer implements AutoCloseable {
                 admission);
             FrameEncoder encoder = new FrameEncoder();
             ch.pipeline().addLast("connectionLimit", connectionLimit);
+            if (tls != null) {
+              tls.addTo(ch);
+            }
             if (options.idleTimeoutSeconds() > 0) {
               ch.pipeline().addLast("idle", new IdleStateHandler(options.idleTimeoutSeconds(), 0, 0));
             }

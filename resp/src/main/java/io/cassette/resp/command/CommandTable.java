@@ -47,6 +47,7 @@ public final class CommandTable {
     SortedSetCommands.register(t);
     TransactionCommands.register(t);
     PubSubCommands.register(t);
+    io.cassette.resp.acl.AclCommands.register(t);
     return t;
   }
 }

@@ -17,7 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Connection commands: AUTH, HELLO, PING, ECHO, QUIT, RESET, SELECT, CLIENT. */
-final class ConnectionCommands {
+public final class ConnectionCommands {
   static final String VERSION = "7.0.15";
 
   private ConnectionCommands() {}
@@ -37,19 +37,22 @@ final class ConnectionCommands {
     t.add("client", -2, LOADING | STALE, ConnectionCommands::client);
   }
 
+  /** Opens {@code user} with {@code password} for this client, or logs the failure in ACL LOG. */
   private static boolean checkPassword(CommandContext c, String user, byte[] password) {
-    String required = c.server.config.get("requirepass");
-    if (!"default".equals(user)) {
+    io.cassette.resp.acl.AclUser u = c.server.acl.authenticate(user, password,
+        () -> describe(c.server, c.session).stripTrailing());
+    if (u == null) {
       return false;
     }
-    return required == null || required.isEmpty() || required.equals(Args.str(password));
+    c.session.user = u;
+    return true;
   }
 
   private static void auth(CommandContext c) {
     if (c.argc() > 3) {
       throw new RedisException(Errors.SYNTAX);
     }
-    if (c.argc() == 2 && !c.server.requiresPassword()) {
+    if (c.argc() == 2 && c.server.acl.defaultUser().nopass()) {
       throw new RedisException("ERR AUTH <password> called without any password configured for "
           + "the default user. Are you sure your configuration is correct?");
     }
@@ -153,9 +156,8 @@ final class ConnectionCommands {
     s.name = "";
     s.noEvict = false;
     s.reply.protocol(2);
-    if (c.server.requiresPassword()) {
-      s.authenticated = false;
-    }
+    s.user = null;
+    s.authenticated = !c.server.requiresPassword();
     c.reply().status("RESET");
   }
 
@@ -300,7 +302,8 @@ final class ConnectionCommands {
     return a == null ? "" : a.toString() + ":0";
   }
 
-  static String describe(ServerContext server, Session s) {
+  /** The CLIENT INFO line of {@code s} (also ACL LOG's client-info). */
+  public static String describe(ServerContext server, Session s) {
     long now = System.currentTimeMillis();
     String flags = s.blocked != null ? "b" : s.subscriptions() > 0 ? "P" : s.inMulti ? "x" : "N";
     if (s.noEvict) {
@@ -312,7 +315,8 @@ final class ConnectionCommands {
         + " flags=" + flags + " db=" + s.db + " sub=" + s.channels.size() + " psub="
         + s.patterns.size() + " ssub=0 multi=" + (s.inMulti ? s.multiQueue.size() : -1)
         + " qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=1024 rbp=0 obl=0 oll=0 omem=0"
-        + " tot-mem=0 events=r cmd=" + s.lastCommand + " user=default redir=-1 resp="
+        + " tot-mem=0 events=r cmd=" + s.lastCommand + " user="
+        + (s.user == null ? "default" : s.user.name) + " redir=-1 resp="
         + s.protocol() + (s.libName.isEmpty() ? "" : " lib-name=" + s.libName)
         + (s.libVersion.isEmpty() ? "" : " lib-ver=" + s.libVersion) + "\n";
   }

@@ -303,6 +303,16 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
       rejectInMulti(s, Errors.NOAUTH);
       return;
     }
+    if (!spec.has(CommandSpec.NO_AUTH)) {
+      // ACL: the default user's usual rules allow everything and skip this at once.
+      String denied = server.acl.check(s.user != null ? s.user : server.acl.defaultUser(), spec,
+          args, s.inMulti,
+          () -> io.cassette.resp.command.ConnectionCommands.describe(server, s).stripTrailing());
+      if (denied != null) {
+        rejectInMulti(s, denied);
+        return;
+      }
+    }
     if (s.subscriptions() > 0 && s.protocol() == 2 && !spec.has(CommandSpec.PUBSUB)) {
       error(r, "ERR Can't execute '" + spec.name() + "': only (P|S)SUBSCRIBE / "
           + "(P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context");

@@ -69,6 +69,8 @@ public final class ServerContext {
   public volatile int tcpPort;
   /** On a ring: runs each key's commands on the node executing that key; null on one node. */
   public volatile io.cassette.resp.ring.RedisRing ring;
+  /** ACL users, the per-command check, AUTH and ACL LOG; requirepass is the default user's. */
+  public final io.cassette.resp.acl.AccessControl acl = new io.cassette.resp.acl.AccessControl();
 
   public ServerContext(Keyspace keyspace, CommandTable commands, RedisConfig config,
                        ScheduledExecutorService commandThread, long pubsubOutputLimitBytes,
@@ -96,11 +98,15 @@ public final class ServerContext {
       id.append(Character.forDigit(r.nextInt(16), 16));
     }
     this.runId = id.toString();
+    String pass = config.get("requirepass");
+    if (pass != null && !pass.isEmpty()) {
+      acl.requirePass(pass);
+    }
   }
 
+  /** A new client must AUTH first: the default user is off or has a password (Redis 7). */
   public boolean requiresPassword() {
-    String p = config.get("requirepass");
-    return p != null && !p.isEmpty();
+    return acl.defaultUserNeedsAuth();
   }
 
   /**

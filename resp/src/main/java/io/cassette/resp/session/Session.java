@@ -41,6 +41,8 @@ public final class Session {
   public String name = "";
   public int db;
   public boolean authenticated;
+  /** The ACL user this client runs as; null means the default user. */
+  public io.cassette.resp.acl.AclUser user;
   public boolean closeAfterReply;
   public boolean closed;
   public String lastCommand = "NULL";

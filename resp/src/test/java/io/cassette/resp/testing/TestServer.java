@@ -18,10 +18,23 @@ public final class TestServer implements AutoCloseable {
   public final InetSocketAddress address;
 
   private TestServer(Engine engine, RespServerOptions options) {
+    this(engine, options, s -> { });
+  }
+
+  private TestServer(Engine engine, RespServerOptions options,
+                     java.util.function.Consumer<RespServer> setup) {
     this.engine = engine;
     this.server = new RespServer(options, io.cassette.coordinator.local.LocalCoordinator.open(engine, null),
         new io.cassette.metrics.NodeMetrics(new io.cassette.metrics.LatencyMonitor()));
+    setup.accept(server);
     this.address = server.start();
+  }
+
+  /** As {@link #start(Path, UnaryOperator)}, with {@code setup} run before start (TLS, aclfile). */
+  public static TestServer start(Path dir, UnaryOperator<RespServerOptions> customize,
+                                 java.util.function.Consumer<RespServer> setup) {
+    return new TestServer(Engine.open(EngineOptions.defaults(dir)),
+        customize.apply(RespServerOptions.ephemeral()), setup);
   }
 
   public static TestServer start(Path dir) {

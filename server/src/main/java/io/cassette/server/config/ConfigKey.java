@@ -13,9 +13,13 @@ record ConfigKey(String name, ValueType type, String defaultText, List<String> c
     this(name, type, defaultText, List.of());
   }
 
-  /** {@code CASSETTE_} and the key in upper case: {@code native_transport_port} → {@code CASSETTE_NATIVE_TRANSPORT_PORT}. */
+  /**
+   * {@code CASSETTE_} and the key in upper case: {@code native_transport_port} →
+   * {@code CASSETTE_NATIVE_TRANSPORT_PORT}; a section's "." is "__"
+   * ({@code CASSETTE_CLIENT_ENCRYPTION_OPTIONS__ENABLED}).
+   */
   String environmentVariable() {
-    return "CASSETTE_" + name.toUpperCase(java.util.Locale.ROOT);
+    return "CASSETTE_" + name.toUpperCase(java.util.Locale.ROOT).replace(".", "__");
   }
 
   String allowed() {

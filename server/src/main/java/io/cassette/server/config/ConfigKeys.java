@@ -74,6 +74,22 @@ public final class ConfigKeys {
   public static final String SLOWLOG_LOG_SLOWER_THAN = "slowlog_log_slower_than";
   public static final String SLOWLOG_MAX_LEN = "slowlog_max_len";
 
+  /** Cassandra's nested TLS sections; their keys are "section.key" (docs/tls.md). */
+  public static final String CLIENT_ENCRYPTION_OPTIONS = "client_encryption_options";
+  public static final String SERVER_ENCRYPTION_OPTIONS = "server_encryption_options";
+  /** The admin HTTP port's TLS: ours (Cassandra has none), with the same sub-keys. */
+  public static final String HTTP_ENCRYPTION_OPTIONS = "http_encryption_options";
+  /** Redis's tls-* keys and aclfile, with '_' for '-' as proto_max_bulk_len. */
+  public static final String TLS_PORT = "tls_port";
+  public static final String TLS_CERT_FILE = "tls_cert_file";
+  public static final String TLS_KEY_FILE = "tls_key_file";
+  public static final String TLS_KEY_FILE_PASS = "tls_key_file_pass";
+  public static final String TLS_CA_CERT_FILE = "tls_ca_cert_file";
+  public static final String TLS_AUTH_CLIENTS = "tls_auth_clients";
+  public static final String TLS_PROTOCOLS = "tls_protocols";
+  public static final String TLS_CIPHERSUITES = "tls_ciphersuites";
+  public static final String ACLFILE = "aclfile";
+
   private static final Map<String, ConfigKey> KEYS = new LinkedHashMap<>();
 
   static {
@@ -154,6 +170,41 @@ public final class ConfigKeys {
     // Reads: tombstones met beyond these warn the client / fail the read (Cassandra's defaults).
     add(new ConfigKey(TOMBSTONE_WARN_THRESHOLD, ValueType.INT, "1000"));
     add(new ConfigKey(TOMBSTONE_FAILURE_THRESHOLD, ValueType.INT, "100000"));
+    // TLS on every door (docs/tls.md) and the Redis door's users.
+    for (String section : List.of(CLIENT_ENCRYPTION_OPTIONS, SERVER_ENCRYPTION_OPTIONS, HTTP_ENCRYPTION_OPTIONS)) {
+      if (!section.equals(SERVER_ENCRYPTION_OPTIONS)) {
+        add(new ConfigKey(section + ".enabled", ValueType.BOOLEAN, "false"));
+      }
+      add(new ConfigKey(section + ".optional", ValueType.BOOLEAN, "false"));
+      add(new ConfigKey(section + ".keystore", ValueType.STRING, null));
+      add(new ConfigKey(section + ".keystore_password", ValueType.STRING, null));
+      add(new ConfigKey(section + ".truststore", ValueType.STRING, null));
+      add(new ConfigKey(section + ".truststore_password", ValueType.STRING, null));
+      add(new ConfigKey(section + ".store_type", ValueType.STRING, null));
+      add(new ConfigKey(section + ".protocol", ValueType.STRING, null));
+      add(new ConfigKey(section + ".accepted_protocols", ValueType.STRING_LIST, null));
+      add(new ConfigKey(section + ".cipher_suites", ValueType.STRING_LIST, null));
+      add(new ConfigKey(section + ".require_client_auth", ValueType.ENUM, "false",
+          List.of("false", "true", "optional")));
+      add(new ConfigKey(section + ".require_endpoint_verification", ValueType.BOOLEAN, "false"));
+    }
+    add(new ConfigKey(SERVER_ENCRYPTION_OPTIONS + ".internode_encryption", ValueType.ENUM, "none",
+        List.of("none", "all", "dc")));
+    add(new ConfigKey(TLS_PORT, ValueType.PORT, "0"));
+    add(new ConfigKey(TLS_CERT_FILE, ValueType.STRING, null));
+    add(new ConfigKey(TLS_KEY_FILE, ValueType.STRING, null));
+    add(new ConfigKey(TLS_KEY_FILE_PASS, ValueType.STRING, null));
+    add(new ConfigKey(TLS_CA_CERT_FILE, ValueType.STRING, null));
+    add(new ConfigKey(TLS_AUTH_CLIENTS, ValueType.ENUM, "yes", List.of("yes", "no", "optional")));
+    add(new ConfigKey(TLS_PROTOCOLS, ValueType.STRING, null));
+    add(new ConfigKey(TLS_CIPHERSUITES, ValueType.STRING, null));
+    add(new ConfigKey(ACLFILE, ValueType.STRING, null));
+  }
+
+  /** True when {@code name} is a nested section whose keys are "name.key". */
+  static boolean isSection(String name) {
+    return name.equals(CLIENT_ENCRYPTION_OPTIONS) || name.equals(SERVER_ENCRYPTION_OPTIONS)
+        || name.equals(HTTP_ENCRYPTION_OPTIONS);
   }
 
   private ConfigKeys() {}

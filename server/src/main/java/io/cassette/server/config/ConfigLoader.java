@@ -131,7 +131,7 @@ public final class ConfigLoader {
       throw new ConfigException(file + " line " + line(root)
           + ": expected a mapping of keys to values");
     }
-    for (NodeTuple tuple : mapping.getValue()) {
+    for (NodeTuple tuple : withSections(mapping.getValue())) {
       Node keyNode = tuple.getKeyNode();
       String name = keyNode instanceof ScalarNode s ? s.getValue() : String.valueOf(keyNode);
       String where = file + " line " + line(keyNode);
@@ -171,6 +171,28 @@ public final class ConfigLoader {
       }
       raw.put(name, new Raw(text, file + " line " + line(valueNode)));
     }
+  }
+
+  /**
+   * Cassandra's nested sections (client_encryption_options: {enabled: true, ...}) as keys
+   * "section.key", each with its own line for messages; everything else as it is.
+   */
+  private static List<NodeTuple> withSections(List<NodeTuple> tuples) {
+    List<NodeTuple> out = new ArrayList<>();
+    for (NodeTuple t : tuples) {
+      if (t.getKeyNode() instanceof ScalarNode k && ConfigKeys.isSection(k.getValue())
+          && t.getValueNode() instanceof MappingNode section) {
+        for (NodeTuple inner : section.getValue()) {
+          if (inner.getKeyNode() instanceof ScalarNode ik) {
+            out.add(new NodeTuple(new ScalarNode(Tag.STR, k.getValue() + "." + ik.getValue(),
+                ik.getStartMark(), ik.getEndMark(), ik.getScalarStyle()), inner.getValueNode()));
+          }
+        }
+      } else {
+        out.add(t);
+      }
+    }
+    return out;
   }
 
   /** The first scalar under a key named "seeds" anywhere in {@code node}, or null. */

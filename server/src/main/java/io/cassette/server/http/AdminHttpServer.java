@@ -62,6 +62,7 @@ public final class AdminHttpServer implements AutoCloseable {
   private final CrossOriginGuard crossOrigin;
   private volatile AdminCredentials credentials = new AdminCredentials("", null);
   private Channel channel;
+  private volatile io.cassette.tls.TlsAcceptor tls;
 
   /** @param group the event loops shared with the other front doors; not closed here */
   public AdminHttpServer(String host, int port, EventLoopGroup group) {
@@ -95,6 +96,12 @@ public final class AdminHttpServer implements AutoCloseable {
     blockingExecutors.put(path, executor);
   }
 
+  /** Serves https with {@code acceptor} (http_encryption_options); null: plain http. Before start. */
+  public AdminHttpServer tls(io.cassette.tls.TlsAcceptor acceptor) {
+    this.tls = acceptor;
+    return this;
+  }
+
   public InetSocketAddress start() throws InterruptedException {
     ServerBootstrap b = new ServerBootstrap()
         .group(group)
@@ -102,6 +109,9 @@ public final class AdminHttpServer implements AutoCloseable {
         .childHandler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel ch) {
+            if (tls != null) {
+              tls.addTo(ch);
+            }
             ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(MAX_REQUEST_BYTES),
                 new Dispatcher());
           }

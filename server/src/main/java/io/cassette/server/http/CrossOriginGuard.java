@@ -65,10 +65,11 @@ public final class CrossOriginGuard {
     } catch (java.net.URISyntaxException e) {
       return false; // includes Origin: null (sandboxed frames, file: pages)
     }
-    if (!"http".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null) {
+    boolean https = "https".equalsIgnoreCase(uri.getScheme());
+    if (!("http".equalsIgnoreCase(uri.getScheme()) || https) || uri.getHost() == null) {
       return false;
     }
-    int port = uri.getPort() == -1 ? 80 : uri.getPort();
+    int port = uri.getPort() == -1 ? (https ? 443 : 80) : uri.getPort();
     if (port != boundPort) {
       return false;
     }

@@ -66,6 +66,8 @@ public final class RingNode implements AutoCloseable {
   private volatile NodeIdentity identity;
   private final MetadataService metadata;
   private MessagingService messaging;
+  private java.util.function.Function<java.util.function.Predicate<InetSocketAddress>,
+      io.cassette.cluster.net.InternodeEncryption> encryption = sameDc -> null;
   private HeartbeatService heartbeats;
   private volatile Events events = new Events() {
     @Override
@@ -112,6 +114,15 @@ public final class RingNode implements AutoCloseable {
 
   public MetadataService metadata() {
     return metadata;
+  }
+
+  /**
+   * server_encryption_options for {@link #startMessaging()}: given "is this peer in my
+   * datacenter", the encryption to use (null: none). Set before startMessaging.
+   */
+  public void internodeEncryption(java.util.function.Function<java.util.function.Predicate<InetSocketAddress>,
+      io.cassette.cluster.net.InternodeEncryption> encryption) {
+    this.encryption = encryption;
   }
 
   /** The messaging service (after {@link #startMessaging()}). */
@@ -175,7 +186,10 @@ public final class RingNode implements AutoCloseable {
         .metrics(NodeMetrics.global().registry())
         .build();
     try {
-      messaging = new MessagingService(config).start();
+      messaging = new MessagingService(config).encryption(encryption.apply(peer -> {
+        Member m = memberAt(peer);
+        return m != null && m.dataCenter().equals(settings.dataCenter());
+      })).start();
     } catch (RuntimeException e) {
       throw new StartException("Cannot listen for internode messages on " + settings.listenAddress().getHostAddress()
           + ":" + settings.storagePort() + " (storage_port): " + rootMessage(e));
