@@ -97,8 +97,10 @@ final class ConsistentRead {
     ReadPolicy policy = policies.get().apply(keyspace, table);
     ReadLatencies.Table tableLatency = latencies.table(keyspace, table);
     long start = System.nanoTime();
-    long deadline = start + TimeUnit.MILLISECONDS.toNanos(messaging.config().timeouts().millis(Verb.READ_REQ));
-    long retryMicros = policy.retryAfterMicros(tableLatency);
+    long timeoutMillis = messaging.config().timeouts().millis(Verb.READ_REQ);
+    long deadline = start + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+    // Before a table has latencies, a percentile means half the read timeout (as Cassandra).
+    long retryMicros = policy.retryAfterMicros(tableLatency, timeoutMillis * 500);
     long retryAt = retryMicros == Long.MAX_VALUE ? Long.MAX_VALUE : start + retryMicros * 1000;
 
     Round round = new Round(r, keyspace, table, key, query);
@@ -119,6 +121,11 @@ final class ConsistentRead {
     while (!(got.satisfied() && hasData(answers))) {
       long now = System.nanoTime();
       if (now - deadline >= 0) {
+        for (Endpoint e : contacts) {
+          if (!answers.containsKey(e)) {
+            latencies.replica(e, TimeUnit.MILLISECONDS.toMicros(timeoutMillis)); // prefer the others next time
+          }
+        }
         throw new CoordinatorException.Timeout(cl, got.received(), got.blockFor(), writeType, hasData(answers));
       }
       if (!speculated && !spares.isEmpty() && now - retryAt >= 0) {
@@ -132,7 +139,10 @@ final class ConsistentRead {
         continue;
       }
       if (a.error() != null) {
-        if (!WriteFanOut.isTimeout(a.error())) {
+        if (WriteFanOut.isTimeout(a.error())) {
+          // Counted as slow as the timeout: the next reads prefer the others.
+          latencies.replica(a.from(), TimeUnit.MILLISECONDS.toMicros(timeoutMillis));
+        } else {
           failures.put(a.from().address(), reason(a.error()));
           if (!spares.isEmpty()) {
             round.ask(spares.poll(), false); // replace the failed replica while there are others

@@ -44,31 +44,26 @@ import java.util.function.LongFunction;
 import java.util.function.Supplier;
 
 /**
- * The coordinator of a ring with replication factor 1 (issue 15): each partition lives on the
- * owner of its token ({@link TokenRing#owner}) and any node coordinates a request by executing
- * it locally when it owns the partition, else by forwarding it to the owner (READ_REQ,
- * MUTATION_REQ, RANGE_REQ, TRUNCATE_REQ; {@link ReplicaHandlers} executes peers' requests on
- * {@code local}). Node-local keyspaces (the system keyspaces: {@link LocalStrategy}) never
- * leave the node. Thread-safe.
+ * The coordinator of a ring: each partition lives on the replicas of its token
+ * ({@link TokenRing#replicas}, Cassandra's SimpleStrategy / NetworkTopologyStrategy placement)
+ * and any node coordinates a request at the client's consistency level. {@link ReplicaHandlers}
+ * executes peers' requests on {@code local}. Node-local keyspaces (the system keyspaces:
+ * {@link LocalStrategy}) never leave the node. Thread-safe.
  *
  * <ul>
  *   <li>Levels are checked against the ring's {@link io.cassette.coordinator.replication.Topology}
- *       as on one node; then the owner must be alive (failure detector), else
- *       {@link CoordinatorException.Unavailable} with alive 0, at once.
- *   <li>No answer within the verb's timeout: {@link CoordinatorException.Timeout} (CQL's
- *       READ_TIMEOUT / WRITE_TIMEOUT); a FAILURE_RSP: {@link CoordinatorException.Failure}.
- *   <li>Scans walk the ring's primary ranges in token order and fetch pages from each owner
- *       lazily ({@link RingScan}): the paging contract {@code KeyRange(lastKey, end)} holds.
- *   <li>Mutations and batches are split per owner; each owner applies its part as one
- *       mutation. A LOGGED batch is atomic per node only (the batchlog is issue 16).
- *   <li>Compare-and-set and read-modify-write: the operation is a Java lambda, so it runs
- *       here. On the owner it runs under the local partition lock. Elsewhere it is optimistic:
- *       the reads go to the owner, and the writes go back as a conditional commit that the
- *       owner applies, under that same partition lock, only if each read still answers the
- *       same (SHA-256 of the answer); otherwise the operation is retried until the request's
- *       timeout. The owner's lock is the single serialisation point of the partition, so this
- *       is linearizable per partition. Writes to other partitions (index entries) are
- *       forwarded afterwards, not atomically with the commit.
+ *       as on one node, then against the live replicas of each token ({@link LevelAcks}):
+ *       {@link CoordinatorException.Unavailable} at once when too few are alive.
+ *   <li>Writes go to every replica and return at the level's blockFor ({@link WriteFanOut});
+ *       replicas that are down or silent are left to the {@link HintSink}.
+ *   <li>Reads: data from one replica, digests from the others the level needs, speculative
+ *       retry, blocking read repair on a mismatch ({@link ConsistentRead}); scans ask each
+ *       range's replicas and merge ({@link RingScan}).
+ *   <li>No answer in time: {@link CoordinatorException.Timeout} (received, blockfor, write type or
+ *       data_present); FAILURE_RSPs that make the level unreachable: {@link CoordinatorException.Failure}.
+ *   <li>Compare-and-set and read-modify-write (counters): serialised on the partition's leader,
+ *       its first live replica, then replicated at the level (see {@code readModifyWrite}).
+ *       With replication factor 1 the leader is the owner and this is issue 15's behaviour.
  * </ul>
  */
 public final class RingCoordinator implements Coordinator {
@@ -535,16 +530,7 @@ public final class RingCoordinator implements Coordinator {
 
   // ------------------------------------------------------------------ helpers
 
-  /** The node a partition of {@code keyspace} lives on; Unavailable when it is down. */
-  private Endpoint liveOwner(TokenRing r, String keyspace, long token, ConsistencyLevel cl) {
-    Endpoint owner = r.owner(token);
-    if (!r.isAlive(owner)) {
-      throw unavailable(keyspace, cl);
-    }
-    return owner;
-  }
-
-  /** The copy that holds the data (the primary until issue 16 replicates) is down: alive 0. */
+  /** No live replica at all: alive 0. */
   private CoordinatorException.Unavailable unavailable(String keyspace, ConsistencyLevel cl) {
     int required = cl == ConsistencyLevel.ANY ? 1
         : Math.max(1, ReplicaCount.blockFor(cl, local.strategy(keyspace), ring.get().topology().localDatacenter()));
