@@ -437,4 +437,29 @@ class RingReplicationTest {
     Cell cell = v.staticRow() == null ? null : v.staticRow().cell("v");
     return cell == null ? 0 : ByteBuffer.wrap(cell.value()).getLong();
   }
+
+  /** Not a benchmark: a rough figure for the report (mean of 500 after a warm-up round, bounded). */
+  @Test
+  void levelCostFigures() {
+    for (int round = 0; round < 2; round++) {
+      StringBuilder line = new StringBuilder("RF=3 latency (mean of 500, micros):");
+      for (Request request : List.of(ONE, QUORUM, ALL)) {
+        long t0 = System.nanoTime();
+        for (int i = 0; i < 500; i++) {
+          c(0).write(Mutation.of(put("cost" + i, "v" + i, round * 1000 + i + 1)), request);
+        }
+        long t1 = System.nanoTime();
+        for (int i = 0; i < 500; i++) {
+          c(0).read("ks", "t", b("cost" + i), ReadQuery.all(0), request);
+        }
+        long t2 = System.nanoTime();
+        line.append(String.format(" %s write %d read %d;", request.consistency(), (t1 - t0) / 500_000,
+            (t2 - t1) / 500_000));
+      }
+      if (round == 1) {
+        System.out.println(line);
+      }
+    }
+    assertThat(value(c(1).read("ks", "t", b("cost499"), ReadQuery.all(0), QUORUM))).isEqualTo("v499");
+  }
 }
