@@ -14,6 +14,8 @@ import io.cassette.coordinator.CoordinatorException;
 import io.cassette.coordinator.Request;
 import io.cassette.coordinator.metadata.KeyspaceDefinition;
 import io.cassette.storage.Cell;
+import io.cassette.storage.DeletionTime;
+import io.cassette.storage.LivenessInfo;
 import io.cassette.storage.KeyRange;
 import io.cassette.storage.Mutation;
 import io.cassette.storage.PartitionUpdate;
@@ -270,6 +272,45 @@ class RingReplicationTest {
     assertThat(n).isEqualTo(20);
     for (int i = 12; i < 20; i++) {
       assertThat(value(localRead(2, "rr" + i))).isEqualTo("v" + i);
+    }
+  }
+
+  @Test
+  void aDeletionOneReplicaMissedWinsTheReadAndIsRepaired() {
+    long now = System.currentTimeMillis() / 1000;
+    List<String> keys = List.of("partitionDeleted", "rowDeleted", "cellDeleted", "expired");
+    for (String k : keys) {
+      c(0).write(Mutation.of(put(k, "old", 10)), ALL);
+    }
+    MessageFilters.Rule missed = ring.filters().verbs(Verb.MUTATION_REQ).to(RingHarness.address(2)).drop();
+    c(0).write(Mutation.of(PartitionUpdate.builder("ks", "t", b("partitionDeleted"))
+        .deletePartition(new DeletionTime(20, now)).build()), QUORUM);
+    c(0).write(Mutation.of(PartitionUpdate.builder("ks", "t", b("rowDeleted"))
+        .row(new Row(new byte[0], LivenessInfo.EMPTY, new DeletionTime(20, now), List.of())).build()), QUORUM);
+    c(0).write(Mutation.of(PartitionUpdate.builder("ks", "t", b("cellDeleted"))
+        .row(Row.of(new byte[0], List.of(Cell.tombstone("v", 20, now)))).build()), QUORUM);
+    // Overwritten with a TTL that has run out by the time of the read.
+    c(0).write(Mutation.of(PartitionUpdate.builder("ks", "t", b("expired"))
+        .row(Row.of(new byte[0], List.of(Cell.expiring("v", b("new"), 20, 1, now - 10)))).build()), QUORUM);
+    missed.off();
+    for (String k : keys) {
+      assertThat(value(localRead(2, k))).as("stale %s on node 2", k).isEqualTo("old");
+    }
+    // Coordinated by the stale replica: its own data answer is the stale one, a digest from
+    // another replica differs, and the reconciled answer must not bring the old value back.
+    for (String k : keys) {
+      assertThat(value(c(2).read("ks", "t", b(k), ReadQuery.all(now), QUORUM))).as(k).isNull();
+      // Blocking read repair has written the deletion (or the expired cell) to node 2.
+      assertThat(value(ring.node(2).engine().table("ks", "t").orElseThrow().read(b(k), ReadQuery.all(now))))
+          .as("%s repaired on node 2", k).isNull();
+    }
+    assertThat(ring.node(2).engine().table("ks", "t").orElseThrow()
+        .readUnfiltered(b("partitionDeleted"), ReadQuery.all(now)).partitionDeletion().markedForDeleteAt()).isEqualTo(20);
+    // Now the replicas agree: every level answers nothing, from every coordinator.
+    for (int n = 0; n < 3; n++) {
+      for (String k : keys) {
+        assertThat(value(c(n).read("ks", "t", b(k), ReadQuery.all(now), ALL))).as("%s via %d", k, n).isNull();
+      }
     }
   }
 
