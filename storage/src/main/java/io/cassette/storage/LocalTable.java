@@ -187,6 +187,18 @@ final class LocalTable implements Table, CompactableTable {
 
   @Override
   public PartitionView read(byte[] partitionKey, ReadQuery query) {
+    return read(partitionKey, (key, sources) -> PartitionReader.read(key, sources, query));
+  }
+
+  @Override
+  public PartitionUpdate readUnfiltered(byte[] partitionKey, ReadQuery query) {
+    return read(partitionKey,
+        (key, sources) -> PartitionReader.readUnfiltered(spec.keyspace(), spec.name(), key, sources, query));
+  }
+
+  /** Collects the partition's sources (memtables, then SSTables newest first) and reads them with {@code reader}. */
+  private <T> T read(byte[] partitionKey,
+                     java.util.function.BiFunction<DecoratedKey, List<PartitionSource>, T> reader) {
     long t0 = System.nanoTime();
     DecoratedKey key = DecoratedKey.of(partitionKey);
     TableView v = acquireView();
@@ -218,7 +230,7 @@ final class LocalTable implements Table, CompactableTable {
         }
       }
       try {
-        return PartitionReader.read(key, sources, query);
+        return reader.apply(key, sources);
       } finally {
         for (PartitionSource p : sources) {
           p.release();

@@ -15,6 +15,14 @@ public interface Table {
   PartitionView read(byte[] partitionKey, ReadQuery query);
 
   /**
+   * One partition within {@code query} with its tombstones, unfiltered: partition deletion,
+   * range tombstones, row deletions, tombstone and expired cells (see
+   * {@link io.cassette.storage.partition.PartitionReader#readUnfiltered}). What a replica answers
+   * a coordinator with, so that a deletion one replica missed still wins the merge.
+   */
+  PartitionUpdate readUnfiltered(byte[] partitionKey, ReadQuery query);
+
+  /**
    * Live partitions of {@code range} in token order, each filtered by {@code query}; empty
    * partitions are skipped. The iterator reads lazily and must be closed.
    */

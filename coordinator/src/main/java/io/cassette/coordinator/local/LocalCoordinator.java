@@ -111,6 +111,17 @@ public final class LocalCoordinator implements Coordinator {
     return local(keyspace, table).read(partitionKey, query);
   }
 
+  /**
+   * One partition with its tombstones ({@link Table#readUnfiltered}): what a replica answers a
+   * ring coordinator with, so that deletions reconcile. Not a serial read.
+   */
+  public PartitionUpdate readUnfiltered(String keyspace, String table, byte[] partitionKey, ReadQuery query,
+                                        Request request) {
+    checkRead(request.consistency());
+    check(keyspace, request.consistency());
+    return local(keyspace, table).readUnfiltered(partitionKey, query);
+  }
+
   @Override
   public Table.CloseableIterator<PartitionView> scan(String keyspace, String table, KeyRange range,
                                                      ReadQuery query, Request request) {

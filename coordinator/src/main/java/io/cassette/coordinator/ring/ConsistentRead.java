@@ -41,7 +41,7 @@ import java.util.function.BiFunction;
  *       {@code speculative_retry} delay, one more replica is asked for the data; a replica
  *       answering FAILURE_RSP is replaced the same way while spares are left.
  *   <li>All digests equal the data's: that is the answer. Otherwise the replicas that answered
- *       with a digest are asked for their data, the views merged ({@link ReadReconciler}), and,
+ *       with a digest are asked for their data, the unfiltered answers merged ({@link ReadReconciler}), and,
  *       with {@code read_repair = 'BLOCKING'}, what each stale replica lacks is written back
  *       (READ_REPAIR_REQ) and acknowledged before the answer goes out.
  *   <li>Not enough answers within {@code read_request_timeout}: a read timeout with received,
@@ -67,8 +67,11 @@ final class ConsistentRead {
     this.observer = observer;
   }
 
-  /** An answer of one replica: its view (data) or its digest, or the error it failed with. */
-  private record Answer(Endpoint from, PartitionView view, byte[] digest, Throwable error, long sentNanos) {}
+  /**
+   * An answer of one replica: its data (the partition unfiltered, with its tombstones, so that a
+   * deletion a replica missed wins the merge) or the digest of it, or the error it failed with.
+   */
+  private record Answer(Endpoint from, PartitionUpdate view, byte[] digest, Throwable error, long sentNanos) {}
 
   /**
    * Reads {@code key} at {@code cl}.
@@ -97,8 +100,10 @@ final class ConsistentRead {
     ReadPolicy policy = policies.get().apply(keyspace, table);
     ReadLatencies.Table tableLatency = latencies.table(keyspace, table);
     long start = System.nanoTime();
-    long deadline = start + TimeUnit.MILLISECONDS.toNanos(messaging.config().timeouts().millis(Verb.READ_REQ));
-    long retryMicros = policy.retryAfterMicros(tableLatency);
+    long timeoutMillis = messaging.config().timeouts().millis(Verb.READ_REQ);
+    long deadline = start + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+    // Before a table has latencies, a percentile means half the read timeout (as Cassandra).
+    long retryMicros = policy.retryAfterMicros(tableLatency, timeoutMillis * 500);
     long retryAt = retryMicros == Long.MAX_VALUE ? Long.MAX_VALUE : start + retryMicros * 1000;
 
     Round round = new Round(r, keyspace, table, key, query);
@@ -119,6 +124,11 @@ final class ConsistentRead {
     while (!(got.satisfied() && hasData(answers))) {
       long now = System.nanoTime();
       if (now - deadline >= 0) {
+        for (Endpoint e : contacts) {
+          if (!answers.containsKey(e)) {
+            latencies.replica(e, TimeUnit.MILLISECONDS.toMicros(timeoutMillis)); // prefer the others next time
+          }
+        }
         throw new CoordinatorException.Timeout(cl, got.received(), got.blockFor(), writeType, hasData(answers));
       }
       if (!speculated && !spares.isEmpty() && now - retryAt >= 0) {
@@ -132,7 +142,10 @@ final class ConsistentRead {
         continue;
       }
       if (a.error() != null) {
-        if (!WriteFanOut.isTimeout(a.error())) {
+        if (WriteFanOut.isTimeout(a.error())) {
+          // Counted as slow as the timeout: the next reads prefer the others.
+          latencies.replica(a.from(), TimeUnit.MILLISECONDS.toMicros(timeoutMillis));
+        } else {
           failures.put(a.from().address(), reason(a.error()));
           if (!spares.isEmpty()) {
             round.ask(spares.poll(), false); // replace the failed replica while there are others
@@ -153,7 +166,7 @@ final class ConsistentRead {
     }
     tableLatency.add((System.nanoTime() - start) / 1000);
 
-    PartitionView data = null;
+    PartitionUpdate data = null;
     byte[] dataDigest = null;
     boolean match = true;
     for (Answer a : answers.values()) {
@@ -167,7 +180,7 @@ final class ConsistentRead {
       match &= Arrays.equals(d, dataDigest);
     }
     if (match) {
-      return data;
+      return ReadReconciler.live(List.of(data), query);
     }
     // Digest mismatch: the data of every replica that answered, then merge and repair.
     for (Answer a : answers.values()) {
@@ -192,11 +205,12 @@ final class ConsistentRead {
         throw failure(cl, got, failures, writeType);
       }
     }
-    List<PartitionView> views = new ArrayList<>();
+    List<PartitionUpdate> views = new ArrayList<>();
     for (Answer a : answers.values()) {
       views.add(a.view());
     }
-    PartitionView merged = ReadReconciler.merge(views, query);
+    // Reconciled unfiltered (deletions win by timestamp), repaired, then filtered for the client.
+    PartitionUpdate merged = ReadReconciler.mergeUnfiltered(keyspace, table, views, query);
     if (policy.blockingReadRepair() || forceRepair) {
       Map<Endpoint, List<PartitionUpdate>> repairs = new LinkedHashMap<>();
       for (Answer a : answers.values()) {
@@ -207,7 +221,7 @@ final class ConsistentRead {
       }
       repair(r, repairs, deadline, cl, got.blockFor(), writeType);
     }
-    return merged;
+    return ReadReconciler.live(views, query);
   }
 
   /**
@@ -336,14 +350,14 @@ final class ConsistentRead {
       long sent = System.nanoTime();
       if (e.equals(ring.self())) {
         try {
-          PartitionView v = local.read(keyspace, table, key, query, RingCoordinator.internal(Request.INTERNAL));
+          PartitionUpdate v = local.readUnfiltered(keyspace, table, key, query, RingCoordinator.internal(Request.INTERNAL));
           answers.add(digest ? new Answer(e, null, RingCodec.digest(v), null, sent) : new Answer(e, v, null, null, sent));
         } catch (RuntimeException ex) {
           answers.add(new Answer(e, null, null, ex, sent));
         }
         return;
       }
-      send(e, Verb.READ_REQ, RingCodec.read(new RingCodec.ReadRequest(keyspace, table, key, query, digest)))
+      send(e, Verb.READ_REQ, RingCodec.read(new RingCodec.ReadRequest(keyspace, table, key, query, digest, true)))
           .whenComplete((m, ex) -> {
             if (ex != null) {
               answers.add(new Answer(e, null, null, ex, sent));
@@ -352,7 +366,7 @@ final class ConsistentRead {
             try {
               observer.accept(m);
               answers.add(digest ? new Answer(e, null, RingCodec.readDigest(m.payload()), null, sent)
-                  : new Answer(e, RingCodec.view(m.payload()), null, null, sent));
+                  : new Answer(e, RingCodec.unfiltered(m.payload(), keyspace, table), null, null, sent));
             } catch (RuntimeException bad) {
               answers.add(new Answer(e, null, null, bad, sent));
             }

@@ -26,18 +26,31 @@ public final class ReadLatencies {
     return tables.computeIfAbsent(keyspace + '.' + table, k -> new Table());
   }
 
-  /** Records a replica's answer time. */
+  /**
+   * A replica's mean is forgotten after this long without a sample, as Cassandra's dynamic snitch
+   * resets its scores: a replica that timed out once is tried again first later.
+   */
+  static final long FORGET_AFTER_NANOS = 10_000_000_000L;
+
+  /** Records a replica's answer time (a timeout counts as the whole timeout). */
   void replica(Endpoint e, long micros) {
-    double[] mean = replicas.computeIfAbsent(e, k -> new double[] {micros});
+    double[] mean = replicas.computeIfAbsent(e, k -> new double[] {micros, System.nanoTime()});
     synchronized (mean) {
-      mean[0] = mean[0] * 0.9 + micros * 0.1;
+      boolean stale = System.nanoTime() - (long) mean[1] > FORGET_AFTER_NANOS;
+      mean[0] = stale ? micros : mean[0] * 0.9 + micros * 0.1;
+      mean[1] = System.nanoTime();
     }
   }
 
-  /** The replica's mean answer time in µs, or 0 when unknown (unknown replicas are tried first). */
+  /** The replica's mean answer time in µs, or 0 when unknown or forgotten (tried first). */
   double replicaMicros(Endpoint e) {
     double[] mean = replicas.get(e);
-    return mean == null ? 0 : mean[0];
+    if (mean == null) {
+      return 0;
+    }
+    synchronized (mean) {
+      return System.nanoTime() - (long) mean[1] > FORGET_AFTER_NANOS ? 0 : mean[0];
+    }
   }
 
   /** One table's recent latencies. */

@@ -10,7 +10,8 @@ import java.util.Locale;
  * {@code ALWAYS} (the extra request goes out with the first ones); {@code 50ms} (a fixed
  * delay); {@code 99p} / {@code 99PERCENTILE} / {@code p99} (the table's recent read latency at
  * that percentile, from {@link ReadLatencies}); {@code MIN(99p,50ms)} / {@code MAX(...)}.
- * Until a table has {@link ReadLatencies#MIN_SAMPLES} reads a percentile means "no retry".
+ * Until a table has {@link ReadLatencies#MIN_SAMPLES} reads a percentile means half the read
+ * timeout, as Cassandra seeds its sampled read latency.
  *
  * @param blockingReadRepair {@code read_repair = 'BLOCKING'}: a digest mismatch writes the
  *                           reconciled data back to the stale replicas before answering
@@ -31,10 +32,15 @@ public record ReadPolicy(boolean blockingReadRepair, String speculativeRetry) {
    * 0 to ask at once (ALWAYS), {@link Long#MAX_VALUE} never.
    */
   public long retryAfterMicros(ReadLatencies.Table latencies) {
-    return delay(speculativeRetry.trim().toUpperCase(Locale.ROOT), latencies);
+    return retryAfterMicros(latencies, Long.MAX_VALUE);
   }
 
-  private static long delay(String s, ReadLatencies.Table latencies) {
+  /** @param unsampledMicros the delay a percentile means while the table has too few samples */
+  public long retryAfterMicros(ReadLatencies.Table latencies, long unsampledMicros) {
+    return delay(speculativeRetry.trim().toUpperCase(Locale.ROOT), latencies, unsampledMicros);
+  }
+
+  private static long delay(String s, ReadLatencies.Table latencies, long unsampled) {
     if (s.isEmpty() || s.equals("NONE") || s.equals("NEVER")) {
       return Long.MAX_VALUE;
     }
@@ -44,8 +50,8 @@ public record ReadPolicy(boolean blockingReadRepair, String speculativeRetry) {
     if ((s.startsWith("MIN(") || s.startsWith("MAX(")) && s.endsWith(")")) {
       String[] parts = s.substring(4, s.length() - 1).split(",");
       if (parts.length == 2) {
-        long a = delay(parts[0].trim(), latencies);
-        long b = delay(parts[1].trim(), latencies);
+        long a = delay(parts[0].trim(), latencies, unsampled);
+        long b = delay(parts[1].trim(), latencies, unsampled);
         return s.startsWith("MIN") ? Math.min(a, b) : Math.max(a, b);
       }
       return Long.MAX_VALUE;
@@ -59,7 +65,7 @@ public record ReadPolicy(boolean blockingReadRepair, String speculativeRetry) {
           : s.startsWith("P") ? s.substring(1) : null;
       if (pct != null) {
         long v = latencies == null ? -1 : latencies.percentileMicros(Double.parseDouble(pct));
-        return v < 0 ? Long.MAX_VALUE : v;
+        return v < 0 ? unsampled : v;
       }
     } catch (NumberFormatException e) {
       return Long.MAX_VALUE;

@@ -8,7 +8,11 @@ import io.cassette.storage.PartitionUpdate;
 import io.cassette.storage.PartitionView;
 import io.cassette.storage.ReadQuery;
 import io.cassette.storage.Row;
+import io.cassette.storage.DecoratedKey;
+import io.cassette.storage.RangeTombstone;
+import io.cassette.storage.partition.PartitionReader;
 import io.cassette.storage.partition.Reconcile;
+import io.cassette.storage.partition.UpdateSource;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -19,14 +23,82 @@ import java.util.TreeMap;
  * ({@link Reconcile}: by timestamp, cell by cell, row marker by row marker), and computes what a
  * stale replica lacks (the read-repair mutation). Pure functions.
  *
- * <p>Limit: replicas answer with their live view ({@link PartitionView}), so tombstones do not
- * travel. A replica that missed a deletion gives back the deleted value, which then wins the
- * merge and is written back to the replicas that deleted it — harmless there (their tombstone is
- * newer and still shadows it), but the answer shows the value until the deletion reaches the
- * stale replica by hint or repair. Carrying tombstones needs an unfiltered read from storage.
+ * <p>Single-partition reads exchange unfiltered partitions ({@link PartitionUpdate}: partition
+ * deletion, range tombstones, row deletions, tombstone and expired cells, as storage's
+ * {@code Table.readUnfiltered} gives them): they are merged first ({@link #mergeUnfiltered}),
+ * repairs computed from that, including the deletions a stale replica missed
+ * ({@link #repair(String, String, PartitionUpdate, PartitionUpdate)}), and only then filtered to
+ * the live view the client sees, with its limit ({@link #live}) — as Cassandra does.
+ *
+ * <p>Range scans still merge live views ({@link #merge}, {@link #repair(String, String,
+ * PartitionView, PartitionView)}): there a replica that missed a deletion can still bring the
+ * deleted row back in the answer until hints or repair reach it.
  */
 final class ReadReconciler {
   private ReadReconciler() {}
+
+  /**
+   * The unfiltered merge of replicas' unfiltered answers for one partition (rows ascending, data
+   * shadowed by a deletion dropped), within the query's slices but without its limit: every
+   * row any replica sent is there, so what each lacks can be computed.
+   */
+  static PartitionUpdate mergeUnfiltered(String keyspace, String table, List<PartitionUpdate> answers, ReadQuery query) {
+    ReadQuery all = new ReadQuery(query.slices(), false, Integer.MAX_VALUE, query.nowInSeconds());
+    return PartitionReader.readUnfiltered(keyspace, table, DecoratedKey.of(answers.get(0).key()), sources(answers), all);
+  }
+
+  /** The live view of the replicas' unfiltered answers merged, as the query asks it (order, limit, TTLs). */
+  static PartitionView live(List<PartitionUpdate> answers, ReadQuery query) {
+    return PartitionReader.read(DecoratedKey.of(answers.get(0).key()), sources(answers), query);
+  }
+
+  private static List<UpdateSource> sources(List<PartitionUpdate> answers) {
+    List<UpdateSource> out = new ArrayList<>(answers.size());
+    for (PartitionUpdate u : answers) {
+      out.add(new UpdateSource(u));
+    }
+    return out;
+  }
+
+  /**
+   * What replica answer {@code have} lacks of the unfiltered merge {@code merged}: a newer
+   * partition deletion, the range tombstones it does not have, and per row a newer row deletion,
+   * marker or cell (tombstones included), as one update; null when it is up to date.
+   */
+  static PartitionUpdate repair(String keyspace, String table, PartitionUpdate merged, PartitionUpdate have) {
+    PartitionUpdate.Builder b = PartitionUpdate.builder(keyspace, table, merged.key());
+    boolean any = false;
+    if (!merged.partitionDeletion().isLive() && !merged.partitionDeletion().equals(have.partitionDeletion())) {
+      b.deletePartition(merged.partitionDeletion());
+      any = true;
+    }
+    for (RangeTombstone rt : merged.rangeTombstones()) {
+      boolean has = false;
+      for (RangeTombstone h : have.rangeTombstones()) {
+        has |= PartitionReader.compareRt(h, rt) == 0;
+      }
+      if (!has) {
+        b.deleteRange(rt.slice(), rt.deletion());
+        any = true;
+      }
+    }
+    TreeMap<byte[], Row> theirs = new TreeMap<>(Bytes::compare);
+    for (Row r : have.rows()) {
+      theirs.merge(r.clustering(), r, Reconcile::row);
+    }
+    for (Row m : merged.rows()) {
+      Row h = theirs.get(m.clustering());
+      Row missing = missing(m, h);
+      DeletionTime deletion = !m.deletion().isLive() && (h == null || !h.deletion().equals(m.deletion()))
+          ? m.deletion() : DeletionTime.LIVE;
+      if (missing != null || !deletion.isLive()) {
+        b.row(new Row(m.clustering(), missing == null ? LivenessInfo.EMPTY : missing.liveness(), deletion,
+            missing == null ? List.of() : missing.cells()));
+        any = true;
+      }
+    }
+    return any ? b.build() : null;
+  }
 
   /** The merged view of {@code views} (all of one partition), ordered and limited as {@code query} asks. */
   static PartitionView merge(List<PartitionView> views, ReadQuery query) {

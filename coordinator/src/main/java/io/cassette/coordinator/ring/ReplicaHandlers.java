@@ -9,6 +9,7 @@ import io.cassette.coordinator.CoordinatorException;
 import io.cassette.coordinator.Request;
 import io.cassette.coordinator.local.LocalCoordinator;
 import io.cassette.storage.Mutation;
+import io.cassette.storage.PartitionUpdate;
 import io.cassette.storage.PartitionView;
 import io.cassette.storage.Table;
 import java.time.Duration;
@@ -101,6 +102,10 @@ final class ReplicaHandlers {
 
   private byte[] read(Message m) {
     RingCodec.ReadRequest r = RingCodec.read(m.payload());
+    if (r.unfiltered()) {
+      PartitionUpdate u = local.readUnfiltered(r.keyspace(), r.table(), r.key(), r.query(), ONE);
+      return r.digest() ? RingCodec.digestAnswer(RingCodec.digest(u)) : RingCodec.unfiltered(u);
+    }
     PartitionView v = local.read(r.keyspace(), r.table(), r.key(), r.query(), ONE);
     return r.digest() ? RingCodec.digestAnswer(RingCodec.digest(v)) : RingCodec.view(v);
   }

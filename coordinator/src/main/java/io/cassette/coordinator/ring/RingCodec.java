@@ -25,8 +25,10 @@ import java.util.List;
  * node until the metadata log carries them everywhere).
  *
  * <pre>
- * read     := v ks:str table:str key:bytes query [flags:u8 (1 digest)]
+ * read     := v ks:str table:str key:bytes query [flags:u8 (1 digest, 2 unfiltered)]
  * digest   := v sha256:bytes          (the answer to a digest read)
+ * unfiltered := v update-body         (the answer to an unfiltered data read: the partition with
+ *                                      its tombstones, in PartitionSerializer's update layout)
  * range    := v ks:str table:str keyRange query maxPartitions:varint maxBytes:varint
  * mutation := v count:varint update*            update := ks:str table:str key:bytes flags:u8
  *                                                  [deletion] [rtCount rt*] rowCount row*
@@ -46,10 +48,14 @@ final class RingCodec {
 
   // ------------------------------------------------------------------ requests
 
-  /** A read of one partition; {@code digest}: answer with the digest of the view, not the view. */
-  record ReadRequest(String keyspace, String table, byte[] key, ReadQuery query, boolean digest) {
+  /**
+   * A read of one partition; {@code digest}: answer with the digest of the data, not the data;
+   * {@code unfiltered}: the data is the partition with its tombstones ({@code Table.readUnfiltered}),
+   * else the live view.
+   */
+  record ReadRequest(String keyspace, String table, byte[] key, ReadQuery query, boolean digest, boolean unfiltered) {
     ReadRequest(String keyspace, String table, byte[] key, ReadQuery query) {
-      this(keyspace, table, key, query, false);
+      this(keyspace, table, key, query, false, false);
     }
   }
 
@@ -71,8 +77,8 @@ final class RingCodec {
     out.writeString(r.table());
     out.writeLengthPrefixed(r.key());
     writeQuery(out, r.query());
-    if (r.digest()) {
-      out.writeByte(1); // optional trailing flags: absent means a data read
+    if (r.digest() || r.unfiltered()) {
+      out.writeByte((r.digest() ? 1 : 0) | (r.unfiltered() ? 2 : 0)); // optional trailing flags: absent means a live data read
     }
     return out.toByteArray();
   }
@@ -83,8 +89,8 @@ final class RingCodec {
     String table = in.readString();
     byte[] key = bytes(in);
     ReadQuery q = readQuery(in);
-    boolean digest = in.remaining() > 0 && (in.readByte() & 1) != 0;
-    return new ReadRequest(ks, table, key, q, digest);
+    int flags = in.remaining() > 0 ? in.readByte() : 0;
+    return new ReadRequest(ks, table, key, q, (flags & 1) != 0, (flags & 2) != 0);
   }
 
   /** A digest answer: the digest of the replica's view ({@link #digest(PartitionView)}). */
@@ -197,10 +203,32 @@ final class RingCodec {
     return readPartition(reader(payload));
   }
 
+  /** The answer to an unfiltered read: the partition with its tombstones, as an update body. */
+  static byte[] unfiltered(PartitionUpdate u) {
+    ByteArrayWriter out = writer(128);
+    PartitionSerializer.writeUpdateBody(out, u);
+    return out.toByteArray();
+  }
+
+  static PartitionUpdate unfiltered(byte[] payload, String keyspace, String table) {
+    return PartitionSerializer.readUpdateBody(reader(payload), keyspace, table);
+  }
+
+  /** The digest of an unfiltered answer: SHA-256 of its update body (replicas agree on tombstones too). */
+  static byte[] digest(PartitionUpdate u) {
+    ByteArrayWriter out = new ByteArrayWriter(128);
+    PartitionSerializer.writeUpdateBody(out, u);
+    return sha256(out);
+  }
+
   /** The partition's bytes without the version: what a compare-and-set read saw, as a digest. */
   static byte[] digest(PartitionView v) {
     ByteArrayWriter out = new ByteArrayWriter(128);
     writePartition(out, v);
+    return sha256(out);
+  }
+
+  private static byte[] sha256(ByteArrayWriter out) {
     try {
       MessageDigest md = MessageDigest.getInstance("SHA-256");
       md.update(out.buffer(), 0, out.length());

@@ -14,6 +14,8 @@ import io.cassette.coordinator.CoordinatorException;
 import io.cassette.coordinator.Request;
 import io.cassette.coordinator.metadata.KeyspaceDefinition;
 import io.cassette.storage.Cell;
+import io.cassette.storage.DeletionTime;
+import io.cassette.storage.LivenessInfo;
 import io.cassette.storage.KeyRange;
 import io.cassette.storage.Mutation;
 import io.cassette.storage.PartitionUpdate;
@@ -274,6 +276,45 @@ class RingReplicationTest {
   }
 
   @Test
+  void aDeletionOneReplicaMissedWinsTheReadAndIsRepaired() {
+    long now = System.currentTimeMillis() / 1000;
+    List<String> keys = List.of("partitionDeleted", "rowDeleted", "cellDeleted", "expired");
+    for (String k : keys) {
+      c(0).write(Mutation.of(put(k, "old", 10)), ALL);
+    }
+    MessageFilters.Rule missed = ring.filters().verbs(Verb.MUTATION_REQ).to(RingHarness.address(2)).drop();
+    c(0).write(Mutation.of(PartitionUpdate.builder("ks", "t", b("partitionDeleted"))
+        .deletePartition(new DeletionTime(20, now)).build()), QUORUM);
+    c(0).write(Mutation.of(PartitionUpdate.builder("ks", "t", b("rowDeleted"))
+        .row(new Row(new byte[0], LivenessInfo.EMPTY, new DeletionTime(20, now), List.of())).build()), QUORUM);
+    c(0).write(Mutation.of(PartitionUpdate.builder("ks", "t", b("cellDeleted"))
+        .row(Row.of(new byte[0], List.of(Cell.tombstone("v", 20, now)))).build()), QUORUM);
+    // Overwritten with a TTL that has run out by the time of the read.
+    c(0).write(Mutation.of(PartitionUpdate.builder("ks", "t", b("expired"))
+        .row(Row.of(new byte[0], List.of(Cell.expiring("v", b("new"), 20, 1, now - 10)))).build()), QUORUM);
+    missed.off();
+    for (String k : keys) {
+      assertThat(value(localRead(2, k))).as("stale %s on node 2", k).isEqualTo("old");
+    }
+    // Coordinated by the stale replica: its own data answer is the stale one, a digest from
+    // another replica differs, and the reconciled answer must not bring the old value back.
+    for (String k : keys) {
+      assertThat(value(c(2).read("ks", "t", b(k), ReadQuery.all(now), QUORUM))).as(k).isNull();
+      // Blocking read repair has written the deletion (or the expired cell) to node 2.
+      assertThat(value(ring.node(2).engine().table("ks", "t").orElseThrow().read(b(k), ReadQuery.all(now))))
+          .as("%s repaired on node 2", k).isNull();
+    }
+    assertThat(ring.node(2).engine().table("ks", "t").orElseThrow()
+        .readUnfiltered(b("partitionDeleted"), ReadQuery.all(now)).partitionDeletion().markedForDeleteAt()).isEqualTo(20);
+    // Now the replicas agree: every level answers nothing, from every coordinator.
+    for (int n = 0; n < 3; n++) {
+      for (String k : keys) {
+        assertThat(value(c(n).read("ks", "t", b(k), ReadQuery.all(now), ALL))).as("%s via %d", k, n).isNull();
+      }
+    }
+  }
+
+  @Test
   void speculativeRetryAsksAnotherReplicaWhenOneIsSlow() {
     c(0).write(Mutation.of(put("spec", "x", 1)), ALL);
     // Node 0 is a replica and reads its copy; it asks the first peer in placement order for a
@@ -286,15 +327,18 @@ class RingReplicationTest {
       }
     }
     MessageFilters.Rule slow = ring.filters().verbs(Verb.READ_REQ).to(first.address()).drop();
-    c(0).readPolicies((ks, t) -> ReadPolicy.of("BLOCKING", "NONE"));
-    assertThatThrownBy(() -> c(0).read("ks", "t", b("spec"), ReadQuery.all(0), QUORUM))
-        .isInstanceOf(CoordinatorException.Timeout.class);
     c(0).readPolicies((ks, t) -> ReadPolicy.of("BLOCKING", "20ms"));
     for (int i = 0; i < 10; i++) {
       long start = System.nanoTime();
       assertThat(value(c(0).read("ks", "t", b("spec"), ReadQuery.all(0), QUORUM))).isEqualTo("x");
       assertThat(System.nanoTime() - start).isLessThan(TimeUnit.MILLISECONDS.toNanos(1000));
     }
+    // The silent peer is still asked first (it never answered, so it has no latency): without a
+    // retry the read times out, which also marks the peer slow for the next reads.
+    c(0).readPolicies((ks, t) -> ReadPolicy.of("BLOCKING", "NONE"));
+    assertThatThrownBy(() -> c(0).read("ks", "t", b("spec"), ReadQuery.all(0), QUORUM))
+        .isInstanceOf(CoordinatorException.Timeout.class);
+    assertThat(value(c(0).read("ks", "t", b("spec"), ReadQuery.all(0), QUORUM))).isEqualTo("x");
     c(0).readPolicies((ks, t) -> ReadPolicy.of("BLOCKING", "ALWAYS"));
     assertThat(value(c(0).read("ks", "t", b("spec"), ReadQuery.all(0), QUORUM))).isEqualTo("x");
     slow.off();
@@ -307,6 +351,7 @@ class RingReplicationTest {
     assertThat(ReadPolicy.of(null, "ALWAYS").retryAfterMicros(t)).isZero();
     assertThat(ReadPolicy.of(null, "50ms").retryAfterMicros(t)).isEqualTo(50_000);
     assertThat(ReadPolicy.of(null, "99p").retryAfterMicros(t)).isEqualTo(Long.MAX_VALUE); // no samples yet
+    assertThat(ReadPolicy.of(null, "99p").retryAfterMicros(t, 750_000)).isEqualTo(750_000); // half the timeout
     for (int i = 1; i <= 100; i++) {
       t.add(i * 100L);
     }
@@ -358,49 +403,59 @@ class RingReplicationTest {
     }
   }
 
+  /** Counter updates wait for the partition's leader: a longer budget than the 2 s default on a busy machine. */
+  static final Request COUNTER = new Request(ConsistencyLevel.QUORUM, ConsistencyLevel.SERIAL, Duration.ofSeconds(10),
+      null);
+
   @Test
   void countersEndEqualToAcknowledgedIncrements() throws Exception {
     AtomicLong clock = new AtomicLong();
     int perThread = 25;
     ExecutorService pool = Executors.newFixedThreadPool(3);
     try {
-      List<Future<Integer>> done = new ArrayList<>();
+      List<Future<int[]>> done = new ArrayList<>();
       for (int n = 0; n < 3; n++) {
         int node = n;
         done.add(pool.submit(() -> {
-          int acked = 0;
+          int[] ackedAndUnknown = new int[2];
           for (int i = 0; i < perThread; i++) {
             try {
               increment(node, "counter", clock);
-              acked++;
+              ackedAndUnknown[0]++;
             } catch (CoordinatorException.Timeout e) {
-              // unknown outcome: not counted as acknowledged (and never retried)
+              ackedAndUnknown[1]++; // unknown outcome: applied at most once, never retried
             }
           }
-          return acked;
+          return ackedAndUnknown;
         }));
       }
       int acked = 0;
-      for (Future<Integer> f : done) {
-        acked += f.get(120, TimeUnit.SECONDS);
+      int unknown = 0;
+      for (Future<int[]> f : done) {
+        int[] r = f.get(120, TimeUnit.SECONDS);
+        acked += r[0];
+        unknown += r[1];
       }
-      assertThat(acked).isEqualTo(3 * perThread);
-      assertThat(counter(0, "counter", QUORUM)).isEqualTo(acked);
+      System.out.printf("counter: %d increments acknowledged, %d timed out (3 coordinators, one partition)%n",
+          acked, unknown);
+      assertThat(acked + unknown).isEqualTo(3 * perThread);
+      assertThat(acked).isGreaterThan(3 * perThread / 2);
+      long value = counter(0, "counter", QUORUM);
+      // Every acknowledged increment counted once; a timed-out one at most once.
+      assertThat(value).isBetween((long) acked, (long) acked + unknown);
       // With a node down the increments go on at QUORUM, through the next live replica.
       kill(0);
-      int more = 0;
       for (int i = 0; i < 20; i++) {
         increment(1 + i % 2, "counter", clock);
-        more++;
       }
-      assertThat(counter(1, "counter", QUORUM)).isEqualTo(acked + more);
+      assertThat(counter(1, "counter", QUORUM)).isEqualTo(value + 20);
       revive(0);
-      // Node 0 back, with a stale copy: it leads again, and its read at QUORUM repairs it first.
+      // Node 0 back, with a stale copy: a read at QUORUM through the leader repairs it first.
       for (int i = 0; i < 10; i++) {
         increment(i % 3, "counter", clock);
       }
-      assertThat(counter(2, "counter", QUORUM)).isEqualTo(acked + more + 10);
-      assertThat(counter(0, "counter", ALL)).isEqualTo(acked + more + 10);
+      assertThat(counter(2, "counter", QUORUM)).isEqualTo(value + 30);
+      assertThat(counter(0, "counter", ALL)).isEqualTo(value + 30);
     } finally {
       pool.shutdownNow();
     }
@@ -415,12 +470,37 @@ class RingReplicationTest {
       writes.add(PartitionUpdate.builder("ks", "t", b(key)).row(Row.of(new byte[0],
           List.of(Cell.live("v", ByteBuffer.allocate(8).putLong(0, now + 1).array(), ts)))).build());
       return null;
-    }, QUORUM);
+    }, COUNTER);
   }
 
   long counter(int node, String key, Request request) {
     PartitionView v = c(node).read("ks", "t", b(key), ReadQuery.all(0), request);
     Cell cell = v.staticRow() == null ? null : v.staticRow().cell("v");
     return cell == null ? 0 : ByteBuffer.wrap(cell.value()).getLong();
+  }
+
+  /** Not a benchmark: a rough figure for the report (mean of 500 after a warm-up round, bounded). */
+  @Test
+  void levelCostFigures() {
+    for (int round = 0; round < 2; round++) {
+      StringBuilder line = new StringBuilder("RF=3 latency (mean of 500, micros):");
+      for (Request request : List.of(ONE, QUORUM, ALL)) {
+        long t0 = System.nanoTime();
+        for (int i = 0; i < 500; i++) {
+          c(0).write(Mutation.of(put("cost" + i, "v" + i, round * 1000 + i + 1)), request);
+        }
+        long t1 = System.nanoTime();
+        for (int i = 0; i < 500; i++) {
+          c(0).read("ks", "t", b("cost" + i), ReadQuery.all(0), request);
+        }
+        long t2 = System.nanoTime();
+        line.append(String.format(" %s write %d read %d;", request.consistency(), (t1 - t0) / 500_000,
+            (t2 - t1) / 500_000));
+      }
+      if (round == 1) {
+        System.out.println(line);
+      }
+    }
+    assertThat(value(c(1).read("ks", "t", b("cost499"), ReadQuery.all(0), QUORUM))).isEqualTo("v499");
   }
 }

@@ -5,6 +5,7 @@ import io.cassette.storage.Cell;
 import io.cassette.storage.DecoratedKey;
 import io.cassette.storage.DeletionTime;
 import io.cassette.storage.LivenessInfo;
+import io.cassette.storage.PartitionUpdate;
 import io.cassette.storage.PartitionView;
 import io.cassette.storage.RangeTombstone;
 import io.cassette.storage.ReadQuery;
@@ -123,6 +124,129 @@ public final class PartitionReader {
       }
     }
     return new PartitionView(key, liveStatic, rows);
+  }
+
+  /**
+   * The unfiltered content of the partition within the query: the partition deletion, its
+   * range tombstones (all of them not shadowed by the partition deletion, sorted), the static
+   * row and the rows of the slices with their row deletions, tombstone cells and expired cells
+   * (data shadowed by a deletion is dropped, the deletion kept), in ascending clustering order.
+   * The limit counts live rows at the query's time, as {@link #read} does, so the answer covers
+   * at least what {@code read} returns. What replicas exchange so that deletions reconcile.
+   */
+  public static PartitionUpdate readUnfiltered(String keyspace, String table, DecoratedKey key,
+                                               List<? extends PartitionSource> sources, ReadQuery query) {
+    DeletionTime pd = DeletionTime.LIVE;
+    List<RangeTombstone> rts = new ArrayList<>();
+    Row staticRow = null;
+    for (PartitionSource s : sources) {
+      pd = Reconcile.deletion(pd, s.partitionDeletion());
+      rts.addAll(s.rangeTombstones());
+      staticRow = Reconcile.row(staticRow, s.staticRow());
+    }
+    List<RangeTombstone> keptRts = new ArrayList<>();
+    for (RangeTombstone rt : rts) {
+      if (rt.deletion().markedForDeleteAt() > pd.markedForDeleteAt() && !containsRt(keptRts, rt)) {
+        keptRts.add(rt);
+      }
+    }
+    keptRts.sort(PartitionReader::compareRt);
+    long now = query.nowInSeconds();
+    List<Slice> slices = new ArrayList<>(query.slices());
+    slices.sort((a, b) -> Bytes.compare(a.start(), b.start()));
+    List<Row> rows = new ArrayList<>();
+    Row keptStatic = staticRow == null ? null : unshadowed(staticRow, pd, keptRts);
+    if (keptStatic != null) {
+      rows.add(keptStatic);
+    }
+    int live = 0;
+    int limit = query.rowLimit();
+    List<Row> body = new ArrayList<>();
+    for (int i = 0; i < slices.size() && live < limit; i++) {
+      Slice slice = query.reversed() ? slices.get(slices.size() - 1 - i) : slices.get(i);
+      List<Iterator<Row>> its = new ArrayList<>(sources.size());
+      for (PartitionSource s : sources) {
+        its.add(query.reversed() ? s.rowsDescending(slice) : s.rows(slice.start()));
+      }
+      MergingRowIterator merged = new MergingRowIterator(its, query.reversed());
+      while (merged.hasNext() && live < limit) {
+        Row r = merged.next();
+        byte[] c = r.clustering();
+        if (c.length == 0) {
+          continue;
+        }
+        if (query.reversed() ? slice.start().length > 0 && Bytes.compare(c, slice.start()) < 0 : isAfter(slice, c)) {
+          break;
+        }
+        if (!slice.includes(c)) {
+          continue;
+        }
+        Row kept = unshadowed(r, pd, keptRts);
+        if (kept != null) {
+          body.add(kept);
+          if (live(kept, pd, keptRts, now) != null) {
+            live++;
+          }
+        }
+      }
+    }
+    if (query.reversed()) {
+      java.util.Collections.reverse(body);
+    }
+    rows.addAll(body);
+    return new PartitionUpdate(keyspace, table, key.key(), pd, keptRts, rows);
+  }
+
+  /**
+   * {@code row} without what the partition deletion, a covering range tombstone or its own
+   * deletion shadows (its deletion kept only when newer than the others), or null if nothing is left.
+   */
+  public static Row unshadowed(Row row, DeletionTime partitionDeletion, List<RangeTombstone> rts) {
+    DeletionTime outer = Reconcile.deletion(partitionDeletion, Reconcile.covering(rts, row.clustering()));
+    DeletionTime own = row.deletion().markedForDeleteAt() > outer.markedForDeleteAt() ? row.deletion() : DeletionTime.LIVE;
+    DeletionTime d = Reconcile.deletion(outer, own);
+    LivenessInfo liveness = !row.liveness().isEmpty() && d.deletes(row.liveness().timestamp())
+        ? LivenessInfo.EMPTY : row.liveness();
+    List<Cell> cells = new ArrayList<>(row.cells().size());
+    for (Cell c : row.cells()) {
+      if (!d.deletes(c.timestamp())) {
+        cells.add(c);
+      }
+    }
+    if (liveness.isEmpty() && cells.isEmpty() && own.isLive()) {
+      return null;
+    }
+    return new Row(row.clustering(), liveness, own, cells);
+  }
+
+  private static boolean containsRt(List<RangeTombstone> rts, RangeTombstone rt) {
+    for (RangeTombstone x : rts) {
+      if (compareRt(x, rt) == 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A total order of range tombstones (for stable digests): start, end, bounds, deletion. */
+  public static int compareRt(RangeTombstone a, RangeTombstone b) {
+    int c = Bytes.compare(a.slice().start(), b.slice().start());
+    if (c == 0) {
+      c = Bytes.compare(a.slice().end(), b.slice().end());
+    }
+    if (c == 0) {
+      c = Boolean.compare(a.slice().startInclusive(), b.slice().startInclusive());
+    }
+    if (c == 0) {
+      c = Boolean.compare(a.slice().endInclusive(), b.slice().endInclusive());
+    }
+    if (c == 0) {
+      c = Long.compare(a.deletion().markedForDeleteAt(), b.deletion().markedForDeleteAt());
+    }
+    if (c == 0) {
+      c = Long.compare(a.deletion().localDeletionTime(), b.deletion().localDeletionTime());
+    }
+    return c;
   }
 
   /** True if {@code clustering} and every later one lie beyond the slice's end. */

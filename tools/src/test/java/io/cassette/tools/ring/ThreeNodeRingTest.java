@@ -196,6 +196,85 @@ class ThreeNodeRingTest {
   }
 
   /**
+   * Replication factor 3 on three real processes: QUORUM writes go on while one node is killed
+   * with SIGKILL, every acknowledged one is read back at QUORUM (zero lost), and with two nodes
+   * down QUORUM is Unavailable at once (required 2, alive 1), not a timeout.
+   */
+  @Test
+  void replicationFactorThreeSurvivesAKilledNode() throws Exception {
+    pickPorts();
+    for (int i = 1; i <= 3; i++) {
+      nodes[i] = startNode(i);
+    }
+    for (int i = 1; i <= 3; i++) {
+      awaitReady(i, 1);
+    }
+    await("3 UN on node 1", START_TIMEOUT, () -> countState(status(1), "UN") == 3);
+    try (CqlSession session = CqlSession.builder()
+        .addContactPoint(new InetSocketAddress("127.0.0.1", cqlPort))
+        .withLocalDatacenter("datacenter1")
+        .withConfigLoader(com.datastax.oss.driver.api.core.config.DriverConfigLoader.programmaticBuilder()
+            .withString(com.datastax.oss.driver.api.core.config.DefaultDriverOption.REQUEST_CONSISTENCY, "QUORUM")
+            .withDuration(com.datastax.oss.driver.api.core.config.DefaultDriverOption.REQUEST_TIMEOUT,
+                Duration.ofSeconds(10)).build())
+        .build()) {
+      Node node1 = node(session, "127.0.0.1");
+      session.execute(SimpleStatement.newInstance("CREATE KEYSPACE rf3 WITH replication = "
+          + "{'class': 'SimpleStrategy', 'replication_factor': 3}").setNode(node1).setTimeout(DDL_TIMEOUT));
+      session.execute(SimpleStatement.newInstance("CREATE TABLE rf3.t (k int PRIMARY KEY, v int)").setNode(node1)
+          .setTimeout(DDL_TIMEOUT));
+      await("the table reached every node", START_TIMEOUT, session::checkSchemaAgreement);
+      com.datastax.oss.driver.api.core.cql.PreparedStatement insert =
+          session.prepare("INSERT INTO rf3.t (k, v) VALUES (?, ?)");
+      List<Integer> acknowledged = new ArrayList<>();
+      int failed = 0;
+      long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+      for (int k = 0; k < 600 && System.nanoTime() < deadline; k++) {
+        if (k == 200) {
+          nodes[3].destroyForcibly().waitFor(); // killed in the middle of the load
+        }
+        try {
+          session.execute(insert.bind(k, k));
+          acknowledged.add(k);
+        } catch (RuntimeException e) {
+          failed++;
+        }
+      }
+      System.out.printf("RF=3 QUORUM with node 3 killed: %d acknowledged, %d failed%n", acknowledged.size(), failed);
+      assertThat(acknowledged.size()).isGreaterThan(500);
+      await("node 3 is DN on nodes 1 and 2", DOWN_BOUND,
+          () -> status(1).contains("DN  127.0.0.3") && status(2).contains("DN  127.0.0.3"));
+      com.datastax.oss.driver.api.core.cql.PreparedStatement select = session.prepare("SELECT v FROM rf3.t WHERE k = ?");
+      int lost = 0;
+      for (int k : acknowledged) {
+        com.datastax.oss.driver.api.core.cql.Row row = session.execute(select.bind(k)).one();
+        lost += row == null || row.getInt(0) != k ? 1 : 0;
+      }
+      assertThat(lost).as("acknowledged QUORUM writes not read back").isZero();
+
+      nodes[2].destroyForcibly().waitFor();
+      await("node 2 is DN on node 1", DOWN_BOUND, () -> status(1).contains("DN  127.0.0.2"));
+      long start = System.nanoTime();
+      Throwable unavailable = org.assertj.core.api.Assertions.catchThrowable(() -> session.execute(
+          insert.bind(9999, 1).setNode(node1)));
+      long elapsed = System.nanoTime() - start;
+      if (unavailable instanceof com.datastax.oss.driver.api.core.AllNodesFailedException all) {
+        unavailable = all.getAllErrors().values().iterator().next().get(0);
+      }
+      assertThat(unavailable).isInstanceOfSatisfying(
+          com.datastax.oss.driver.api.core.servererrors.UnavailableException.class, e -> {
+            assertThat(e.getRequired()).isEqualTo(2);
+            assertThat(e.getAlive()).isEqualTo(1);
+          });
+      assertThat(elapsed).isLessThan(Duration.ofSeconds(1).toNanos());
+      // ONE still works on the node left.
+      session.execute(insert.bind(9999, 1).setNode(node1)
+          .setConsistencyLevel(com.datastax.oss.driver.api.core.DefaultConsistencyLevel.ONE));
+    }
+  }
+
+  /**
+  /**
    * redis-cli against three processes: INCRs of one key through two nodes at once are all
    * counted (each runs on the key's node), databases created at once on two nodes both exist,
    * PUBLISH reaches a subscriber on another node, BLPOP on one node is woken by LPUSH on

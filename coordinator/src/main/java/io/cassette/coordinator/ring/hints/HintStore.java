@@ -22,14 +22,20 @@ import org.slf4j.LoggerFactory;
  * Hints on disk ({@code hints_directory}): per target node, a sequence of append-only
  * {@link HintsFile}s, the newest one open for appending. Bounded: a file is closed past
  * {@code max_hints_file_size}; a node's hints stop being stored past
- * {@code max_hints_size_per_host}. Appends go to the operating system at once and are fsynced
- * by {@link #sync()} (every {@code hints_flush_period}) and when a file is closed, so flash
- * sees one write per period, not one per hint. After a restart the files found are delivered
+ * {@code max_hints_size_per_host}. Appends are gathered in a 64 KiB buffer per node, written
+ * and fsynced by {@link #sync()} (every {@code hints_flush_period}) and when a file is closed,
+ * so flash sees one write per period, not one per hint. After a restart the files found are delivered
  * as they are (a torn tail record is skipped by {@link RecordReader}) and new hints go to new
  * files. Thread-safe: each node's files are guarded by their own lock.
  */
 public final class HintStore implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HintStore.class);
+  /**
+   * Hints are gathered in memory per node up to this much before they are written, as
+   * Cassandra's hint buffers are: a write system call per 64 KiB, not per hint. What is in
+   * it when the process dies is lost (up to {@code hints_flush_period} of hints, as in Cassandra).
+   */
+  static final int BUFFER_BYTES = 64 << 10;
 
   /** The hints of one target node. Guarded by itself. */
   private static final class Host {
@@ -114,7 +120,7 @@ public final class HintStore implements AutoCloseable {
       if (h.writer == null) {
         long created = nextCreated(now);
         HintsFile f = new HintsFile(directory.resolve(HintsFile.name(hostId, created)), hostId, created);
-        h.writer = new RecordWriter(f.path(), RecordFile.HINTS_MAGIC);
+        h.writer = new RecordWriter(f.path(), RecordFile.HINTS_MAGIC, BUFFER_BYTES);
         h.writing = f;
         h.bytes += RecordFile.HEADER_BYTES;
       }

@@ -9,20 +9,33 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * Appends records to a new {@link RecordFile}. Appends reach the operating system at once;
- * {@link #sync()} makes them durable, so the caller chooses how often flash is asked to
- * write (hints: every {@code hints_flush_period}, and when a file is closed). Not thread-safe:
- * the owner serialises calls.
+ * Appends records to a new {@link RecordFile}. With no buffer, appends reach the operating
+ * system at once (they survive the process being killed); with one, they are gathered in
+ * memory and written when it fills, at {@link #flush()} and at {@link #sync()} (a write
+ * system call per 64 KiB instead of per record: ~40-70 us each on this loaded machine). Either
+ * way {@link #sync()} makes them durable, so the caller chooses how often flash is asked to
+ * write. Not thread-safe: the owner serialises calls.
  */
 public final class RecordWriter implements AutoCloseable {
   private final Path path;
   private final FileChannel channel;
+  private final ByteBuffer buffer;
   private long size;
   private boolean dirty;
 
-  /** Creates {@code path} (it must not exist) and writes the header. */
+  /** Creates {@code path} (it must not exist) and writes the header; appends are written through. */
   public RecordWriter(Path path, int magic) {
+    this(path, magic, 0);
+  }
+
+  /**
+   * Creates {@code path} (it must not exist) and writes the header.
+   *
+   * @param bufferBytes appends are gathered in memory up to this many bytes (0: written through)
+   */
+  public RecordWriter(Path path, int magic, int bufferBytes) {
     this.path = path;
+    this.buffer = bufferBytes > 0 ? ByteBuffer.allocate(bufferBytes) : null;
     try {
       channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
       ByteBuffer header = ByteBuffer.allocate(RecordFile.HEADER_BYTES);
@@ -37,22 +50,47 @@ public final class RecordWriter implements AutoCloseable {
     dirty = true;
   }
 
-  /** Appends one record; returns the bytes it took in the file. */
+  /** Appends one record; returns the bytes it takes in the file. */
   public int append(byte[] payload) {
-    ByteBuffer b = ByteBuffer.allocate(payload.length + RecordFile.RECORD_OVERHEAD);
-    b.putInt(payload.length);
-    b.putInt(Checksums.crc32c(b.array(), 0, 4));
-    b.put(payload);
-    b.putInt(Checksums.crc32c(payload, 0, payload.length));
-    b.flip();
+    int length = payload.length + RecordFile.RECORD_OVERHEAD;
     try {
-      write(b);
+      if (buffer != null && length <= buffer.capacity()) {
+        if (buffer.remaining() < length) {
+          flush();
+        }
+        int at = buffer.position();
+        buffer.putInt(payload.length);
+        buffer.putInt(Checksums.crc32c(buffer.array(), at, 4));
+        buffer.put(payload);
+        buffer.putInt(Checksums.crc32c(payload, 0, payload.length));
+      } else {
+        flush();
+        ByteBuffer b = ByteBuffer.allocate(length);
+        b.putInt(payload.length);
+        b.putInt(Checksums.crc32c(b.array(), 0, 4));
+        b.put(payload);
+        b.putInt(Checksums.crc32c(payload, 0, payload.length));
+        b.flip();
+        write(b);
+      }
     } catch (IOException e) {
       throw new StorageException("cannot append to " + path + ": " + e, e);
     }
-    size += b.capacity();
+    size += length;
     dirty = true;
-    return b.capacity();
+    return length;
+  }
+
+  /** Writes the gathered appends to the operating system (no fsync). */
+  public void flush() throws IOException {
+    if (buffer != null && buffer.position() > 0) {
+      buffer.flip();
+      try {
+        write(buffer);
+      } finally {
+        buffer.clear();
+      }
+    }
   }
 
   private void write(ByteBuffer b) throws IOException {
@@ -67,6 +105,7 @@ public final class RecordWriter implements AutoCloseable {
       return;
     }
     try {
+      flush();
       channel.force(false);
     } catch (IOException e) {
       throw new StorageException("cannot sync " + path + ": " + e, e);

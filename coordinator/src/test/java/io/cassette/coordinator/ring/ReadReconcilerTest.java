@@ -1,0 +1,65 @@
+package io.cassette.coordinator.ring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cassette.storage.Cell;
+import io.cassette.storage.DecoratedKey;
+import io.cassette.storage.LivenessInfo;
+import io.cassette.storage.PartitionUpdate;
+import io.cassette.storage.PartitionView;
+import io.cassette.storage.ReadQuery;
+import io.cassette.storage.Row;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Merging replicas' answers by timestamp and what a stale replica is sent back. */
+class ReadReconcilerTest {
+  static byte[] b(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  static Row row(String c, long markerTs, Cell... cells) {
+    return new Row(b(c), markerTs < 0 ? LivenessInfo.EMPTY : LivenessInfo.of(markerTs),
+        io.cassette.storage.DeletionTime.LIVE, List.of(cells));
+  }
+
+  static final DecoratedKey KEY = DecoratedKey.of(b("k"));
+
+  @Test
+  void newestCellWinsAndRowsUnite() {
+    PartitionView a = new PartitionView(KEY, null, List.of(
+        row("a", 1, Cell.live("x", b("old"), 1), Cell.live("y", b("y1"), 5)),
+        row("c", 1, Cell.live("x", b("c"), 1))));
+    PartitionView bView = new PartitionView(KEY, null, List.of(
+        row("a", 1, Cell.live("x", b("new"), 2)),
+        row("b", 2, Cell.live("x", b("b"), 2))));
+    PartitionView merged = ReadReconciler.merge(List.of(a, bView), ReadQuery.all(0));
+    assertThat(merged.rows()).extracting(r -> new String(r.clustering(), StandardCharsets.UTF_8))
+        .containsExactly("a", "b", "c");
+    assertThat(merged.rows().get(0).cell("x").value()).isEqualTo(b("new"));
+    assertThat(merged.rows().get(0).cell("y").value()).isEqualTo(b("y1"));
+
+    // What each replica lacks: a the newer a.x and row b; b the cell a.y and row c.
+    PartitionUpdate forA = ReadReconciler.repair("ks", "t", merged, a);
+    assertThat(forA.rows()).hasSize(2);
+    assertThat(forA.rows().get(0).cells()).extracting(Cell::column).containsExactly("x");
+    assertThat(forA.rows().get(0).liveness().isEmpty()).isTrue(); // the marker was already there
+    PartitionUpdate forB = ReadReconciler.repair("ks", "t", merged, bView);
+    assertThat(forB.rows()).extracting(r -> new String(r.clustering(), StandardCharsets.UTF_8))
+        .containsExactly("a", "c");
+    assertThat(forB.rows().get(0).cells()).extracting(Cell::column).containsExactly("y");
+    assertThat(ReadReconciler.repair("ks", "t", merged, merged)).isNull();
+    assertThat(ReadReconciler.repair("ks", "t", merged, null).rows()).hasSize(3);
+  }
+
+  @Test
+  void limitAndReverseOrderAreKept() {
+    PartitionView a = new PartitionView(KEY, null, List.of(row("a", 1), row("c", 1)));
+    PartitionView bView = new PartitionView(KEY, null, List.of(row("b", 1), row("d", 1)));
+    ReadQuery firstTwoReversed = new ReadQuery(ReadQuery.all(0).slices(), true, 2, 0);
+    PartitionView merged = ReadReconciler.merge(List.of(a, bView), firstTwoReversed);
+    assertThat(merged.rows()).extracting(r -> new String(r.clustering(), StandardCharsets.UTF_8))
+        .containsExactly("d", "c");
+  }
+}
