@@ -51,8 +51,9 @@ import org.slf4j.LoggerFactory;
  *       executor or a gone client holds nothing for long.
  *   <li>PUBLISH is delivered on this node and sent to every other live node (one-way); as in
  *       Redis Cluster its answer counts this node's receivers.
- *   <li>Keyless commands (DBSIZE, KEYS, SCAN, FLUSHDB, INFO ...) run where the client is;
- *       the ones that read keys scan the ring through the coordinator.
+ *   <li>DBSIZE is scattered: each node counts the keys of its own ranges, locally; the sum
+ *       is the answer. Other keyless commands (KEYS, SCAN, FLUSHDB, INFO ...) run where the
+ *       client is; the ones that read keys scan the ring through the coordinator.
  *   <li>WATCH of keys executed elsewhere registers the watch there (for this client, by a
  *       token); EXEC goes to that node, which checks it as Redis does. UNWATCH, DISCARD, a
  *       failed EXEC and the client leaving release it.
@@ -280,6 +281,70 @@ public final class RedisRing implements KeyRouter {
     return true;
   }
 
+  /**
+   * DBSIZE, scattered: every node counts the keys of its own token ranges locally and the sum
+   * is answered when all have (true, {@code s} parked). False when a node is DOWN: the ring
+   * scan then answers CLUSTERDOWN.
+   */
+  public boolean dbsize(Session s) {
+    TokenRing r = checkRing();
+    List<Endpoint> peers = new java.util.ArrayList<>();
+    for (TokenRing.Member m : r.members()) {
+      if (!r.isAlive(m.endpoint())) {
+        return false;
+      }
+      if (!m.endpoint().equals(r.self())) {
+        peers.add(m.endpoint());
+      }
+    }
+    long[] sum = {ownKeys(s.db)};
+    int[] left = {peers.size()};
+    if (peers.isEmpty()) {
+      return false;
+    }
+    Session.Blocked parked = new Session.Blocked(new byte[][] {"dbsize".getBytes(StandardCharsets.US_ASCII)},
+        List.of(), 0);
+    s.blocked = parked;
+    byte[] payload = RedisMessages.request(RedisMessages.COUNT, s.db, 2, 0, List.of());
+    for (Endpoint e : peers) {
+      CompletableFuture<Message> answer;
+      try {
+        answer = messaging.sendWithCallback(peer(e), Message.out(Verb.REDIS_REQ, payload));
+      } catch (RuntimeException ex) {
+        answer = CompletableFuture.failedFuture(ex);
+      }
+      answer.whenComplete((rsp, err) -> onCommandThread(() -> {
+        if (s.blocked != parked || s.closed) {
+          return;
+        }
+        if (err != null) {
+          finish(s, parked, error(err));
+          return;
+        }
+        byte[] reply = RedisMessages.reply(rsp.payload());
+        sum[0] += Long.parseLong(new String(reply, 1, reply.length - 3, StandardCharsets.US_ASCII));
+        if (--left[0] == 0) {
+          finish(s, parked, (":" + sum[0] + "\r\n").getBytes(StandardCharsets.US_ASCII));
+        }
+      }));
+    }
+    return true;
+  }
+
+  /** Keys of database {@code db} in this node's own token ranges (read locally). */
+  private long ownKeys(int db) {
+    Database d = server.keyspace.existing(db);
+    if (d == null) {
+      return 0;
+    }
+    TokenRing r = ring.get();
+    long n = 0;
+    for (io.cassette.coordinator.ring.Range range : r.ranges(r.self())) {
+      n += d.countKeys(io.cassette.storage.KeyRange.tokens(range.start(), range.end()));
+    }
+    return n;
+  }
+
   /** Sends a PUBLISH to every other live node (one-way; their subscribers get it there). */
   public void publish(byte[] channel, byte[] message) {
     broadcast(RedisMessages.request(RedisMessages.PUBLISH, 0, 2, 0,
@@ -489,6 +554,8 @@ public final class RedisRing implements KeyRouter {
           server.stats.expiredKeys.incrementAndGet();
         }
       }
+      case RedisMessages.COUNT -> messaging.respond(m, RedisMessages.response(
+          (":" + ownKeys(r.db()) + "\r\n").getBytes(StandardCharsets.US_ASCII)));
       case RedisMessages.FLUSHED -> {
         server.keyspace.dropCaches();
         server.watches.touchAll(r.db());
