@@ -34,6 +34,9 @@ final class ServerCommands {
     t.add("command", -1, LOADING | STALE, ServerCommands::command);
     t.add("config", -2, ADMIN | LOADING | STALE, ServerCommands::config);
     t.add("dbsize", 1, READONLY | FAST, c -> {
+      if (c.server.ring != null && c.mayBlock && c.server.ring.dbsize(c.session)) {
+        return; // each node counts its own ranges; the sum is answered when all have
+      }
       Database d = c.server.keyspace.existing(c.session.db);
       c.reply().integer(d == null ? 0 : d.size());
     });

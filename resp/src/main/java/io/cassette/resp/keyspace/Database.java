@@ -331,6 +331,13 @@ public final class Database {
     return keyCount;
   }
 
+  /** Number of keys (unexpired or not) in {@code range} (a ring node's own ranges: DBSIZE's part). */
+  public long countKeys(KeyRange range) {
+    long[] n = {0};
+    scanKeys(range, k -> n[0]++);
+    return n[0];
+  }
+
   /**
    * Calls {@code consumer} with every key (unexpired or not) in token order within
    * {@code range}; returns the last partition seen, or null.

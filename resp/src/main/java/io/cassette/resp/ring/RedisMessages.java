@@ -19,7 +19,8 @@ import java.util.List;
  * the token's WATCHed keys); {@link #WATCH} {key...} for the token (answered +OK);
  * one-way: {@link #PUBLISH} {channel, message} to the node's subscribers; {@link #EXPIRE}
  * {key}: delete it if its TTL passed; {@link #UNWATCH} / {@link #CANCEL} forget the token's
- * watches / blocked pop; {@link #FLUSHED} database db (-1: all) was flushed: drop caches.
+ * watches / blocked pop; {@link #FLUSHED} database db (-1: all) was flushed: drop caches;
+ * {@link #COUNT} the keys of database db in the node's own ranges (answered as a RESP integer).
  */
 final class RedisMessages {
   static final byte VERSION = 1;
@@ -31,6 +32,7 @@ final class RedisMessages {
   static final byte UNWATCH = 5;
   static final byte CANCEL = 6;
   static final byte FLUSHED = 7;
+  static final byte COUNT = 8;
 
   /** A decoded request. */
   record Request(byte kind, int db, int protocol, long token, List<byte[][]> commands) {}

@@ -15,16 +15,13 @@ import io.cassette.resp.command.RedisException;
 import io.cassette.resp.keyspace.Database;
 import io.cassette.resp.keyspace.KeyRouter;
 import io.cassette.resp.keyspace.RedisLayout;
-import io.cassette.resp.protocol.Request;
 import io.cassette.resp.server.ServerContext;
 import io.cassette.resp.session.Session;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.net.InetAddress;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -51,8 +48,9 @@ import org.slf4j.LoggerFactory;
  *       executor or a gone client holds nothing for long.
  *   <li>PUBLISH is delivered on this node and sent to every other live node (one-way); as in
  *       Redis Cluster its answer counts this node's receivers.
- *   <li>Keyless commands (DBSIZE, KEYS, SCAN, FLUSHDB, INFO ...) run where the client is;
- *       the ones that read keys scan the ring through the coordinator.
+ *   <li>DBSIZE is scattered: each node counts the keys of its own ranges, locally; the sum
+ *       is the answer. Other keyless commands (KEYS, SCAN, FLUSHDB, INFO ...) run where the
+ *       client is; the ones that read keys scan the ring through the coordinator.
  *   <li>WATCH of keys executed elsewhere registers the watch there (for this client, by a
  *       token); EXEC goes to that node, which checks it as Redis does. UNWATCH, DISCARD, a
  *       failed EXEC and the client leaving release it.
@@ -74,40 +72,17 @@ public final class RedisRing implements KeyRouter {
   public static final long BLOCK_ROUND_MILLIS = 5_000;
   /** Beyond a round, how long the client's node waits for the executor's answer. */
   static final int BLOCK_SLACK_MILLIS = 5_000;
-  /**
-   * Other nodes' clients with WATCHed keys here, at most; past it the oldest watch is dropped
-   * (its EXEC then runs unchecked: a peer that died holding watches must not grow the heap).
-   */
-  static final int MAX_REMOTE_WATCHERS = 10_000;
-  private static final byte[] OK = "+OK\r\n".getBytes(StandardCharsets.US_ASCII);
 
   private final MessagingService messaging;
   private final Supplier<TokenRing> ring;
   private final MetadataLog metadata;
   private ServerContext server;
-  private final AtomicLong remoteIds = new AtomicLong();
   private final AtomicLong tokens = new AtomicLong();
   /** The ring snapshot the caches were filled under (command thread). */
   private TokenRing cachedUnder;
 
   /** This node's clients with state at an executor, by session id (command thread). */
   private final Map<Long, ClientState> clients = new HashMap<>();
-  /** Other nodes' clients: WATCHed keys here, by origin (command thread). */
-  private final LinkedHashMap<Origin, RemoteClient> watchers = new LinkedHashMap<>() {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<Origin, RemoteClient> eldest) {
-      if (size() > MAX_REMOTE_WATCHERS) {
-        server.watches.unwatchAll(eldest.getValue().session);
-        return true;
-      }
-      return false;
-    }
-  };
-  /** Other nodes' clients blocked here (BLPOP), by origin (command thread). */
-  private final Map<Origin, RemoteClient> blocked = new HashMap<>();
-
-  /** A client of another node, as the executor names it: that node's address and its token. */
-  private record Origin(InetAddress node, long token) {}
 
   /** What this node's client holds at an executor. */
   private static final class ClientState {
@@ -131,7 +106,8 @@ public final class RedisRing implements KeyRouter {
   /** Starts serving peers' REDIS_REQ on {@code server}'s command thread. */
   public void start(ServerContext server) {
     this.server = server;
-    messaging.registerHandler(Verb.REDIS_REQ, this::handle);
+    PeerRequests peers = new PeerRequests(this, server, messaging);
+    messaging.registerHandler(Verb.REDIS_REQ, peers::handle);
   }
 
   // ------------------------------------------------------------------ the client's node
@@ -280,6 +256,70 @@ public final class RedisRing implements KeyRouter {
     return true;
   }
 
+  /**
+   * DBSIZE, scattered: every node counts the keys of its own token ranges locally and the sum
+   * is answered when all have (true, {@code s} parked). False when a node is DOWN: the ring
+   * scan then answers CLUSTERDOWN.
+   */
+  public boolean dbsize(Session s) {
+    TokenRing r = checkRing();
+    List<Endpoint> peers = new java.util.ArrayList<>();
+    for (TokenRing.Member m : r.members()) {
+      if (!r.isAlive(m.endpoint())) {
+        return false;
+      }
+      if (!m.endpoint().equals(r.self())) {
+        peers.add(m.endpoint());
+      }
+    }
+    long[] sum = {ownKeys(s.db)};
+    int[] left = {peers.size()};
+    if (peers.isEmpty()) {
+      return false;
+    }
+    Session.Blocked parked = new Session.Blocked(new byte[][] {"dbsize".getBytes(StandardCharsets.US_ASCII)},
+        List.of(), 0);
+    s.blocked = parked;
+    byte[] payload = RedisMessages.request(RedisMessages.COUNT, s.db, 2, 0, List.of());
+    for (Endpoint e : peers) {
+      CompletableFuture<Message> answer;
+      try {
+        answer = messaging.sendWithCallback(peer(e), Message.out(Verb.REDIS_REQ, payload));
+      } catch (RuntimeException ex) {
+        answer = CompletableFuture.failedFuture(ex);
+      }
+      answer.whenComplete((rsp, err) -> onCommandThread(() -> {
+        if (s.blocked != parked || s.closed) {
+          return;
+        }
+        if (err != null) {
+          finish(s, parked, error(err));
+          return;
+        }
+        byte[] reply = RedisMessages.reply(rsp.payload());
+        sum[0] += Long.parseLong(new String(reply, 1, reply.length - 3, StandardCharsets.US_ASCII));
+        if (--left[0] == 0) {
+          finish(s, parked, (":" + sum[0] + "\r\n").getBytes(StandardCharsets.US_ASCII));
+        }
+      }));
+    }
+    return true;
+  }
+
+  /** Keys of database {@code db} in this node's own token ranges (read locally). */
+  long ownKeys(int db) {
+    Database d = server.keyspace.existing(db);
+    if (d == null) {
+      return 0;
+    }
+    TokenRing r = ring.get();
+    long n = 0;
+    for (io.cassette.coordinator.ring.Range range : r.ranges(r.self())) {
+      n += d.countKeys(io.cassette.storage.KeyRange.tokens(range.start(), range.end()));
+    }
+    return n;
+  }
+
   /** Sends a PUBLISH to every other live node (one-way; their subscribers get it there). */
   public void publish(byte[] channel, byte[] message) {
     broadcast(RedisMessages.request(RedisMessages.PUBLISH, 0, 2, 0,
@@ -349,7 +389,7 @@ public final class RedisRing implements KeyRouter {
   }
 
   /** The ring now; caches filled under another snapshot are dropped (executors may have moved). */
-  private TokenRing checkRing() {
+  TokenRing checkRing() {
     TokenRing r = ring.get();
     if (r != cachedUnder) {
       if (cachedUnder != null) {
@@ -442,96 +482,7 @@ public final class RedisRing implements KeyRouter {
     return ("-" + text.replace('\r', ' ').replace('\n', ' ') + "\r\n").getBytes(StandardCharsets.UTF_8);
   }
 
-  // ------------------------------------------------------------------ the executor
-
-  private void handle(Message m) {
-    RedisMessages.Request r = RedisMessages.request(m.payload());
-    onCommandThread(() -> run(m, r));
-  }
-
-  private void run(Message m, RedisMessages.Request r) {
-    Origin origin = new Origin(m.from() == null ? null : m.from().getAddress(), r.token());
-    switch (r.kind()) {
-      case RedisMessages.COMMAND, RedisMessages.EXEC -> execute(m, r, origin);
-      case RedisMessages.WATCH -> {
-        RemoteClient w = watchers.get(origin);
-        if (w == null) {
-          w = new RemoteClient(-remoteIds.incrementAndGet(), null);
-          watchers.put(origin, w);
-        }
-        for (byte[] key : r.commands().get(0)) {
-          server.watches.watch(w.session, r.db(), key);
-        }
-        messaging.respond(m, RedisMessages.response(OK));
-      }
-      case RedisMessages.UNWATCH -> {
-        RemoteClient w = watchers.remove(origin);
-        if (w != null) {
-          server.watches.unwatchAll(w.session);
-        }
-      }
-      case RedisMessages.CANCEL -> {
-        RemoteClient b = blocked.remove(origin);
-        if (b != null && !b.answered()) {
-          server.blocking.unblock(b.session);
-          b.cancel();
-        }
-      }
-      case RedisMessages.PUBLISH -> {
-        byte[][] a = r.commands().get(0);
-        server.pubsub.publish(server, a[0], a[1]);
-      }
-      case RedisMessages.EXPIRE -> {
-        byte[] key = r.commands().get(0)[0];
-        Database db = server.keyspace.existing(r.db());
-        if (db != null && db.expireIfDue(key)) {
-          server.watches.touch(r.db(), key);
-          server.stats.expiredKeys.incrementAndGet();
-        }
-      }
-      case RedisMessages.FLUSHED -> {
-        server.keyspace.dropCaches();
-        server.watches.touchAll(r.db());
-      }
-      default -> messaging.respondFailure(m, io.cassette.cluster.net.RequestFailureReason.UNKNOWN,
-          "unknown REDIS_REQ kind " + r.kind());
-    }
-  }
-
-  /** Runs a peer's command (or EXEC) through the dispatcher, as a client of this node. */
-  private void execute(Message m, RedisMessages.Request r, Origin origin) {
-    checkRing();
-    boolean blocking = r.kind() == RedisMessages.COMMAND && r.token() != 0;
-    java.util.function.Consumer<byte[]> answer = reply -> {
-      if (blocking) {
-        blocked.remove(origin);
-      }
-      messaging.respond(m, RedisMessages.response(reply));
-    };
-    RemoteClient client = r.kind() == RedisMessages.EXEC && r.token() != 0 ? watchers.remove(origin) : null;
-    if (client != null) {
-      client.next(answer); // the client's WATCHed keys: EXEC checks them
-    } else {
-      client = new RemoteClient(-remoteIds.incrementAndGet(), answer);
-    }
-    if (blocking) {
-      blocked.put(origin, client);
-    }
-    Session s = client.session;
-    s.db = r.db();
-    s.reply.protocol(r.protocol());
-    if (r.kind() == RedisMessages.EXEC) {
-      s.inMulti = true;
-      s.multiQueue.addAll(r.commands());
-      s.inbox.add(new Request(new byte[][] {"exec".getBytes(StandardCharsets.US_ASCII)}));
-    } else {
-      s.inbox.add(new Request(r.commands().get(0)));
-    }
-    server.runner.resume(s);
-    onCommandThread(client::ran); // after the dispatcher's turn for s, queued just before
-  }
-
-  private void onCommandThread(Runnable task) {
+  void onCommandThread(Runnable task) {
     try {
       server.commandThread.execute(task);
     } catch (java.util.concurrent.RejectedExecutionException e) {

@@ -347,6 +347,10 @@ class RedisRingTest {
         assertThat(j.get("f" + i)).isEqualTo("v"); // fills the executors' caches
       }
       assertThat(j.info("keyspace")).contains("db0:keys=30");
+      assertThat(j.dbSize()).isEqualTo(30); // scattered: each node counts its own ranges
+      redis.clients.jedis.Transaction t = j.multi();
+      t.sendCommand(redis.clients.jedis.Protocol.Command.DBSIZE, new String[0]); // inside EXEC: the ring scan, no waiting in the middle of the transaction
+      assertThat(t.exec()).containsExactly(30L);
     }
     assertThat(clients.get(1).flushDB()).isEqualTo("OK");
     for (Jedis j : clients) {
