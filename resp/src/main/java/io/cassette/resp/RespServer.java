@@ -321,21 +321,30 @@ public final class RespServer implements AutoCloseable {
    * it is on, as Redis's does).
    */
   private void warnIfOpen() {
-    if (server.requiresPassword()) {
-      return;
+    String warning = openDoorWarning(options.host(), server.requiresPassword(),
+        "yes".equals(config.get("protected-mode")));
+    if (warning != null) {
+      LOG.warn(warning);
+    }
+  }
+
+  /** The start-up warning for a door on {@code host}, or null when there is nothing to say. */
+  static String openDoorWarning(String host, boolean needsPassword, boolean protectedMode) {
+    if (needsPassword) {
+      return null;
     }
     try {
-      java.net.InetAddress a = java.net.InetAddress.getByName(options.host());
-      if (!a.isLoopbackAddress()) {
-        LOG.warn("WARNING: the Redis door listens on {} (not loopback) and the default user has "
-            + "no password: {}. Set requirepass (or ACL SETUSER default on >password) before "
-            + "exposing it.", options.host(), "yes".equals(config.get("protected-mode"))
-                ? "protected mode refuses clients from other hosts until then"
-                : "protected mode is off, so ANY client that can reach it may read and change data");
+      if (java.net.InetAddress.getByName(host).isLoopbackAddress()) {
+        return null;
       }
     } catch (java.net.UnknownHostException e) {
-      LOG.debug("cannot resolve {}: {}", options.host(), e.toString());
+      LOG.debug("cannot resolve {}: {}", host, e.toString());
     }
+    return "WARNING: the Redis door listens on " + host + " (not loopback) and the default user "
+        + "has no password: " + (protectedMode
+            ? "protected mode refuses clients from other hosts until one is set"
+            : "protected mode is off, so ANY client that can reach it may read and change data")
+        + ". Set requirepass (or ACL SETUSER default on >password) before exposing it.";
   }
 
   private ServerBootstrap bootstrap(Class<? extends io.netty.channel.ServerChannel> type,

@@ -48,7 +48,7 @@ class AclDifferentialTest {
       ACL SETUSER x on >p ~* +@all -@dangerous +client|id -debug
       ACL LIST
       ACL SETUSER y +client
-      ACL SETUSER z -@all +@hash +@string -hset +client|setname
+      ACL SETUSER z -@all +@hash +@string -hset
       ACL LIST
       ACL SETUSER x reset
       ACL LIST
