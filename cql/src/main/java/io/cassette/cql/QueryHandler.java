@@ -29,6 +29,16 @@ public interface QueryHandler {
   void onSchemaChange(Consumer<Result.SchemaChange> listener);
 
   /**
+   * The result metadata id of prepared statement {@code id} as it was when prepared, or null
+   * when unknown. Before v5 the client cannot say which metadata it has cached: as Cassandra,
+   * the transport then skips the metadata in EXECUTE answers only while the columns still
+   * match this id (an ALTER TABLE under a prepared SELECT * sends the new columns).
+   */
+  default byte[] preparedResultMetadataId(byte[] id) {
+    return null;
+  }
+
+  /**
    * Keeps a finished trace (system_traces) and returns its session id, which the transport
    * sends to a client that asked for tracing; null when this handler keeps no traces.
    */

@@ -63,7 +63,9 @@ public final class CqlLanguage implements QueryHandler {
   /** Prepared statements kept; the least recently used is evicted beyond this. */
   public static final int MAX_PREPARED = 10_000;
 
-  private record Prepared(String query, String keyspace, Statement parsed, Executable compiled, long epoch) {}
+  /** @param resultMetadataId the result columns' id when the client prepared it (what a v4 client has cached) */
+  private record Prepared(String query, String keyspace, Statement parsed, Executable compiled, long epoch,
+                          byte[] resultMetadataId) {}
 
   private final Services services;
   private final StatementCompiler compiler;
@@ -167,7 +169,8 @@ public final class CqlLanguage implements QueryHandler {
       Statement s = Parser.parse(query);
       Executable e = compiler.compile(s, ks);
       byte[] id = md5((ks == null ? "" : ks) + query);
-      prepared.put(new Key(id), new Prepared(query, ks, s, e, services.schema().current().epoch()));
+      prepared.put(new Key(id), new Prepared(query, ks, s, e, services.schema().current().epoch(),
+          ResultMetadataId.compute(e.resultColumns())));
       return describe(id, e);
     });
   }
@@ -220,6 +223,12 @@ public final class CqlLanguage implements QueryHandler {
     return out;
   }
 
+  @Override
+  public byte[] preparedResultMetadataId(byte[] id) {
+    Prepared p = prepared.get(new Key(id));
+    return p == null ? null : p.resultMetadataId();
+  }
+
   /** The prepared statement of an id, recompiled if the schema changed since. */
   private Prepared lookupPrepared(byte[] id) {
     Prepared p = prepared.get(new Key(id));
@@ -238,7 +247,7 @@ public final class CqlLanguage implements QueryHandler {
         prepared.remove(new Key(id));
         throw new CqlException.Unprepared(id, "Prepared query with ID " + hex(id) + " not found");
       }
-      p = new Prepared(p.query(), p.keyspace(), p.parsed(), e, epoch);
+      p = new Prepared(p.query(), p.keyspace(), p.parsed(), e, epoch, p.resultMetadataId());
       prepared.put(new Key(id), p);
     }
     return p;

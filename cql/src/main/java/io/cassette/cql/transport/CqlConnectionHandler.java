@@ -572,6 +572,9 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
         if (!Arrays.equals(current, e.resultMetadataId())) {
           newMetadataId = current;
         }
+      } else if (skipMetadata && r instanceof Result.Rows rows) {
+        byte[] prepared = handler.preparedResultMetadataId(e.id());
+        skipMetadata = prepared == null || Arrays.equals(prepared, metadataIdOf(rows.columns()));
       }
       return ResultEncoder.encode(ctx.alloc(), r, v, skipMetadata, newMetadataId, null);
     }

@@ -216,7 +216,7 @@ class CqlLanguageFeaturesTest {
         + " WITH CLUSTERING ORDER BY (c DESC)");
     assertThat(f.rows("DESCRIBE KEYSPACE ks")).hasSize(2);
     assertThat(f.rows("DESCRIBE KEYSPACES")).contains("'ks', 'keyspace', 'ks'", "'system', 'keyspace', 'system'");
-    assertThat(f.error("DESCRIBE TABLE nope").getMessage()).isEqualTo("'nope' not found in keyspace 'ks'");
+    assertThat(f.error("DESCRIBE TABLE nope").getMessage()).isEqualTo("Table 'nope' not found in keyspace 'ks'");
   }
 
   @Test

@@ -235,6 +235,26 @@ class ParityDriverTest {
     }
   }
 
+  @Test
+  void aV4DriverSeesNewColumnsOfAPreparedSelectAfterAlter() {
+    session.execute("CREATE TABLE IF NOT EXISTS p.meta4 (k int PRIMARY KEY, v int)");
+    session.execute("INSERT INTO p.meta4 (k, v) VALUES (1, 1)");
+    try (CqlSession v4 = CqlSession.builder().addContactPoint(address).withLocalDatacenter("datacenter1")
+        .withConfigLoader(DriverConfigLoader.programmaticBuilder()
+            .withString(DefaultDriverOption.PROTOCOL_VERSION, "V4")
+            .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(15)).build())
+        .build()) {
+      PreparedStatement ps = v4.prepare("SELECT * FROM p.meta4 WHERE k = ?");
+      assertThat(names(v4.execute(ps.bind(1)))).containsExactly("k", "v");
+      session.execute("ALTER TABLE p.meta4 ADD w text");
+      session.execute("UPDATE p.meta4 SET w = 'new' WHERE k = 1");
+      Row r = v4.execute(ps.bind(1)).one();
+      assertThat(r.getColumnDefinitions().size()).isEqualTo(3);
+      assertThat(r.getString("w")).isEqualTo("new");
+      assertThat(v4.execute(ps.bind(1)).one().getString("w")).isEqualTo("new");
+    }
+  }
+
   private static List<String> names(ResultSet rs) {
     List<String> out = new ArrayList<>();
     for (ColumnDefinition d : rs.getColumnDefinitions()) {

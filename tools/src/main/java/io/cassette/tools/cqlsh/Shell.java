@@ -47,6 +47,8 @@ final class Shell {
   /** The terminal when interactive; null for scripts, -e and piped input. */
   private final LineReader terminal;
   private boolean expand;
+  /** TRACING ON: every statement is traced and its trace printed after the result, as cqlsh does. */
+  private boolean tracing;
   private boolean paging = true;
   private int pageSize = DEFAULT_PAGE_SIZE;
   private ConsistencyLevel consistency = DefaultConsistencyLevel.ONE;
@@ -140,11 +142,61 @@ final class Shell {
   private void cql(String text) {
     SimpleStatement st = SimpleStatement.newInstance(text).setConsistencyLevel(consistency)
         .setSerialConsistencyLevel(serialConsistency)
-        .setPageSize(paging ? pageSize : Math.max(pageSize, 5000));
+        .setPageSize(paging ? pageSize : Math.max(pageSize, 5000)).setTracing(tracing);
     ResultSet rs = session.execute(st);
     printRows(rs);
     for (String warning : rs.getExecutionInfo().getWarnings()) {
       err.println("\nWarnings :\n" + warning + "\n");
+    }
+    if (tracing && rs.getExecutionInfo().getTracingId() != null) {
+      printTrace(rs.getExecutionInfo().getQueryTrace());
+    }
+  }
+
+  /**
+   * The trace as cqlsh prints it: the request, each event ("activity [thread]") with its time,
+   * source and µs elapsed, then "Request complete" at the session's duration.
+   */
+  private void printTrace(com.datastax.oss.driver.api.core.cql.QueryTrace trace) {
+    java.time.format.DateTimeFormatter time = java.time.format.DateTimeFormatter
+        .ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS").withZone(java.time.ZoneId.systemDefault());
+    // The driver's QueryTrace has no client address; cqlsh shows the session's.
+    Row session = this.session.execute(SimpleStatement.newInstance(
+        "SELECT client FROM system_traces.sessions WHERE session_id = ?", trace.getTracingId())).one();
+    String client = session == null || session.getInetAddress(0) == null ? ""
+        : session.getInetAddress(0).getHostAddress();
+    String coordinator = trace.getCoordinatorAddress().getAddress().getHostAddress();
+    List<List<String>> rows = new ArrayList<>();
+    rows.add(List.of(trace.getRequestType(), time.format(java.time.Instant.ofEpochMilli(trace.getStartedAt())),
+        coordinator, "0", client));
+    for (com.datastax.oss.driver.api.core.cql.TraceEvent e : trace.getEvents()) {
+      rows.add(List.of(e.getActivity() + " [" + e.getThreadName() + "]",
+          time.format(java.time.Instant.ofEpochMilli(e.getTimestamp())),
+          e.getSourceAddress().getAddress().getHostAddress(), Integer.toString(e.getSourceElapsedMicros()), client));
+    }
+    rows.add(List.of("Request complete", time.format(java.time.Instant.ofEpochMilli(trace.getStartedAt())
+        .plusNanos(trace.getDurationMicros() * 1000L)), coordinator, Integer.toString(trace.getDurationMicros()),
+        client));
+    out.println();
+    out.println("Tracing session: " + trace.getTracingId());
+    out.println();
+    out.print(ResultPrinter.table(List.of("activity", "timestamp", "source", "source_elapsed", "client"), rows));
+    out.println();
+  }
+
+  private void tracing(String args) {
+    switch (args.toUpperCase(java.util.Locale.ROOT)) {
+      case "" -> out.println(tracing ? "Tracing is currently enabled. Use TRACING OFF to disable"
+          : "Tracing is currently disabled. Use TRACING ON to enable.");
+      case "ON" -> {
+        tracing = true;
+        out.println("Now Tracing is enabled");
+      }
+      case "OFF" -> {
+        tracing = false;
+        out.println("Disabled Tracing.");
+      }
+      default -> throw new ShellException("Improper TRACING command.");
     }
   }
 
@@ -244,6 +296,7 @@ final class Shell {
             session.getKeyspace().map(CqlIdentifier::asInternal).orElse(null), clusterName));
       }
       case "EXPAND" -> expand(args);
+      case "TRACING" -> tracing(args);
       case "PAGING" -> paging(args);
       case "CONSISTENCY" -> consistency(args);
       case "SERIAL" -> serialConsistency(args);
@@ -370,12 +423,13 @@ final class Shell {
       Documented shell commands:
       ===========================
       CLEAR  CONSISTENCY  COPY  DESC  DESCRIBE  EXIT  EXPAND  HELP  PAGING  QUIT
-      SERIAL  SHOW  SOURCE
+      SERIAL  SHOW  SOURCE  TRACING
 
       CQL statements end with ';' and may span lines. Shell commands end at the end of the line.
         DESCRIBE KEYSPACES | TABLES | TYPES | KEYSPACE [ks] | TABLE [ks.]t | TYPE [ks.]t
                  | SCHEMA | FULL SCHEMA | CLUSTER
         EXPAND [ON|OFF]            one block per row
+        TRACING [ON|OFF]           print each statement's trace (system_traces)
         PAGING [ON|OFF|N]          pause after N rows (interactive only)
         CONSISTENCY [LEVEL]        SERIAL CONSISTENCY [SERIAL|LOCAL_SERIAL]
         SOURCE 'file'              run the statements of a file

@@ -108,6 +108,16 @@ class CqlshAgainstServerTest {
   }
 
   @Test
+  void tracingOnPrintsEachStatementsTrace() {
+    Run r = cqlsh("-e", "TRACING ON; SELECT key FROM system.local; TRACING; TRACING OFF; SELECT key FROM system.local;");
+    assertThat(r.exit()).as(r.err()).isZero();
+    assertThat(r.out()).contains("Now Tracing is enabled", "Tracing session: ", " activity ", " source_elapsed ",
+        "Execute CQL3 query", "Parsing SELECT key FROM system.local", "Request complete",
+        "Tracing is currently enabled. Use TRACING OFF to disable", "Disabled Tracing.");
+    assertThat(r.out().split("Tracing session: ", -1)).hasSize(2); // the statement after TRACING OFF is not traced
+  }
+
+  @Test
   void errorsLookLikeCqlshsWithSourceAndLine() {
     Run r = cqlsh("-e", "SELECT * FROM system.local;\nSELECT * FROM system.nosuch;");
     assertThat(r.exit()).isEqualTo(2);

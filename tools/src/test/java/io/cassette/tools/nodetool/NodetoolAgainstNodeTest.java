@@ -97,6 +97,43 @@ class NodetoolAgainstNodeTest {
     }
   }
 
+  /** nodetool settraceprobability: requests nobody asked to trace land in system_traces. */
+  @Test
+  void settraceprobabilityTracesRequestsIntoSystemTraces() throws Exception {
+    int cql = freePort();
+    int http = freePort();
+    Config config = ConfigLoader.load(null, Map.of(), Map.of(
+        "data_directory", new FlagValue(dir.toString(), "test"),
+        "native_transport_port", new FlagValue(Integer.toString(cql), "test"),
+        "http_port", new FlagValue(Integer.toString(http), "test"),
+        "resp_port", new FlagValue("0", "test")));
+    try (CassetteNode node = new CassetteNode(config, ResourceSizing.forThisJvm(null, null));) {
+      node.start();
+      try (CqlSession s = CqlSession.builder().addContactPoint(new InetSocketAddress("127.0.0.1", cql))
+          .withConfigLoader(DriverConfigLoader.programmaticBuilder()
+              .withBoolean(DefaultDriverOption.TIMESTAMP_GENERATOR_FORCE_JAVA_CLOCK, true).build())
+          .withLocalDatacenter("datacenter1").build()) {
+        assertThat(nodetool(http, "gettraceprobability").out()).isEqualTo("Current trace probability: 0.0\n");
+        assertThat(nodetool(http, "settraceprobability", "1").exit()).isZero();
+        try {
+          assertThat(nodetool(http, "gettraceprobability").out()).isEqualTo("Current trace probability: 1.0\n");
+          for (int i = 0; i < 3; i++) {
+            s.execute("SELECT release_version FROM system.local WHERE key = 'local'");
+          }
+        } finally {
+          assertThat(nodetool(http, "settraceprobability", "0").exit()).isZero();
+        }
+        long traced = s.execute("SELECT parameters FROM system_traces.sessions").all().stream()
+            .filter(r -> r.getMap(0, String.class, String.class).getOrDefault("query", "")
+                .equals("SELECT release_version FROM system.local WHERE key = 'local'")).count();
+        assertThat(traced).isGreaterThanOrEqualTo(3);
+        Run bad = nodetool(http, "settraceprobability", "2");
+        assertThat(bad.exit()).isEqualTo(1);
+        assertThat(bad.err()).isEqualTo("nodetool: Trace probability must be between 0 and 1\n");
+      }
+    }
+  }
+
   /** Cassandra's drain stops writes: after it both doors refuse writes clearly and still serve reads. */
   @Test
   void afterDrainCqlAndRedisWritesFailAndReadsAreServed() throws Exception {

@@ -27,16 +27,24 @@ import java.util.UUID;
  * <p>Thread-safety: synchronized.
  */
 public final class TraceStore {
-  /** Sessions kept; with {@link TraceSession#MAX_EVENTS} per session this bounds the store to a few MB. */
+  /** Sessions kept at most. */
   public static final int MAX_SESSIONS = 1000;
+  /**
+   * Characters of text (activities, parameters: a traced query's text appears in both) kept at
+   * most, about 8 MB of heap: the oldest sessions go first, so a few huge traced statements
+   * cannot hold a board's heap.
+   */
+  public static final long MAX_CHARS = 4L << 20;
   /** Cassandra's tracing TTL (trace_type_query_ttl): one day. */
   static final long TTL_MILLIS = 24L * 3600 * 1000;
 
-  /** A stored session: its id and what was traced. */
-  private record Stored(UUID id, TraceSession session) {}
+  /** A stored session: its id, what was traced, and its size in characters. */
+  private record Stored(UUID id, TraceSession session, long chars) {}
 
   private final NodeInfo node;
   private final LinkedHashMap<UUID, Stored> sessions = new LinkedHashMap<>();
+  /** Sum of the stored sessions' sizes. */
+  private long chars;
 
   public TraceStore(NodeInfo node) {
     this.node = node;
@@ -45,18 +53,42 @@ public final class TraceStore {
   /** Keeps a finished session and returns its id (a time-based UUID from its start). */
   public synchronized UUID add(TraceSession session) {
     UUID id = TimeUuid.next();
-    sessions.put(id, new Stored(id, session));
-    while (sessions.size() > MAX_SESSIONS) {
-      Iterator<UUID> it = sessions.keySet().iterator();
-      it.next();
+    Stored stored = new Stored(id, session, size(session));
+    sessions.put(id, stored);
+    chars += stored.chars();
+    while (sessions.size() > 1 && (sessions.size() > MAX_SESSIONS || chars > MAX_CHARS)) {
+      Iterator<Stored> it = sessions.values().iterator();
+      chars -= it.next().chars();
       it.remove();
     }
     return id;
   }
 
+  /** Stored sessions (tests). */
+  public synchronized int size() {
+    return sessions.size();
+  }
+
+  private static long size(TraceSession s) {
+    long n = 64 + s.request().length();
+    for (TraceSession.Event e : s.events()) {
+      n += 32 + e.activity().length() + e.thread().length();
+    }
+    for (Map.Entry<String, String> e : s.parameters().entrySet()) {
+      n += e.getKey().length() + e.getValue().length();
+    }
+    return n;
+  }
+
   private synchronized List<Stored> live(UUID only) {
     long cutoff = System.currentTimeMillis() - TTL_MILLIS;
-    sessions.values().removeIf(s -> s.session().startedAtMillis() < cutoff);
+    sessions.values().removeIf(s -> {
+      boolean old = s.session().startedAtMillis() < cutoff;
+      if (old) {
+        chars -= s.chars();
+      }
+      return old;
+    });
     if (only != null) {
       Stored s = sessions.get(only);
       return s == null ? List.of() : List.of(s);
