@@ -62,4 +62,39 @@ class ReadReconcilerTest {
     assertThat(merged.rows()).extracting(r -> new String(r.clustering(), StandardCharsets.UTF_8))
         .containsExactly("d", "c");
   }
+
+  @Test
+  void unfilteredAnswersLetDeletionsWinThenTheLimitApplies() {
+    io.cassette.storage.DeletionTime at5 = new io.cassette.storage.DeletionTime(5, 100);
+    // Fresh: row a deleted, range [b, c] deleted, d live. Stale: a, b, c and d live, older.
+    PartitionUpdate fresh = PartitionUpdate.builder("ks", "t", b("k"))
+        .row(new Row(b("a"), LivenessInfo.EMPTY, at5, List.of()))
+        .deleteRange(new io.cassette.storage.Slice(b("b"), true, b("c"), true), at5)
+        .row(row("d", 1, Cell.live("x", b("d"), 1)))
+        .build();
+    PartitionUpdate stale = PartitionUpdate.builder("ks", "t", b("k"))
+        .row(row("a", 1, Cell.live("x", b("a"), 1)))
+        .row(row("b", 1, Cell.live("x", b("b"), 1)))
+        .row(row("c", 1, Cell.live("x", b("c"), 1)))
+        .row(row("d", 1, Cell.live("x", b("d"), 1)))
+        .build();
+    ReadQuery firstOne = new ReadQuery(ReadQuery.all(0).slices(), false, 1, 0);
+    PartitionView live = ReadReconciler.live(List.of(stale, fresh), firstOne);
+    assertThat(live.rows()).extracting(r -> new String(r.clustering(), StandardCharsets.UTF_8)).containsExactly("d");
+
+    PartitionUpdate merged = ReadReconciler.mergeUnfiltered("ks", "t", List.of(stale, fresh), ReadQuery.all(0));
+    PartitionUpdate forStale = ReadReconciler.repair("ks", "t", merged, stale);
+    assertThat(forStale.rangeTombstones()).hasSize(1);
+    assertThat(forStale.rows()).hasSize(1); // the row deletion of a; d is the same on both
+    assertThat(forStale.rows().get(0).deletion()).isEqualTo(at5);
+    assertThat(ReadReconciler.repair("ks", "t", merged, fresh)).isNull();
+
+    PartitionUpdate wholeGone = PartitionUpdate.builder("ks", "t", b("k"))
+        .deletePartition(new io.cassette.storage.DeletionTime(9, 100)).build();
+    merged = ReadReconciler.mergeUnfiltered("ks", "t", List.of(stale, fresh, wholeGone), ReadQuery.all(0));
+    assertThat(merged.rows()).isEmpty();
+    assertThat(merged.rangeTombstones()).isEmpty();
+    assertThat(ReadReconciler.repair("ks", "t", merged, fresh).partitionDeletion().markedForDeleteAt()).isEqualTo(9);
+    assertThat(ReadReconciler.live(List.of(stale, fresh, wholeGone), ReadQuery.all(0)).isEmpty()).isTrue();
+  }
 }
