@@ -245,6 +245,19 @@ final class LocalTable implements Table, CompactableTable {
 
   @Override
   public CloseableIterator<PartitionView> scan(KeyRange range, ReadQuery query) {
+    return scan(range, (key, parts) -> PartitionReader.read(key, parts, query), PartitionView::isEmpty);
+  }
+
+  @Override
+  public CloseableIterator<PartitionUpdate> scanUnfiltered(KeyRange range, ReadQuery query) {
+    return scan(range,
+        (key, parts) -> PartitionReader.readUnfiltered(spec.keyspace(), spec.name(), key, parts, query),
+        u -> u.partitionDeletion().isLive() && u.rangeTombstones().isEmpty() && u.rows().isEmpty());
+  }
+
+  private <T> CloseableIterator<T> scan(KeyRange range,
+                                        java.util.function.BiFunction<DecoratedKey, List<PartitionSource>, T> reader,
+                                        java.util.function.Predicate<T> empty) {
     reads.increment();
     TableView v = acquireView();
     List<PeekingSource> sources = new ArrayList<>();
@@ -263,7 +276,7 @@ final class LocalTable implements Table, CompactableTable {
       release(v);
       throw e;
     }
-    return new ScanIterator(v, sources, scanners, query);
+    return new ScanIterator<>(v, sources, scanners, reader, empty);
   }
 
   private static Iterator<? extends PartitionSource> memtableRange(Memtable m, KeyRange range) {
@@ -308,19 +321,23 @@ final class LocalTable implements Table, CompactableTable {
   }
 
   /** Merges the partitions of several sources in token order, lazily. */
-  private final class ScanIterator implements CloseableIterator<PartitionView> {
+  private final class ScanIterator<T> implements CloseableIterator<T> {
     private final TableView view;
     private final List<PeekingSource> sources;
     private final List<SSTableScanner> scanners;
-    private final ReadQuery query;
-    private PartitionView next;
+    private final java.util.function.BiFunction<DecoratedKey, List<PartitionSource>, T> reader;
+    private final java.util.function.Predicate<T> empty;
+    private T next;
     private boolean closed;
 
-    ScanIterator(TableView view, List<PeekingSource> sources, List<SSTableScanner> scanners, ReadQuery query) {
+    ScanIterator(TableView view, List<PeekingSource> sources, List<SSTableScanner> scanners,
+                 java.util.function.BiFunction<DecoratedKey, List<PartitionSource>, T> reader,
+                 java.util.function.Predicate<T> empty) {
       this.view = view;
       this.sources = sources;
       this.scanners = scanners;
-      this.query = query;
+      this.reader = reader;
+      this.empty = empty;
     }
 
     @Override
@@ -342,9 +359,9 @@ final class LocalTable implements Table, CompactableTable {
             parts.add(s.head());
           }
         }
-        PartitionView pv;
+        T pv;
         try {
-          pv = PartitionReader.read(min, parts, query);
+          pv = reader.apply(min, parts);
         } catch (RuntimeException e) {
           close();
           throw e;
@@ -354,7 +371,7 @@ final class LocalTable implements Table, CompactableTable {
             s.advance();
           }
         }
-        if (!pv.isEmpty()) {
+        if (!empty.test(pv)) {
           next = pv;
         }
       }
@@ -362,11 +379,11 @@ final class LocalTable implements Table, CompactableTable {
     }
 
     @Override
-    public PartitionView next() {
+    public T next() {
       if (!hasNext()) {
         throw new NoSuchElementException();
       }
-      PartitionView p = next;
+      T p = next;
       next = null;
       return p;
     }

@@ -28,6 +28,12 @@ public interface Table {
    */
   CloseableIterator<PartitionView> scan(KeyRange range, ReadQuery query);
 
+  /**
+   * Partitions of {@code range} in token order, unfiltered as {@link #readUnfiltered} reads
+   * one; partitions with nothing at all (no data, no tombstone) are skipped. Must be closed.
+   */
+  CloseableIterator<PartitionUpdate> scanUnfiltered(KeyRange range, ReadQuery query);
+
   /** Writes the memtable to an SSTable and waits for it. */
   void flush();
 

@@ -90,4 +90,29 @@ class UnfilteredReadTest {
       assertThat(u.rows().get(0).cells().get(0).isExpiring()).isTrue();
     }
   }
+
+  @Test
+  void scanUnfilteredKeepsPartitionsThatHoldOnlyTombstones() {
+    long now = now();
+    try (Engine e = Engine.open(EngineOptions.defaults(dir))) {
+      Table t = e.createTable(TableSpec.withDefaults("ks", "t", UUID.randomUUID()));
+      t.apply(put("live", "a", "v", "1", 10));
+      t.apply(PartitionUpdate.builder("ks", "t", b("gone")).deletePartition(new DeletionTime(20, now)).build());
+      int live = 0;
+      try (Table.CloseableIterator<PartitionView> it = t.scan(KeyRange.ALL, ReadQuery.all(now))) {
+        while (it.hasNext()) {
+          it.next();
+          live++;
+        }
+      }
+      List<String> keys = new ArrayList<>();
+      try (Table.CloseableIterator<PartitionUpdate> it = t.scanUnfiltered(KeyRange.ALL, ReadQuery.all(now))) {
+        while (it.hasNext()) {
+          keys.add(new String(it.next().key()));
+        }
+      }
+      assertThat(live).isEqualTo(1);
+      assertThat(keys).containsExactlyInAnyOrder("live", "gone");
+    }
+  }
 }

@@ -122,6 +122,14 @@ public final class LocalCoordinator implements Coordinator {
     return local(keyspace, table).readUnfiltered(partitionKey, query);
   }
 
+  /** Partitions of a range with their tombstones ({@link Table#scanUnfiltered}): a replica's page of a ring scan. */
+  public Table.CloseableIterator<PartitionUpdate> scanUnfiltered(String keyspace, String table, KeyRange range,
+                                                                 ReadQuery query, Request request) {
+    checkRead(request.consistency());
+    check(keyspace, request.consistency());
+    return local(keyspace, table).scanUnfiltered(range, query);
+  }
+
   @Override
   public Table.CloseableIterator<PartitionView> scan(String keyspace, String table, KeyRange range,
                                                      ReadQuery query, Request request) {

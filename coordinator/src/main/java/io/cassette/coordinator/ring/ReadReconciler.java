@@ -2,37 +2,37 @@ package io.cassette.coordinator.ring;
 
 import io.cassette.storage.Bytes;
 import io.cassette.storage.Cell;
+import io.cassette.storage.DecoratedKey;
 import io.cassette.storage.DeletionTime;
 import io.cassette.storage.LivenessInfo;
 import io.cassette.storage.PartitionUpdate;
 import io.cassette.storage.PartitionView;
+import io.cassette.storage.RangeTombstone;
 import io.cassette.storage.ReadQuery;
 import io.cassette.storage.Row;
-import io.cassette.storage.DecoratedKey;
-import io.cassette.storage.RangeTombstone;
 import io.cassette.storage.partition.PartitionReader;
 import io.cassette.storage.partition.Reconcile;
 import io.cassette.storage.partition.UpdateSource;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.TreeMap;
 
 /**
  * Merges the answers of several replicas for one partition with storage's last-write-wins rules
- * ({@link Reconcile}: by timestamp, cell by cell, row marker by row marker), and computes what a
- * stale replica lacks (the read-repair mutation). Pure functions.
+ * ({@link Reconcile}, {@link PartitionReader}: by timestamp, cell by cell, deletions included),
+ * and computes what a stale replica lacks (the read-repair mutation). Pure functions.
  *
- * <p>Single-partition reads exchange unfiltered partitions ({@link PartitionUpdate}: partition
- * deletion, range tombstones, row deletions, tombstone and expired cells, as storage's
- * {@code Table.readUnfiltered} gives them): they are merged first ({@link #mergeUnfiltered}),
- * repairs computed from that, including the deletions a stale replica missed
- * ({@link #repair(String, String, PartitionUpdate, PartitionUpdate)}), and only then filtered to
- * the live view the client sees, with its limit ({@link #live}) — as Cassandra does.
+ * <p>Replicas answer with unfiltered partitions ({@link PartitionUpdate}: partition deletion,
+ * range tombstones, row deletions, tombstone and expired cells, as storage's
+ * {@code Table.readUnfiltered} / {@code scanUnfiltered} give them). They are merged first
+ * ({@link #mergeUnfiltered}), repairs computed from that, including the deletions a stale
+ * replica missed ({@link #repair}), and only then filtered to the live view the client sees,
+ * with its limit ({@link #live}), as Cassandra does. Single-partition reads and range scans
+ * that ask several replicas both go this way.
  *
- * <p>Range scans still merge live views ({@link #merge}, {@link #repair(String, String,
- * PartitionView, PartitionView)}): there a replica that missed a deletion can still bring the
- * deleted row back in the answer until hints or repair reach it.
+ * <p>Limit: no short-read protection. A replica stops after the query's limit of rows live on
+ * it; when another replica's deletions remove some of those, the merged answer can have fewer
+ * rows than the limit although more exist (Cassandra asks the replica for more).
  */
 final class ReadReconciler {
   private ReadReconciler() {}
@@ -98,58 +98,6 @@ final class ReadReconciler {
       }
     }
     return any ? b.build() : null;
-  }
-
-  /** The merged view of {@code views} (all of one partition), ordered and limited as {@code query} asks. */
-  static PartitionView merge(List<PartitionView> views, ReadQuery query) {
-    Comparator<byte[]> order = query.reversed() ? (a, b) -> Bytes.compare(b, a) : Bytes::compare;
-    TreeMap<byte[], Row> rows = new TreeMap<>(order);
-    Row staticRow = null;
-    for (PartitionView v : views) {
-      staticRow = Reconcile.row(staticRow, v.staticRow());
-      for (Row r : v.rows()) {
-        rows.merge(r.clustering(), r, Reconcile::row);
-      }
-    }
-    List<Row> out = new ArrayList<>(Math.min(rows.size(), Math.max(0, query.rowLimit())));
-    for (Row r : rows.values()) {
-      if (out.size() >= query.rowLimit()) {
-        break;
-      }
-      out.add(r);
-    }
-    return new PartitionView(views.get(0).key(), staticRow, out);
-  }
-
-  /**
-   * What {@code have} (one replica's answer, null for none) lacks of {@code merged}: the rows,
-   * row markers and cells where the merged version is missing or newer there, as one update of
-   * {@code keyspace.table}; null when the replica is up to date.
-   */
-  static PartitionUpdate repair(String keyspace, String table, PartitionView merged, PartitionView have) {
-    PartitionUpdate.Builder b = null;
-    TreeMap<byte[], Row> theirs = new TreeMap<>(Bytes::compare);
-    if (have != null) {
-      for (Row r : have.rows()) {
-        theirs.put(r.clustering(), r);
-      }
-    }
-    List<Row> mine = new ArrayList<>(merged.rows().size() + 1);
-    if (merged.staticRow() != null) {
-      mine.add(merged.staticRow());
-    }
-    mine.addAll(merged.rows());
-    for (Row m : mine) {
-      Row h = m.clustering().length == 0 ? (have == null ? null : have.staticRow()) : theirs.get(m.clustering());
-      Row missing = missing(m, h);
-      if (missing != null) {
-        if (b == null) {
-          b = PartitionUpdate.builder(keyspace, table, merged.key().key());
-        }
-        b.row(missing);
-      }
-    }
-    return b == null ? null : b.build();
   }
 
   /** The parts of merged row {@code m} that {@code h} does not have in the same version, or null. */

@@ -119,6 +119,18 @@ final class ReplicaHandlers {
     RingCodec.PageWriter page = new RingCodec.PageWriter();
     int max = Math.max(1, r.maxPartitions());
     int maxBytes = Math.min(Math.max(1, r.maxBytes()), MAX_PAGE_BYTES);
+    if (r.unfiltered()) {
+      try (Table.CloseableIterator<PartitionUpdate> it =
+               local.scanUnfiltered(r.keyspace(), r.table(), r.range(), r.query(), ONE)) {
+        while (it.hasNext()) {
+          if (page.count() >= max || page.bytes() >= maxBytes) {
+            return page.finish(false);
+          }
+          page.add(it.next());
+        }
+      }
+      return page.finish(true);
+    }
     try (Table.CloseableIterator<PartitionView> it = local.scan(r.keyspace(), r.table(), r.range(), r.query(), ONE)) {
       while (it.hasNext()) {
         if (page.count() >= max || page.bytes() >= maxBytes) {

@@ -29,12 +29,13 @@ import java.util.List;
  * digest   := v sha256:bytes          (the answer to a digest read)
  * unfiltered := v update-body         (the answer to an unfiltered data read: the partition with
  *                                      its tombstones, in PartitionSerializer's update layout)
- * range    := v ks:str table:str keyRange query maxPartitions:varint maxBytes:varint
+ * range    := v ks:str table:str keyRange query maxPartitions:varint maxBytes:varint [flags:u8 (1 unfiltered)]
  * mutation := v count:varint update*            update := ks:str table:str key:bytes flags:u8
  *                                                  [deletion] [rtCount rt*] rowCount row*
  * truncate := v ks:str table:str
  * commit   := v ks:str table:str key:bytes counter:u8 reads:varint (query digest:bytes)* mutation-body
  * view     := v partition               page := v count:varint partition* exhausted:u8
+ * unfiltered page := v count:varint update-body* exhausted:u8   (the answer to an unfiltered range)
  * query    := slices:varint (flags:u8 start:bytes end:bytes)* reversed:u8 rowLimit:i32 now:i64
  * keyRange := flags:u8 (1 after, 2 after.key) [token:i64] [key:bytes] end:i64
  * partition:= token:i64 key:bytes hasStatic:u8 [row] rowCount:varint row*
@@ -59,8 +60,13 @@ final class RingCodec {
     }
   }
 
+  /** {@code unfiltered}: answer with the partitions and their tombstones ({@link #unfilteredPage}). */
   record RangeRequest(String keyspace, String table, KeyRange range, ReadQuery query, int maxPartitions,
-                      int maxBytes) {}
+                      int maxBytes, boolean unfiltered) {
+    RangeRequest(String keyspace, String table, KeyRange range, ReadQuery query, int maxPartitions, int maxBytes) {
+      this(keyspace, table, range, query, maxPartitions, maxBytes, false);
+    }
+  }
 
   record TableRef(String keyspace, String table) {}
 
@@ -70,6 +76,9 @@ final class RingCodec {
 
   /** A page of a range: the partitions, and whether the range has no more after them. */
   record Page(List<PartitionView> partitions, boolean exhausted) {}
+
+  /** A page of an unfiltered range: the partitions with their tombstones. */
+  record UnfilteredPage(List<PartitionUpdate> partitions, boolean exhausted) {}
 
   static byte[] read(ReadRequest r) {
     ByteArrayWriter out = writer(64);
@@ -121,6 +130,9 @@ final class RingCodec {
     writeQuery(out, r.query());
     out.writeVarInt(r.maxPartitions());
     out.writeVarInt(r.maxBytes());
+    if (r.unfiltered()) {
+      out.writeByte(1); // optional trailing flags: absent means live partitions
+    }
     return out.toByteArray();
   }
 
@@ -135,7 +147,11 @@ final class RingCodec {
       after = new DecoratedKey(token, (flags & 2) != 0 ? bytes(in) : null);
     }
     KeyRange range = new KeyRange(after, in.readLong());
-    return new RangeRequest(ks, table, range, readQuery(in), in.readVarInt(), in.readVarInt());
+    ReadQuery q = readQuery(in);
+    int maxPartitions = in.readVarInt();
+    int maxBytes = in.readVarInt();
+    boolean unfiltered = ((ByteArrayReader) in).remaining() > 0 && (in.readByte() & 1) != 0;
+    return new RangeRequest(ks, table, range, q, maxPartitions, maxBytes, unfiltered);
   }
 
   static byte[] mutation(List<PartitionUpdate> updates) {
@@ -248,6 +264,11 @@ final class RingCodec {
       count++;
     }
 
+    void add(PartitionUpdate u) {
+      PartitionSerializer.writeUpdateBody(out, u);
+      count++;
+    }
+
     int bytes() {
       return out.length();
     }
@@ -273,6 +294,16 @@ final class RingCodec {
       out.add(readPartition(in));
     }
     return new Page(out, in.readByte() != 0);
+  }
+
+  static UnfilteredPage unfilteredPage(byte[] payload, String keyspace, String table) {
+    DataReader in = reader(payload);
+    int n = count(in);
+    List<PartitionUpdate> out = new ArrayList<>(Math.min(n, 4096));
+    for (int i = 0; i < n; i++) {
+      out.add(PartitionSerializer.readUpdateBody(in, keyspace, table));
+    }
+    return new UnfilteredPage(out, in.readByte() != 0);
   }
 
   /** The applied flag of a commit answer. */

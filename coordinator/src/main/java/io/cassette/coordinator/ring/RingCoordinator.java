@@ -212,18 +212,21 @@ public final class RingCoordinator implements Coordinator {
     return RingCodec.page(answer);
   }
 
-  /** A page of the same range from each of {@code contacts}, asked in parallel (this node's read here). */
-  List<RingCodec.Page> fetchPages(List<Endpoint> contacts, String keyspace, String table, KeyRange range,
+  /**
+   * A page of the same range from each of {@code contacts}, asked in parallel (this node's read
+   * here), unfiltered (with tombstones) so that the pages reconcile as single-partition reads do.
+   */
+  List<RingCodec.UnfilteredPage> fetchPages(List<Endpoint> contacts, String keyspace, String table, KeyRange range,
                                   ReadQuery query, int maxPartitions, ConsistencyLevel cl) {
     RingCodec.RangeRequest request = new RingCodec.RangeRequest(keyspace, table, range, query, maxPartitions,
-        ReplicaHandlers.MAX_PAGE_BYTES);
+        ReplicaHandlers.MAX_PAGE_BYTES, true);
     byte[] payload = RingCodec.range(request);
     Endpoint self = ring.get().self();
     List<CompletableFuture<Message>> sent = new ArrayList<>();
     for (Endpoint e : contacts) {
       sent.add(e.equals(self) ? null : send(e, Verb.RANGE_REQ, payload));
     }
-    List<RingCodec.Page> pages = new ArrayList<>();
+    List<RingCodec.UnfilteredPage> pages = new ArrayList<>();
     int received = 0;
     for (int i = 0; i < contacts.size(); i++) {
       byte[] answer;
@@ -237,7 +240,7 @@ public final class RingCoordinator implements Coordinator {
         }
       }
       received++;
-      pages.add(RingCodec.page(answer));
+      pages.add(RingCodec.unfilteredPage(answer, keyspace, table));
     }
     return pages;
   }

@@ -156,41 +156,50 @@ final class RingScan implements Table.CloseableIterator<PartitionView> {
   }
 
   private void fetchMerged(Segment s, KeyRange part) {
-    List<RingCodec.Page> pages = coordinator.fetchPages(s.contacts(), keyspace, table, part, query, pageSize,
+    List<RingCodec.UnfilteredPage> pages = coordinator.fetchPages(s.contacts(), keyspace, table, part, query, pageSize,
         request.consistency());
     DecoratedKey cutoff = null;
-    for (RingCodec.Page p : pages) {
+    for (RingCodec.UnfilteredPage p : pages) {
       if (!p.exhausted() && !p.partitions().isEmpty()) {
-        DecoratedKey last = p.partitions().get(p.partitions().size() - 1).key();
+        DecoratedKey last = DecoratedKey.of(p.partitions().get(p.partitions().size() - 1).key());
         cutoff = cutoff == null || last.compareTo(cutoff) < 0 ? last : cutoff;
       }
     }
-    TreeMap<DecoratedKey, PartitionView[]> byKey = new TreeMap<>();
+    TreeMap<DecoratedKey, PartitionUpdate[]> byKey = new TreeMap<>();
     for (int i = 0; i < pages.size(); i++) {
-      for (PartitionView v : pages.get(i).partitions()) {
-        if (cutoff == null || v.key().compareTo(cutoff) <= 0) {
-          byKey.computeIfAbsent(v.key(), k -> new PartitionView[pages.size()])[i] = v;
+      for (PartitionUpdate v : pages.get(i).partitions()) {
+        DecoratedKey key = DecoratedKey.of(v.key());
+        if (cutoff == null || key.compareTo(cutoff) <= 0) {
+          byKey.computeIfAbsent(key, k -> new PartitionUpdate[pages.size()])[i] = v;
         }
       }
     }
+    // Unfiltered versions are reconciled (deletions win by timestamp), repaired, then filtered
+    // to the live view; a partition left with nothing live is not returned.
     Map<Endpoint, List<PartitionUpdate>> repairs = new LinkedHashMap<>();
-    for (PartitionView[] versions : byKey.values()) {
-      List<PartitionView> present = new ArrayList<>(versions.length);
-      for (PartitionView v : versions) {
+    for (Map.Entry<DecoratedKey, PartitionUpdate[]> e : byKey.entrySet()) {
+      PartitionUpdate[] versions = e.getValue();
+      List<PartitionUpdate> present = new ArrayList<>(versions.length);
+      for (PartitionUpdate v : versions) {
         if (v != null) {
           present.add(v);
         }
       }
-      PartitionView merged = ReadReconciler.merge(present, query);
+      PartitionUpdate merged = ReadReconciler.mergeUnfiltered(keyspace, table, present, query);
       if (repair) {
         for (int i = 0; i < versions.length; i++) {
-          PartitionUpdate u = ReadReconciler.repair(keyspace, table, merged, versions[i]);
+          PartitionUpdate have = versions[i] != null ? versions[i]
+              : PartitionUpdate.builder(keyspace, table, e.getKey().key()).build();
+          PartitionUpdate u = ReadReconciler.repair(keyspace, table, merged, have);
           if (u != null) {
-            repairs.computeIfAbsent(s.contacts().get(i), e -> new ArrayList<>()).add(u);
+            repairs.computeIfAbsent(s.contacts().get(i), x -> new ArrayList<>()).add(u);
           }
         }
       }
-      page.add(merged);
+      PartitionView live = ReadReconciler.live(present, query);
+      if (!live.isEmpty()) {
+        page.add(live);
+      }
     }
     if (!repairs.isEmpty()) {
       coordinator.repairRange(repairs, request.consistency(), s.contacts().size());

@@ -3,7 +3,6 @@ package io.cassette.coordinator.ring;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cassette.storage.Cell;
-import io.cassette.storage.DecoratedKey;
 import io.cassette.storage.LivenessInfo;
 import io.cassette.storage.PartitionUpdate;
 import io.cassette.storage.PartitionView;
@@ -24,17 +23,23 @@ class ReadReconcilerTest {
         io.cassette.storage.DeletionTime.LIVE, List.of(cells));
   }
 
-  static final DecoratedKey KEY = DecoratedKey.of(b("k"));
+  static PartitionUpdate update(Row... rows) {
+    PartitionUpdate.Builder u = PartitionUpdate.builder("ks", "t", b("k"));
+    for (Row r : rows) {
+      u.row(r);
+    }
+    return u.build();
+  }
 
   @Test
   void newestCellWinsAndRowsUnite() {
-    PartitionView a = new PartitionView(KEY, null, List.of(
+    PartitionUpdate a = update(
         row("a", 1, Cell.live("x", b("old"), 1), Cell.live("y", b("y1"), 5)),
-        row("c", 1, Cell.live("x", b("c"), 1))));
-    PartitionView bView = new PartitionView(KEY, null, List.of(
+        row("c", 1, Cell.live("x", b("c"), 1)));
+    PartitionUpdate bView = update(
         row("a", 1, Cell.live("x", b("new"), 2)),
-        row("b", 2, Cell.live("x", b("b"), 2))));
-    PartitionView merged = ReadReconciler.merge(List.of(a, bView), ReadQuery.all(0));
+        row("b", 2, Cell.live("x", b("b"), 2)));
+    PartitionUpdate merged = ReadReconciler.mergeUnfiltered("ks", "t", List.of(a, bView), ReadQuery.all(0));
     assertThat(merged.rows()).extracting(r -> new String(r.clustering(), StandardCharsets.UTF_8))
         .containsExactly("a", "b", "c");
     assertThat(merged.rows().get(0).cell("x").value()).isEqualTo(b("new"));
@@ -50,16 +55,51 @@ class ReadReconcilerTest {
         .containsExactly("a", "c");
     assertThat(forB.rows().get(0).cells()).extracting(Cell::column).containsExactly("y");
     assertThat(ReadReconciler.repair("ks", "t", merged, merged)).isNull();
-    assertThat(ReadReconciler.repair("ks", "t", merged, null).rows()).hasSize(3);
+    assertThat(ReadReconciler.repair("ks", "t", merged, update()).rows()).hasSize(3);
   }
 
   @Test
   void limitAndReverseOrderAreKept() {
-    PartitionView a = new PartitionView(KEY, null, List.of(row("a", 1), row("c", 1)));
-    PartitionView bView = new PartitionView(KEY, null, List.of(row("b", 1), row("d", 1)));
+    PartitionUpdate a = update(row("a", 1), row("c", 1));
+    PartitionUpdate bView = update(row("b", 1), row("d", 1));
     ReadQuery firstTwoReversed = new ReadQuery(ReadQuery.all(0).slices(), true, 2, 0);
-    PartitionView merged = ReadReconciler.merge(List.of(a, bView), firstTwoReversed);
+    PartitionView merged = ReadReconciler.live(List.of(a, bView), firstTwoReversed);
     assertThat(merged.rows()).extracting(r -> new String(r.clustering(), StandardCharsets.UTF_8))
         .containsExactly("d", "c");
+  }
+
+  @Test
+  void unfilteredAnswersLetDeletionsWinThenTheLimitApplies() {
+    io.cassette.storage.DeletionTime at5 = new io.cassette.storage.DeletionTime(5, 100);
+    // Fresh: row a deleted, range [b, c] deleted, d live. Stale: a, b, c and d live, older.
+    PartitionUpdate fresh = PartitionUpdate.builder("ks", "t", b("k"))
+        .row(new Row(b("a"), LivenessInfo.EMPTY, at5, List.of()))
+        .deleteRange(new io.cassette.storage.Slice(b("b"), true, b("c"), true), at5)
+        .row(row("d", 1, Cell.live("x", b("d"), 1)))
+        .build();
+    PartitionUpdate stale = PartitionUpdate.builder("ks", "t", b("k"))
+        .row(row("a", 1, Cell.live("x", b("a"), 1)))
+        .row(row("b", 1, Cell.live("x", b("b"), 1)))
+        .row(row("c", 1, Cell.live("x", b("c"), 1)))
+        .row(row("d", 1, Cell.live("x", b("d"), 1)))
+        .build();
+    ReadQuery firstOne = new ReadQuery(ReadQuery.all(0).slices(), false, 1, 0);
+    PartitionView live = ReadReconciler.live(List.of(stale, fresh), firstOne);
+    assertThat(live.rows()).extracting(r -> new String(r.clustering(), StandardCharsets.UTF_8)).containsExactly("d");
+
+    PartitionUpdate merged = ReadReconciler.mergeUnfiltered("ks", "t", List.of(stale, fresh), ReadQuery.all(0));
+    PartitionUpdate forStale = ReadReconciler.repair("ks", "t", merged, stale);
+    assertThat(forStale.rangeTombstones()).hasSize(1);
+    assertThat(forStale.rows()).hasSize(1); // the row deletion of a; d is the same on both
+    assertThat(forStale.rows().get(0).deletion()).isEqualTo(at5);
+    assertThat(ReadReconciler.repair("ks", "t", merged, fresh)).isNull();
+
+    PartitionUpdate wholeGone = PartitionUpdate.builder("ks", "t", b("k"))
+        .deletePartition(new io.cassette.storage.DeletionTime(9, 100)).build();
+    merged = ReadReconciler.mergeUnfiltered("ks", "t", List.of(stale, fresh, wholeGone), ReadQuery.all(0));
+    assertThat(merged.rows()).isEmpty();
+    assertThat(merged.rangeTombstones()).isEmpty();
+    assertThat(ReadReconciler.repair("ks", "t", merged, fresh).partitionDeletion().markedForDeleteAt()).isEqualTo(9);
+    assertThat(ReadReconciler.live(List.of(stale, fresh, wholeGone), ReadQuery.all(0)).isEmpty()).isTrue();
   }
 }

@@ -67,6 +67,37 @@ class RingCodecTest {
   }
 
   @Test
+  void unfilteredReadsAnswersAndPagesRoundTrip() {
+    ReadQuery q = ReadQuery.all(1234);
+    RingCodec.ReadRequest live = RingCodec.read(RingCodec.read(new RingCodec.ReadRequest("ks", "t", KEY, q)));
+    assertThat(live.digest() || live.unfiltered()).isFalse();
+    RingCodec.ReadRequest digest = RingCodec.read(RingCodec.read(new RingCodec.ReadRequest("ks", "t", KEY, q, true, true)));
+    assertThat(digest.digest() && digest.unfiltered()).isTrue();
+    RingCodec.ReadRequest data = RingCodec.read(RingCodec.read(new RingCodec.ReadRequest("ks", "t", KEY, q, false, true)));
+    assertThat(data.digest()).isFalse();
+    assertThat(data.unfiltered()).isTrue();
+    assertThat(RingCodec.range(RingCodec.range(new RingCodec.RangeRequest("ks", "t", KeyRange.ALL, q, 1, 1, true)))
+        .unfiltered()).isTrue();
+    assertThat(RingCodec.range(RingCodec.range(new RingCodec.RangeRequest("ks", "t", KeyRange.ALL, q, 1, 1)))
+        .unfiltered()).isFalse();
+
+    PartitionUpdate u = new PartitionUpdate("ks", "t", KEY, new DeletionTime(5, 100),
+        List.of(new RangeTombstone(new Slice(new byte[] {1}, true, new byte[] {2}, false), new DeletionTime(6, 101))),
+        List.of(new Row(new byte[] {3}, LivenessInfo.EMPTY, new DeletionTime(7, 102), List.of()), row(new byte[] {4})));
+    PartitionUpdate back = RingCodec.unfiltered(RingCodec.unfiltered(u), "ks", "t");
+    assertThat(back.partitionDeletion()).isEqualTo(u.partitionDeletion());
+    assertThat(back.rangeTombstones()).hasSize(1);
+    assertThat(back.rows().get(0).deletion()).isEqualTo(new DeletionTime(7, 102));
+    assertThat(RingCodec.digest(back)).isEqualTo(RingCodec.digest(u));
+    RingCodec.PageWriter w = new RingCodec.PageWriter();
+    w.add(u);
+    RingCodec.UnfilteredPage p = RingCodec.unfilteredPage(w.finish(true), "ks", "t");
+    assertThat(p.partitions()).hasSize(1);
+    assertThat(p.partitions().get(0).rows()).hasSize(2);
+    assertThat(p.exhausted()).isTrue();
+  }
+
+  @Test
   void anotherVersionIsRefused() {
     byte[] payload = RingCodec.truncate(new RingCodec.TableRef("ks", "t"));
     payload[0] = 2;

@@ -315,6 +315,32 @@ class RingReplicationTest {
   }
 
   @Test
+  void aScanDoesNotBringBackADeletionOneReplicaMissed() {
+    long now = System.currentTimeMillis() / 1000;
+    for (int i = 0; i < 20; i++) {
+      c(0).write(Mutation.of(put("s" + i, "old", 10)), ALL);
+    }
+    MessageFilters.Rule missed = ring.filters().verbs(Verb.MUTATION_REQ).to(RingHarness.address(2)).drop();
+    for (int i = 0; i < 20; i += 2) {
+      c(0).write(Mutation.of(PartitionUpdate.builder("ks", "t", b("s" + i))
+          .deletePartition(new DeletionTime(20, now)).build()), QUORUM);
+    }
+    missed.off();
+    assertThat(value(localRead(2, "s0"))).isEqualTo("old");
+    // From the stale node at QUORUM: its own page and another replica's, reconciled with tombstones.
+    List<String> seen = new ArrayList<>();
+    try (Table.CloseableIterator<PartitionView> it = c(2).scan("ks", "t", KeyRange.ALL, ReadQuery.all(now), QUORUM)) {
+      while (it.hasNext()) {
+        seen.add(new String(it.next().key().key()));
+      }
+    }
+    assertThat(seen).hasSize(10).allSatisfy(k -> assertThat(Integer.parseInt(k.substring(1)) % 2).isEqualTo(1));
+    for (int i = 0; i < 20; i += 2) {
+      assertThat(value(localRead(2, "s" + i))).as("s%d repaired on node 2", i).isNull();
+    }
+  }
+
+  @Test
   void speculativeRetryAsksAnotherReplicaWhenOneIsSlow() {
     c(0).write(Mutation.of(put("spec", "x", 1)), ALL);
     // Node 0 is a replica and reads its copy; it asks the first peer in placement order for a
