@@ -197,6 +197,9 @@ public final class CassetteNode implements AutoCloseable {
       adminLoop = new NioEventLoopGroup(1, new DefaultThreadFactory("cassette-http", true));
       AdminHttpServer http = new AdminHttpServer(host, httpPort, adminLoop).tls(DoorTls.http(config));
       http.setCredentials(NodeAuth.adminCredentials(config, access));
+      if (access != null) {
+        NodeAuth.registerEndpoints(http, access);
+      }
       http.register("/health", req -> AdminHttpServer.Response.json("{\"status\":\"UP\"}"));
       http.register("/version", req -> AdminHttpServer.Response.json(
           "{\"version\":\"" + Version.get() + "\"}"));

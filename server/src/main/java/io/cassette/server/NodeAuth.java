@@ -56,6 +56,28 @@ final class NodeAuth {
     return new AdminCredentials(config.string(ConfigKeys.ADMIN_HTTP_TOKEN), passwords);
   }
 
+  /**
+   * POST /api/invalidaterolescache, /api/invalidatepermissionscache and
+   * /api/invalidatecredentialscache: nodetool's commands of the same names (state changes, so
+   * they need the admin credential).
+   */
+  static void registerEndpoints(io.cassette.server.http.AdminHttpServer http, AccessControl access) {
+    register(http, "/api/invalidaterolescache", access::invalidateRolesCache);
+    register(http, "/api/invalidatepermissionscache", access::invalidatePermissionsCache);
+    register(http, "/api/invalidatecredentialscache", access::invalidateCredentialsCache);
+  }
+
+  private static void register(io.cassette.server.http.AdminHttpServer http, String path, Runnable action) {
+    http.register(path, req -> {
+      if (!req.method().equals("POST")) {
+        return new io.cassette.server.http.AdminHttpServer.Response(405, "application/json",
+            io.cassette.server.http.JsonWriter.error(path + " changes the node: use POST"));
+      }
+      action.run();
+      return io.cassette.server.http.AdminHttpServer.Response.json("{}");
+    });
+  }
+
   /** Warns, loudly, when the node listens beyond loopback with AllowAllAuthenticator. */
   static void warnIfOpen(Config config, String host) {
     AuthSettings s = settings(config);

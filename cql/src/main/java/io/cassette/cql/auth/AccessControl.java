@@ -522,10 +522,18 @@ public final class AccessControl {
     return new Result.Rows(PERMISSION_COLUMNS, rows, null);
   }
 
-  /** Drops every cached role, permission and credential (nodetool invalidate*cache). */
-  public void invalidateCaches() {
+  /** Drops the cached role rows (nodetool invalidaterolescache). */
+  public void invalidateRolesCache() {
     roles.invalidateAll();
+  }
+
+  /** Drops the cached permissions (nodetool invalidatepermissionscache): a GRANT holds at once. */
+  public void invalidatePermissionsCache() {
     authorizer.invalidateAll();
+  }
+
+  /** Drops the cached password hashes (nodetool invalidatecredentialscache). */
+  public void invalidateCredentialsCache() {
     if (authenticator instanceof PasswordAuthenticator p) {
       p.invalidateAll();
     }

@@ -185,9 +185,8 @@ public final class CqlLanguage implements QueryHandler {
   public Result execute(byte[] id, byte[] resultMetadataId, QueryOptions options, ClientState state) {
     String[] writeType = {null};
     return guard(options, writeType, () -> {
-      Prepared p = lookupPrepared(id);
-      Executable e = p.compiled();
-      access.check(state, p.parsed(), p.keyspace());
+      Executable e = lookup(id);
+      checkPrepared(state, id);
       writeType[0] = writeTypeOf(e);
       List<ByteBuffer> values = orderValues(e, options);
       checkCount(e, values);
@@ -229,8 +228,17 @@ public final class CqlLanguage implements QueryHandler {
     return p == null ? null : p.resultMetadataId();
   }
 
-  /** The prepared statement of an id, recompiled if the schema changed since. */
-  private Prepared lookupPrepared(byte[] id) {
+  /** Permission check of a prepared statement, on every EXECUTE as Cassandra (call after {@link #lookup}). */
+  private void checkPrepared(ClientState state, byte[] id) {
+    Prepared p = prepared.get(new Key(id));
+    if (p == null) { // evicted since lookup: the driver prepares it again
+      throw new CqlException.Unprepared(id, "Prepared query with ID " + hex(id) + " not found");
+    }
+    access.check(state, p.parsed(), p.keyspace());
+  }
+
+  /** The compiled form of a prepared id, recompiled if the schema changed since. */
+  private Executable lookup(byte[] id) {
     Prepared p = prepared.get(new Key(id));
     if (p == null) {
       throw new CqlException.Unprepared(id, "Prepared query with ID " + hex(id)
@@ -250,7 +258,7 @@ public final class CqlLanguage implements QueryHandler {
       p = new Prepared(p.query(), p.keyspace(), p.parsed(), e, epoch, p.resultMetadataId());
       prepared.put(new Key(id), p);
     }
-    return p;
+    return p.compiled();
   }
 
   @Override
@@ -266,9 +274,8 @@ public final class CqlLanguage implements QueryHandler {
       for (BatchStatement b : statements) {
         Executable e;
         if (b.preparedId() != null) {
-          Prepared p = lookupPrepared(b.preparedId());
-          e = p.compiled();
-          access.check(state, p.parsed(), p.keyspace());
+          e = lookup(b.preparedId());
+          checkPrepared(state, b.preparedId());
         } else {
           Statement s = Parser.parse(b.query());
           if (!(s instanceof Statement.Insert || s instanceof Statement.Update || s instanceof Statement.Delete)) {

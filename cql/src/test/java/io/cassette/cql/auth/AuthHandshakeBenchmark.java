@@ -27,7 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
  * to AUTHENTICATE, AUTH_RESPONSE (SASL PLAIN) to AUTH_SUCCESS with PasswordAuthenticator, over
  * raw sockets so the driver's own setup is not measured. Median and p90 of N sequential
  * connections; the difference is one bcrypt check at the role's cost (10 = Cassandra's).
- * Run: ./mvnw -pl cql -am verify -Pslow -Dtest=AuthHandshakeBenchmark -Dsurefire.failIfNoSpecifiedTests=false
+ * Run: ./mvnw -pl cql -am verify -Pslow -Dtest=AuthHandshakeBenchmark -Dsurefire.failIfNoSpecifiedTests=false;
+ * add {@code -Danchor=127.0.0.8:9042} to measure the same handshake against a Cassandra started with
+ * {@code AUTH=yes} (login cassandra/cassandra).
  */
 @Tag("slow")
 class AuthHandshakeBenchmark {
@@ -54,6 +56,17 @@ class AuthHandshakeBenchmark {
           }
           System.out.printf("round %d, %d connections each: AllowAllAuthenticator %s; PasswordAuthenticator"
               + " (bcrypt cost 10) %s%n", round, CONNECTIONS, summary(none), summary(plain));
+          String anchor = System.getProperty("anchor");
+          if (anchor != null && !anchor.isEmpty()) {
+            String[] hp = anchor.split(":");
+            InetSocketAddress cassandra = new InetSocketAddress(hp[0], Integer.parseInt(hp[1]));
+            long[] theirs = new long[CONNECTIONS];
+            for (int i = 0; i < CONNECTIONS; i++) {
+              theirs[i] = handshake(cassandra, "cassandra");
+            }
+            System.out.printf("round %d, Cassandra 5.0.4 PasswordAuthenticator at %s: %s%n", round, anchor,
+                summary(theirs));
+          }
         }
       } finally {
         open.close();

@@ -188,6 +188,8 @@ class PasswordAuthDriverTest {
           .hasMessage("Invalid hashed password value. Please use jBcrypt.");
       assertThatThrownBy(() -> admin.execute("DROP ROLE cassandra")).hasMessage("Cannot DROP primary role for current login");
 
+      // As in Cassandra, system_auth's replication may be changed (raise it on a ring).
+      admin.execute("ALTER KEYSPACE system_auth WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
       admin.execute("CREATE USER carol WITH PASSWORD 'c' NOSUPERUSER");
       admin.execute("GRANT SELECT, MODIFY ON ALL KEYSPACES TO bob");
       admin.execute("GRANT bob TO carol");
@@ -223,6 +225,9 @@ class PasswordAuthDriverTest {
             .hasMessage("You are not authorized to view cassandra's permissions");
         assertThatThrownBy(() -> carol.execute("DROP TABLE ks.t"))
             .hasMessage("User carol has no DROP permission on <table ks.t> or any of its parents");
+        assertThatThrownBy(() -> carol.execute("ALTER KEYSPACE system_auth WITH replication ="
+            + " {'class': 'SimpleStrategy', 'replication_factor': 1}"))
+            .hasMessage("User carol has no ALTER permission on <keyspace system_auth> or any of its parents");
         carol.execute("ALTER ROLE carol WITH PASSWORD = 'c2'");
       }
       assertThat(loginError("carol", "c")).contains("Provided username carol and/or password are incorrect");

@@ -40,6 +40,9 @@ public final class NodetoolMain {
         listsnapshots                     snapshots on disk and their sizes
         clearsnapshot (-t TAG | --all) [KS...]     delete snapshots
         drain                             flush everything before the node is stopped
+        invalidaterolescache              forget cached roles (auth caches: a change holds at once)
+        invalidatepermissionscache        forget cached permissions
+        invalidatecredentialscache        forget cached password hashes
         getcompactionthroughput           the compaction throughput cap
         setcompactionthroughput MIB       change it (MiB/s; 0 = unthrottled)
         listpendinghints                  hints this node keeps for other nodes (ring)
@@ -155,6 +158,10 @@ public final class NodetoolMain {
       case "drain":
         o.positionals(0, 0);
         node.post("/api/drain", Map.of());
+        return "";
+      case "invalidaterolescache", "invalidatepermissionscache", "invalidatecredentialscache":
+        o.positionals(0, 0);
+        node.post("/api/" + command, Map.of());
         return "";
       case "snapshot":
         return snapshot(node, o);

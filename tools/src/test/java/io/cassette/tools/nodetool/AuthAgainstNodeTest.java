@@ -105,6 +105,10 @@ class AuthAgainstNodeTest {
       Path passwords = dir.resolve("nodetool.password");
       Files.writeString(passwords, "# user password\nbob b\ncassandra s3cret\n");
       assertThat(nodetool(http, "-u", "cassandra", "-pwf", passwords.toString(), "flush").exit()).isZero();
+      assertThat(nodetool(http, "invalidatepermissionscache").exit()).isEqualTo(1);
+      for (String cache : new String[] {"invalidaterolescache", "invalidatepermissionscache", "invalidatecredentialscache"}) {
+        assertThat(nodetool(http, "-u", "cassandra", "-pw", "s3cret", cache).exit()).as(cache).isZero();
+      }
 
       HttpClient client = HttpClient.newHttpClient();
       HttpResponse<String> noToken = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http + "/api/flush"))

@@ -71,7 +71,10 @@ final class SchemaStatements {
       });
     }
     if (s instanceof Statement.AlterKeyspace ak) {
-      checkModifiable(ak.name());
+      // Cassandra lets the replicated system keyspaces be altered (raise system_auth's RF on a ring).
+      if (!ak.name().equals(SystemKeyspaces.AUTH)) {
+        checkModifiable(ak.name());
+      }
       return new Ddl(ctx -> sm.change(m -> {
         KeyspaceMetadata old = m.get(ak.name());
         if (old == null) {
