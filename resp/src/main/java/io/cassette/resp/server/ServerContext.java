@@ -96,6 +96,13 @@ public final class ServerContext {
     this.runId = id.toString();
   }
 
+  /** Empties {@code s}'s MULTI queue and gives its bytes back to the request budget. */
+  public void dropMultiQueue(Session s) {
+    s.multiQueue.clear();
+    requestBudget.release(s.multiBytes);
+    s.multiBytes = 0;
+  }
+
   public boolean requiresPassword() {
     String p = config.get("requirepass");
     return p != null && !p.isEmpty();
