@@ -23,8 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Issue 13, looking for the class: one request within the 2 MiB message limit of a 64 MiB node
  * whose parse takes fifty times its size (a text BATCH of fifty thousand inserts, a list literal
- * or IN list of a million elements, a BATCH message of forty thousand statements) ended the
- * node with OutOfMemoryError. Each now gets Invalid, and the node goes on serving.
+ * or IN list of a million elements, a BATCH message of forty thousand statements, a bound list
+ * value of 200,000 elements) ended the node with OutOfMemoryError. Each now gets Invalid, and the node goes on serving.
  */
 class SmallHeapAmplificationTest {
   @TempDir
@@ -93,6 +93,14 @@ class SmallHeapAmplificationTest {
         }
         assertThatThrownBy(() -> s.execute(batch.build())).isInstanceOf(InvalidQueryException.class)
             .hasMessageStartingWith("Batch too large");
+        // the same as a bound value: each element would become a cell
+        com.datastax.oss.driver.api.core.cql.PreparedStatement withList =
+            s.prepare("INSERT INTO ks.t (k, l) VALUES (?, ?)");
+        java.util.List<Integer> big = java.util.Collections.nCopies(200_000, 1);
+        assertThatThrownBy(() -> s.execute(withList.bind(3, big))).isInstanceOf(InvalidQueryException.class)
+            .hasMessageStartingWith("Collection too large");
+        assertThat(node.isAlive()).isTrue();
+        s.execute(withList.bind(4, java.util.Collections.nCopies(10_000, 1)));
         // what fits is served
         s.execute("BEGIN UNLOGGED BATCH " + repeat(insert, " ", 500) + " APPLY BATCH");
         s.execute("INSERT INTO ks.t (k, l) VALUES (2, [" + repeat("7", ",", 1000) + "])");
