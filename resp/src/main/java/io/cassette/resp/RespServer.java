@@ -68,6 +68,8 @@ public final class RespServer implements AutoCloseable {
   static final int WRITE_LOW_WATER_BYTES = 256 << 10;
   /** How often clients' output limits are checked besides when they run commands. */
   static final long OUTPUT_CHECK_MILLIS = 1000;
+  /** Share of the heap all clients' pub/sub subscriptions may take (4 MiB at 64 MiB). */
+  static final int SUBSCRIPTIONS_HEAP_DIVISOR = 16;
 
   private final RespServerOptions options;
   private final Coordinator coordinator;
@@ -252,6 +254,8 @@ public final class RespServer implements AutoCloseable {
     }
     server.maxClients = options.maxClients();
     server.maxStringLength = options.maxBulkLength();
+    server.pubsub.maxBytes(Math.max(1L << 20,
+        Runtime.getRuntime().maxMemory() / SUBSCRIPTIONS_HEAP_DIVISOR));
     dispatcher = new CommandDispatcher(server, commandThread);
     server.runner = dispatcher;
     if (messaging != null && coordinator instanceof RingCoordinator rc) {
@@ -406,6 +410,11 @@ public final class RespServer implements AutoCloseable {
   public long requestBytesInFlight() {
     RequestBudget b = requestBudget;
     return b == null ? 0 : b.used();
+  }
+
+  /** Replaces the bound on the heap all subscriptions take (tests, embedders); after start. */
+  public void subscriptionLimitBytes(long bytes) {
+    server.pubsub.maxBytes(bytes);
   }
 
   /** Number of connected clients (for the launcher's status and tests). */

@@ -38,9 +38,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -60,8 +57,16 @@ public final class CqlLanguage implements QueryHandler {
   private static final Logger LOG = LoggerFactory.getLogger(CqlLanguage.class);
   /** Cassandra's RequestFailureReason.UNKNOWN, the reason code of a local storage failure. */
   private static final int FAILURE_REASON_UNKNOWN = 0;
+  /** What each statement of a BATCH message costs of the request's token bound besides its text. */
+  static final int TOKENS_PER_BATCH_STATEMENT = 8;
   /** Prepared statements kept; the least recently used is evicted beyond this. */
   public static final int MAX_PREPARED = 10_000;
+  /**
+   * Heap the prepared statements may take (estimated, see {@link PreparedCache}): a sixteenth
+   * of the heap, at least 1 MiB. Cassandra's prepared_statements_cache_size is max(10 MiB,
+   * heap/256), more than a 64 MiB heap can give.
+   */
+  public static final long MAX_PREPARED_BYTES = Math.max(1L << 20, Runtime.getRuntime().maxMemory() / 16);
 
   /** @param resultMetadataId the result columns' id when the client prepared it (what a v4 client has cached) */
   private record Prepared(String query, String keyspace, Statement parsed, Executable compiled, long epoch,
@@ -73,25 +78,7 @@ public final class CqlLanguage implements QueryHandler {
   private volatile AccessControl access;
   /** The state of the node's own queries on system_auth: no user, so no permission check. */
   private static final ClientState INTERNAL = new ClientState(null);
-  private final Map<Key, Prepared> prepared = Collections.synchronizedMap(
-      new LinkedHashMap<>(256, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Key, Prepared> e) {
-          return size() > MAX_PREPARED;
-        }
-      });
-
-  private record Key(byte[] id) {
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Key k && Arrays.equals(id, k.id);
-    }
-
-    @Override
-    public int hashCode() {
-      return Arrays.hashCode(id);
-    }
-  }
+  private final PreparedCache<Prepared> prepared = new PreparedCache<>(MAX_PREPARED, MAX_PREPARED_BYTES);
 
   /** The language over {@code coordinator}, through which every read, write and schema change goes. */
   public CqlLanguage(Coordinator coordinator, NodeInfo node) {
@@ -169,8 +156,8 @@ public final class CqlLanguage implements QueryHandler {
       Statement s = Parser.parse(query);
       Executable e = compiler.compile(s, ks);
       byte[] id = md5((ks == null ? "" : ks) + query);
-      prepared.put(new Key(id), new Prepared(query, ks, s, e, services.schema().current().epoch(),
-          ResultMetadataId.compute(e.resultColumns())));
+      prepared.put(id, new Prepared(query, ks, s, e, services.schema().current().epoch(),
+          ResultMetadataId.compute(e.resultColumns())), PreparedCache.weightOf(query.length()));
       return describe(id, e);
     });
   }
@@ -203,7 +190,7 @@ public final class CqlLanguage implements QueryHandler {
     if (trace == null) {
       return;
     }
-    Prepared p = prepared.get(new Key(id));
+    Prepared p = prepared.get(id);
     if (p != null) {
       trace.parameter("query", p.query());
     }
@@ -224,13 +211,13 @@ public final class CqlLanguage implements QueryHandler {
 
   @Override
   public byte[] preparedResultMetadataId(byte[] id) {
-    Prepared p = prepared.get(new Key(id));
+    Prepared p = prepared.get(id);
     return p == null ? null : p.resultMetadataId();
   }
 
   /** Permission check of a prepared statement, on every EXECUTE as Cassandra (call after {@link #lookup}). */
   private void checkPrepared(ClientState state, byte[] id) {
-    Prepared p = prepared.get(new Key(id));
+    Prepared p = prepared.get(id);
     if (p == null) { // evicted since lookup: the driver prepares it again
       throw new CqlException.Unprepared(id, "Prepared query with ID " + hex(id) + " not found");
     }
@@ -239,7 +226,7 @@ public final class CqlLanguage implements QueryHandler {
 
   /** The compiled form of a prepared id, recompiled if the schema changed since. */
   private Executable lookup(byte[] id) {
-    Prepared p = prepared.get(new Key(id));
+    Prepared p = prepared.get(id);
     if (p == null) {
       throw new CqlException.Unprepared(id, "Prepared query with ID " + hex(id)
           + " not found (either the query was not prepared on this host (maybe the host has been"
@@ -252,11 +239,11 @@ public final class CqlLanguage implements QueryHandler {
       try {
         e = compiler.compile(p.parsed(), p.keyspace());
       } catch (CqlException ex) {
-        prepared.remove(new Key(id));
+        prepared.remove(id);
         throw new CqlException.Unprepared(id, "Prepared query with ID " + hex(id) + " not found");
       }
       p = new Prepared(p.query(), p.keyspace(), p.parsed(), e, epoch, p.resultMetadataId());
-      prepared.put(new Key(id), p);
+      prepared.put(id, p, PreparedCache.weightOf(p.query().length()));
     }
     return p.compiled();
   }
@@ -271,13 +258,21 @@ public final class CqlLanguage implements QueryHandler {
       String ks = options.keyspace() != null ? options.keyspace() : state.keyspace();
       List<ModificationStatement> compiled = new ArrayList<>();
       List<QueryContext> ctxs = new ArrayList<>();
+      // The statements of one request share the parser's token bound; each also costs a few
+      // (its compiled form and context), prepared ones included.
+      int[] tokensLeft = {io.cassette.cql.language.parser.Lexer.MAX_TOKENS};
       for (BatchStatement b : statements) {
+        tokensLeft[0] -= TOKENS_PER_BATCH_STATEMENT;
+        if (tokensLeft[0] < 0) {
+          throw Errors.invalid("Batch too large: more than " + io.cassette.cql.language.parser.Lexer.MAX_TOKENS
+              + " tokens in one request on this node (" + statements.size() + " statements); split it");
+        }
         Executable e;
         if (b.preparedId() != null) {
           e = lookup(b.preparedId());
           checkPrepared(state, b.preparedId());
         } else {
-          Statement s = Parser.parse(b.query());
+          Statement s = Parser.parse(b.query(), tokensLeft);
           if (!(s instanceof Statement.Insert || s instanceof Statement.Update || s instanceof Statement.Delete)) {
             throw Errors.invalid("Invalid statement in batch: only UPDATE, INSERT and DELETE statements are allowed.");
           }

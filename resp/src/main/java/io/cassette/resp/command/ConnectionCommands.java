@@ -148,7 +148,7 @@ public final class ConnectionCommands {
     Session s = c.session;
     s.inMulti = false;
     s.multiFailed = false;
-    s.multiQueue.clear();
+    c.server.dropMultiQueue(s);
     c.server.watches.unwatchAll(s);
     c.server.pubsub.removeAll(s);
     c.server.blocking.unblock(s);

@@ -19,12 +19,14 @@ final class PubSubCommands {
   static void register(CommandTable t) {
     int flags = PUBSUB | LOADING | STALE;
     t.add("subscribe", -2, flags, c -> {
+      checkRoom(c);
       for (int i = 1; i < c.argc(); i++) {
         c.server.pubsub.subscribe(c.session, c.arg(i));
         confirm(c.reply(), "subscribe", c.arg(i), c.session.subscriptions());
       }
     });
     t.add("psubscribe", -2, flags, c -> {
+      checkRoom(c);
       for (int i = 1; i < c.argc(); i++) {
         c.server.pubsub.psubscribe(c.session, c.arg(i));
         confirm(c.reply(), "psubscribe", c.arg(i), c.session.subscriptions());
@@ -39,6 +41,22 @@ final class PubSubCommands {
       c.reply().integer(c.server.pubsub.publish(c.server, c.arg(1), c.arg(2)));
     });
     t.add("pubsub", -2, PUBSUB | LOADING | STALE, PubSubCommands::pubsub);
+  }
+
+  /**
+   * Refuses the whole command when its names could take the node's subscriptions past their
+   * bound (Redis has none; a 64 MiB heap holds a few hundred thousand subscriptions).
+   */
+  private static void checkRoom(CommandContext c) {
+    PubSubHub hub = c.server.pubsub;
+    long need = 0;
+    for (int i = 1; i < c.argc(); i++) {
+      need += PubSubHub.cost(c.arg(i));
+    }
+    if (hub.bytes() + need > hub.maxBytes()) {
+      throw new RedisException("ERR too many subscriptions on this node (" + hub.bytes()
+          + " bytes of " + hub.maxBytes() + " in use)");
+    }
   }
 
   private static void confirm(Reply r, String kind, byte[] name, int count) {

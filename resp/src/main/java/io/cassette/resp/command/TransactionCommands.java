@@ -6,6 +6,7 @@ import static io.cassette.resp.command.CommandSpec.NO_MULTI;
 import static io.cassette.resp.command.CommandSpec.NO_QUEUE;
 import static io.cassette.resp.command.CommandSpec.STALE;
 
+import io.cassette.resp.server.ServerContext;
 import io.cassette.resp.session.Session;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +25,7 @@ final class TransactionCommands {
       }
       c.session.inMulti = true;
       c.session.multiFailed = false;
-      c.session.multiQueue.clear();
+      c.server.dropMultiQueue(c.session);
       c.reply().ok();
     });
     t.add("exec", 1, NO_QUEUE | LOADING | STALE, TransactionCommands::exec);
@@ -32,7 +33,7 @@ final class TransactionCommands {
       if (!c.session.inMulti) {
         throw new RedisException("ERR DISCARD without MULTI");
       }
-      endMulti(c.session);
+      endMulti(c.server, c.session);
       c.server.watches.unwatchAll(c.session);
       c.reply().ok();
     });
@@ -51,10 +52,10 @@ final class TransactionCommands {
     });
   }
 
-  private static void endMulti(Session s) {
+  private static void endMulti(ServerContext server, Session s) {
     s.inMulti = false;
     s.multiFailed = false;
-    s.multiQueue.clear();
+    server.dropMultiQueue(s);
   }
 
   private static void exec(CommandContext c) {
@@ -65,7 +66,7 @@ final class TransactionCommands {
     List<byte[][]> queue = new ArrayList<>(s.multiQueue);
     boolean failed = s.multiFailed;
     boolean dirty = s.watchDirty;
-    endMulti(s);
+    endMulti(c.server, s);
     c.server.watches.unwatchAll(s);
     if (failed) {
       throw new RedisException("EXECABORT Transaction discarded because of previous errors.");

@@ -19,12 +19,39 @@ import java.util.Set;
 public final class PubSubHub {
   private final Map<ByteBuffer, Set<Session>> channels = new HashMap<>();
   private final Map<ByteBuffer, Set<Session>> patterns = new HashMap<>();
+  /**
+   * Heap one subscription costs besides its name: the name's wrapper and array header, an entry
+   * in the session's set and one in the channel's set (and that set, for a new channel).
+   */
+  public static final int SUBSCRIPTION_OVERHEAD_BYTES = 200;
+  /** Heap the subscriptions of all clients take, as counted with {@link #cost}. */
+  private long bytes;
+  /** Subscribing beyond this many bytes is refused (a client could otherwise run the heap out). */
+  private volatile long maxBytes = Long.MAX_VALUE;
+
+  /** What subscribing to {@code name} costs the heap, as counted against {@link #maxBytes}. */
+  public static long cost(byte[] name) {
+    return name.length + SUBSCRIPTION_OVERHEAD_BYTES;
+  }
+
+  public void maxBytes(long limit) {
+    this.maxBytes = limit;
+  }
+
+  public long maxBytes() {
+    return maxBytes;
+  }
+
+  public long bytes() {
+    return bytes;
+  }
 
   public boolean subscribe(Session s, byte[] channel) {
     ByteBuffer c = ByteBuffer.wrap(channel.clone());
     if (!s.channels.add(c)) {
       return false;
     }
+    bytes += cost(channel);
     channels.computeIfAbsent(c, x -> new LinkedHashSet<>()).add(s);
     return true;
   }
@@ -33,6 +60,7 @@ public final class PubSubHub {
     if (!s.channels.remove(channel)) {
       return false;
     }
+    bytes -= channel.remaining() + SUBSCRIPTION_OVERHEAD_BYTES;
     removeFrom(channels, channel, s);
     return true;
   }
@@ -42,6 +70,7 @@ public final class PubSubHub {
     if (!s.patterns.add(p)) {
       return false;
     }
+    bytes += cost(pattern);
     patterns.computeIfAbsent(p, x -> new LinkedHashSet<>()).add(s);
     return true;
   }
@@ -50,6 +79,7 @@ public final class PubSubHub {
     if (!s.patterns.remove(pattern)) {
       return false;
     }
+    bytes -= pattern.remaining() + SUBSCRIPTION_OVERHEAD_BYTES;
     removeFrom(patterns, pattern, s);
     return true;
   }

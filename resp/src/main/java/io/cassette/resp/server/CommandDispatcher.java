@@ -172,10 +172,16 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
           break;
         }
         Request request = (Request) item;
+        long kept = 0;
         try {
+          int queued = s.multiQueue.size();
           execute(s, request.args());
+          if (s.multiQueue.size() > queued) { // queued by MULTI: still in flight until EXEC
+            kept = request.budgetBytes();
+            s.multiBytes += kept;
+          }
         } finally {
-          budget.release(request.budgetBytes());
+          budget.release(request.budgetBytes() - kept);
         }
         if (server.blocking.hasReady()) {
           serveBlocked();
@@ -453,6 +459,7 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
         server.pubsub.removeAll(s);
         server.clients.remove(s.id);
         releaseInbox(s);
+        server.dropMultiQueue(s);
       });
     } catch (java.util.concurrent.RejectedExecutionException e) {
       server.clients.remove(s.id);

@@ -104,6 +104,13 @@ public final class ServerContext {
     }
   }
 
+  /** Empties {@code s}'s MULTI queue and gives its bytes back to the request budget. */
+  public void dropMultiQueue(Session s) {
+    s.multiQueue.clear();
+    requestBudget.release(s.multiBytes);
+    s.multiBytes = 0;
+  }
+
   /** A new client must AUTH first: the default user is off or has a password (Redis 7). */
   public boolean requiresPassword() {
     return acl.defaultUserNeedsAuth();

@@ -56,6 +56,12 @@ public final class Session {
   public boolean inMulti;
   public boolean multiFailed;
   public final List<byte[][]> multiQueue = new ArrayList<>();
+  /**
+   * Request-budget bytes of the commands in {@link #multiQueue}: received and not yet executed,
+   * they stay counted as requests in flight until EXEC, DISCARD, RESET or the client's close
+   * (see {@code ServerContext.dropMultiQueue}), so MULTI cannot hold the heap without bound.
+   */
+  public long multiBytes;
   public final Set<KeyRef> watched = new HashSet<>();
   /** A WATCHed key changed since WATCH: EXEC must fail. */
   public boolean watchDirty;

@@ -24,20 +24,38 @@ public final class Lexer {
   private static final Pattern NUMBER = Pattern.compile(
       "-?\\d+(\\.\\d*)?([eE][+-]?\\d+)?");
 
+  /**
+   * Most tokens (whitespace and comments included) one request's statements may have. Parsing
+   * costs about a hundred bytes of heap per token before anything runs (the token, its text,
+   * the tree built from it), so a 2 MiB statement of one-character terms (a list literal or IN
+   * list of a million elements, a batch of fifty thousand inserts) took a 64 MiB node's whole
+   * heap. A heap/4096 bound (16,384 at 64 MiB, at most 1,048,576) keeps parsing to a fraction
+   * of the heap; large collections and IN lists are bound as values instead.
+   */
+  public static final int MAX_TOKENS = (int) Math.min(1 << 20,
+      Math.max(4096, Runtime.getRuntime().maxMemory() / 4096));
+
   private final String q;
+  private final int maxTokens;
   private int pos;
   private int line = 1;
   private int lineStart;
   private final List<Token> all = new ArrayList<>();
   private final List<Token> significant = new ArrayList<>();
 
-  private Lexer(String q) {
+  private Lexer(String q, int maxTokens) {
     this.q = q;
+    this.maxTokens = maxTokens;
   }
 
   /** Tokens without whitespace/comments, ending with EOF; {@code all} receives every token. */
   public static List<Token> tokenize(String query, List<Token> all) {
-    Lexer l = new Lexer(query);
+    return tokenize(query, all, MAX_TOKENS);
+  }
+
+  /** As {@link #tokenize(String, List)}, refusing statements of more than {@code maxTokens} tokens. */
+  public static List<Token> tokenize(String query, List<Token> all, int maxTokens) {
+    Lexer l = new Lexer(query, maxTokens);
     l.run();
     all.addAll(l.all);
     return l.significant;
@@ -230,6 +248,10 @@ public final class Lexer {
   }
 
   private void add(Kind kind, int start, int startLine, int col, String value) {
+    if (all.size() >= maxTokens) {
+      throw Errors.invalid("Statement too large: more than " + MAX_TOKENS + " tokens in one request on this"
+          + " node (bind large collections and IN lists as values, split large batches)");
+    }
     Token t = new Token(kind, q.substring(start, pos), value, startLine, col, start, pos, all.size());
     all.add(t);
     if (kind != Kind.WHITESPACE) {

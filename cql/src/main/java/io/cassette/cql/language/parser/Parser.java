@@ -52,13 +52,31 @@ public final class Parser {
   private int depth;
 
   private Parser(String query) {
+    this(query, Lexer.MAX_TOKENS);
+  }
+
+  private Parser(String query, int maxTokens) {
     this.query = query;
-    this.tokens = Lexer.tokenize(query, all);
+    this.tokens = Lexer.tokenize(query, all, maxTokens);
+  }
+
+  /**
+   * Parses one statement of a request whose statements share {@code tokensLeft[0]} tokens (a
+   * BATCH message), taking its tokens from it; see {@link Lexer#MAX_TOKENS}.
+   */
+  public static Statement parse(String query, int[] tokensLeft) {
+    Parser p = new Parser(query, tokensLeft[0]);
+    tokensLeft[0] -= p.all.size();
+    return p.finish();
   }
 
   /** Parses one statement (an optional trailing ';' is allowed). */
   public static Statement parse(String query) {
-    Parser p = new Parser(query);
+    return new Parser(query).finish();
+  }
+
+  private Statement finish() {
+    Parser p = this;
     Statement s = p.statement();
     p.accept(";");
     if (p.peek().kind() != Kind.EOF) {

@@ -7,7 +7,6 @@ import io.cassette.cql.CqlType.ListType;
 import io.cassette.cql.CqlType.MapType;
 import io.cassette.cql.CqlType.SetType;
 import io.cassette.cql.language.schema.ColumnMetadata;
-import io.cassette.cql.language.types.CollectionCodec;
 import io.cassette.cql.language.types.ComparableEncoding;
 import io.cassette.cql.language.types.ValueComparison;
 import io.cassette.cql.language.types.Values;
@@ -42,7 +41,7 @@ final class CollectionOperations {
         return;
       }
       if (type instanceof ListType l) {
-        List<byte[]> remove = CollectionCodec.unpack(value, false);
+        List<byte[]> remove = CellCodec.items(value, false);
         for (Cell e : CellCodec.elements(w.currentOf(c), c.name())) {
           for (byte[] r : remove) {
             if (ValueComparison.compare(l.element(), e.value(), r) == 0) {
@@ -54,7 +53,7 @@ final class CollectionOperations {
         return;
       }
       CqlType elem = type instanceof SetType s ? s.element() : ((MapType) type).key();
-      for (byte[] e : CollectionCodec.unpack(value, false)) {
+      for (byte[] e : CellCodec.items(value, false)) {
         w.tombstone(c, ComparableEncoding.encode(elem, e, false), w.ts);
       }
     });
@@ -67,7 +66,7 @@ final class CollectionOperations {
       if (l == null || l == QueryContext.UNSET) {
         return;
       }
-      List<byte[]> es = CollectionCodec.unpack(l, false);
+      List<byte[]> es = CellCodec.items(l, false);
       for (int i = es.size() - 1; i >= 0; i--) {
         w.target(c).add(CellCodec.cell(c.name(), CellCodec.prependPath(), es.get(i), w.ts, w.ttl, w.now));
       }
