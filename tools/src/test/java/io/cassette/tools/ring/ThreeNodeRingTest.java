@@ -281,6 +281,10 @@ class ThreeNodeRingTest {
    * another, keys of two nodes in one command get CROSSSLOT unless they share a hash tag.
    */
   @Test
+  // In -Pslow until a hang is found: on 2026-12-01 one clean-clone CI run saw a redis-cli of this
+  // test not finish in 120 s (it passed in every other run). RedisRingTest covers the same
+  // commands in the default run, in one JVM.
+  @org.junit.jupiter.api.Tag("slow")
   void redisCommandsRunOnTheirKeysNode() throws Exception {
     org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/redis-cli")),
         "redis-cli is not installed");
