@@ -98,6 +98,8 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
    * of a client that stopped reading cannot pile up from several workers at once.
    */
   private final java.util.concurrent.atomic.AtomicInteger producing = new java.util.concurrent.atomic.AtomicInteger();
+  /** This connection as the node's unread answers see it (set in channelActive). */
+  private UnreadAnswers.Holder holder;
   /** A check that closes this paused connection while the node is over twice its budget is scheduled. */
   private boolean nodeCheckScheduled;
   /** How often a connection paused for the node's unread answers checks the node's hard limit. */
@@ -155,6 +157,20 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
     flushTask = () -> {
       flushScheduled = false;
       ctx.flush();
+    };
+    holder = new UnreadAnswers.Holder() {
+      @Override
+      public long unsentBytes() {
+        return unsentBytes;
+      }
+
+      @Override
+      public void evict(long nodeBytes, long nodeLimit) {
+        LOG.warn("Closing CQL connection {}: {} bytes of its answers not read, the most of any client;"
+            + " {} of all clients' not read (node limit {})", ctx.channel().remoteAddress(), unsentBytes,
+            nodeBytes, nodeLimit);
+        ctx.channel().close();
+      }
     };
     super.channelActive(ctx);
   }
@@ -391,6 +407,7 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
     // Requests still executing release their bytes when their (failed) write completes.
     metrics.connectionClosed();
+    unread.notHolding(holder);
     Pending parked;
     while ((parked = waiting.poll()) != null) {
       parked.envelope().body().release();
@@ -694,16 +711,27 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
       promise.tryFailure(new java.io.IOException("client output limit exceeded"));
       return;
     }
+    if (unsentBytes == 0) {
+      unread.holding(holder);
+    }
     unread.queued(bytes);
     unsentBytes += bytes;
     promise.addListener(f -> {
       unread.taken(bytes);
       unsentBytes -= bytes;
+      if (unsentBytes == 0) {
+        unread.notHolding(holder);
+      }
       if (pausedForNode) {
         pump(ctx); // our answers left: we may be under the node's budget again
       }
     });
     ctx.write(response, promise);
+    if (unread.overHardLimit(0)) {
+      // Queued for a connection with nothing unsent before (a reader as far as we can tell, or
+      // a new slow reader's first answer): the biggest holders go at once, this one included.
+      unread.evictOverHardLimit();
+    }
   }
 
   private void writeError(ChannelHandlerContext ctx, Envelope request, CqlException e) {

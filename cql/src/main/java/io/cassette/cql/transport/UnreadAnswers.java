@@ -1,5 +1,7 @@
 package io.cassette.cql.transport;
 
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -13,8 +15,16 @@ import java.util.concurrent.atomic.AtomicLong;
  *       new request and is not read (paused) until the socket took them: the slow readers wait,
  *       in their TCP windows; a client that reads has nothing unsent and goes on;</li>
  *   <li>over twice the budget (answers of requests that were already executing), an answer for
- *       such a connection closes it instead of being queued.</li>
+ *       such a connection closes it instead of being queued;</li>
+ *   <li>and when an answer queued for a connection that had nothing unsent (a reader, as far
+ *       as the node can tell, or a new slow reader's first answer) takes all connections over
+ *       twice the budget, the connections holding the most unsent bytes are closed at once
+ *       until the total is back under it ({@link #evictOverHardLimit()}), as Redis 7's
+ *       maxmemory-clients evicts the biggest clients first. So the count never passes twice
+ *       the budget by more than the answer that crossed it: before, each of 100 new slow
+ *       readers' first answers went through and a 16 MiB bound saw 30 MB.</li>
  * </ul>
+ * Answers being encoded on the workers are not counted: at most one per worker thread.
  * Answers live in direct memory (pooled buffers the size of the heap by default), beside the
  * Redis door's: the default budget is an eighth of it. Thread-safe.
  */
@@ -27,6 +37,18 @@ final class UnreadAnswers {
   private final long budget;
   private final AtomicLong queued = new AtomicLong();
   private final AtomicLong peak = new AtomicLong();
+  /** Connections with answers queued and not yet taken by their sockets. */
+  private final Set<Holder> holders = ConcurrentHashMap.newKeySet();
+  private final AtomicLong evictions = new AtomicLong();
+
+  /** A connection holding unsent answers. */
+  interface Holder {
+    /** Bytes of its answers queued and not yet taken by its socket. */
+    long unsentBytes();
+
+    /** Closes the connection (any thread): its queued answers are dropped, then counted as taken. */
+    void evict(long nodeBytes, long nodeLimit);
+  }
 
   UnreadAnswers(long budget) {
     if (budget < 1) {
@@ -62,6 +84,52 @@ final class UnreadAnswers {
   /** The most ever queued at once (tests, metrics). */
   long peakBytes() {
     return peak.get();
+  }
+
+  /** {@code holder} has answers unsent now (it had none). */
+  void holding(Holder holder) {
+    holders.add(holder);
+  }
+
+  /** {@code holder} has no answer unsent any more, or is gone. */
+  void notHolding(Holder holder) {
+    holders.remove(holder);
+  }
+
+  /**
+   * While all connections together hold more than twice the budget, closes the one holding the
+   * most unsent bytes (a client that does not read; one that reads holds at most an answer
+   * being written). Returns how many were closed. Any thread.
+   */
+  int evictOverHardLimit() {
+    int closed = 0;
+    long over = queued.get() - 2 * budget;
+    while (over > 0) {
+      Holder largest = null;
+      long most = 0;
+      for (Holder h : holders) {
+        long b = h.unsentBytes();
+        if (b > most) {
+          most = b;
+          largest = h;
+        }
+      }
+      if (largest == null) {
+        break;
+      }
+      if (holders.remove(largest)) { // another thread may have chosen it too
+        largest.evict(queued.get(), 2 * budget);
+        closed++;
+        over -= most;
+      }
+    }
+    evictions.addAndGet(closed);
+    return closed;
+  }
+
+  /** Connections closed by {@link #evictOverHardLimit()} so far (tests, metrics). */
+  long evictions() {
+    return evictions.get();
   }
 
   /** Connections with unsent answers are paused. */

@@ -34,8 +34,6 @@ public final class ResultEncoder {
   static final int NO_METADATA = 0x0004;
   static final int METADATA_CHANGED = 0x0008;
 
-  private static final int EMPTY_VALUE_SIZE_GUESS = 16;
-
   private ResultEncoder() {}
 
   /**
@@ -75,7 +73,7 @@ public final class ResultEncoder {
                             byte[] newMetadataId) {
     List<List<ByteBuffer>> data = rows.rows();
     int columns = rows.columns().size();
-    ByteBuf out = alloc.buffer(64 + data.size() * columns * EMPTY_VALUE_SIZE_GUESS);
+    ByteBuf out = alloc.buffer(rowsSizeEstimate(rows, data, columns));
     out.writeInt(ROWS);
     writeRowsMetadata(out, rows.columns(), rows.pagingState(), noMetadata, version >= 5 ? newMetadataId : null);
     out.writeInt(data.size());
@@ -89,6 +87,28 @@ public final class ResultEncoder {
       }
     }
     return out;
+  }
+
+  /**
+   * The encoded size of {@code data} exactly, plus a generous guess for the metadata: a buffer
+   * that has to grow doubles, so a 1 MiB value encoded into a buffer sized by guess took 2 MiB of
+   * direct memory (outside Netty's pool, whose chunks are 1 MiB) for each answer being produced.
+   */
+  private static int rowsSizeEstimate(Result.Rows rows, List<List<ByteBuffer>> data, int columns) {
+    long size = 64;
+    for (ColumnSpec c : rows.columns()) {
+      size += 32 + 3L * (c.name().length() + (c.keyspace() == null ? 0 : c.keyspace().length())
+          + (c.table() == null ? 0 : c.table().length()));
+    }
+    if (rows.pagingState() != null) {
+      size += 4 + rows.pagingState().remaining();
+    }
+    for (List<ByteBuffer> row : data) {
+      for (ByteBuffer value : row) {
+        size += 4 + (value == null ? 0 : value.remaining());
+      }
+    }
+    return (int) Math.min(Integer.MAX_VALUE - 8, size);
   }
 
   static void writeRowsMetadata(ByteBuf out, List<ColumnSpec> columns, ByteBuffer pagingState, boolean noMetadata,
