@@ -256,6 +256,9 @@ public final class RespServer implements AutoCloseable {
     server.maxStringLength = options.maxBulkLength();
     server.pubsub.maxBytes(Math.max(1L << 20,
         Runtime.getRuntime().maxMemory() / SUBSCRIPTIONS_HEAP_DIVISOR));
+    // WATCHed keys: the same share as subscriptions, each a key and its bookkeeping
+    server.watches.maxBytes(Math.max(1L << 20,
+        Runtime.getRuntime().maxMemory() / SUBSCRIPTIONS_HEAP_DIVISOR));
     dispatcher = new CommandDispatcher(server, commandThread);
     server.runner = dispatcher;
     if (messaging != null && coordinator instanceof RingCoordinator rc) {
@@ -397,8 +400,44 @@ public final class RespServer implements AutoCloseable {
   private OutputLimits outputLimits() {
     OutputLimits d = OutputLimits.forDirectMemory(PlatformDependent.maxDirectMemory());
     long pubsub = options.pubsubOutputLimitBytes();
-    return new OutputLimits(d.nodeBudget, d.normal(),
+    OutputLimits limits = new OutputLimits(clientsMemoryBytes > 0 ? clientsMemoryBytes : d.nodeBudget, d.normal(),
         new OutputLimits.Limit(pubsub, Math.min(8L << 20, pubsub / 4), 60));
+    if (configuredOutputLimits != null) {
+      try {
+        limits.set(configuredOutputLimits);
+      } catch (io.cassette.resp.command.RedisException e) {
+        throw new IllegalArgumentException("client_output_buffer_limit '" + configuredOutputLimits + "': "
+            + e.getMessage(), e);
+      }
+    }
+    return limits;
+  }
+
+  /** client-output-buffer-limit from the node's configuration (Redis's format); null: derived. */
+  private String configuredOutputLimits;
+  /** maxmemory-clients: the node's bound on all clients' unsent replies; 0: direct memory / 4. */
+  private long clientsMemoryBytes;
+
+  /**
+   * Redis's client-output-buffer-limit as redis.conf writes it ("normal 16mb 4mb 60 pubsub ...");
+   * the classes it names replace the derived ones. Before {@link #start()}.
+   */
+  public RespServer clientOutputBufferLimit(String value) {
+    this.configuredOutputLimits = value;
+    outputLimits(); // refuses a bad value now
+    return this;
+  }
+
+  /**
+   * Redis 7's maxmemory-clients (bytes): while all clients' unsent replies exceed it, the ones
+   * holding the most are closed (OutputLimits.nodeBudget). Before {@link #start()}.
+   */
+  public RespServer maxmemoryClients(long bytes) {
+    if (bytes < 1) {
+      throw new IllegalArgumentException("maxmemory_clients must be > 0: " + bytes);
+    }
+    this.clientsMemoryBytes = bytes;
+    return this;
   }
 
   /** client-output-buffer-limit as this server started with it (CONFIG SET format). */
@@ -410,6 +449,11 @@ public final class RespServer implements AutoCloseable {
   public long requestBytesInFlight() {
     RequestBudget b = requestBudget;
     return b == null ? 0 : b.used();
+  }
+
+  /** Replaces the bound on the heap all WATCHed keys take (tests, embedders); after start. */
+  public void watchLimitBytes(long bytes) {
+    server.watches.maxBytes(bytes);
   }
 
   /** Replaces the bound on the heap all subscriptions take (tests, embedders); after start. */

@@ -106,6 +106,59 @@ class SessionStateLimitsTest {
     }
   }
 
+  @Test
+  void watchedKeysAreBoundedNodeWide() throws Exception {
+    try (TestServer server = TestServer.start(dir)) {
+      server.server.watchLimitBytes(1 << 20);
+      String[] first = channels("a", 2000); // 2000 x (100 + 200) bytes: 600 KB
+      first[0] = "WATCH";
+      String[] second = channels("b", 2000);
+      second[0] = "WATCH";
+      try (RawClient c = new RawClient(server.address)) {
+        c.command(first);
+        assertThat(c.reply()).isEqualTo("+OK\r\n");
+        // WATCH calls add up until EXEC/DISCARD/UNWATCH: the second one would pass the bound
+        c.command(second);
+        assertThat(c.reply()).startsWith("-ERR too many watched keys on this node");
+        c.command("UNWATCH");
+        assertThat(c.reply()).isEqualTo("+OK\r\n");
+        c.command(second);
+        assertThat(c.reply()).isEqualTo("+OK\r\n");
+      }
+      // the watches of a client that left are given back
+      try (RawClient c = new RawClient(server.address)) {
+        long deadline = System.currentTimeMillis() + 5000;
+        String reply;
+        do {
+          c.command(first);
+          reply = c.reply();
+          if (reply.startsWith("-ERR")) {
+            Thread.sleep(50);
+          }
+        } while (reply.startsWith("-ERR") && System.currentTimeMillis() < deadline);
+        assertThat(reply).isEqualTo("+OK\r\n");
+      }
+    }
+  }
+
+  @Test
+  void clientNamesAreBounded() throws Exception {
+    try (TestServer server = TestServer.start(dir);
+         RawClient c = new RawClient(server.address)) {
+      String longest = "n".repeat(io.cassette.resp.command.ConnectionCommands.MAX_NAME_BYTES);
+      c.command("CLIENT", "SETNAME", longest);
+      assertThat(c.reply()).isEqualTo("+OK\r\n");
+      c.command("CLIENT", "SETNAME", longest + "n");
+      assertThat(c.reply()).startsWith("-ERR Client names cannot be longer than");
+      c.command("CLIENT", "SETNAME", "has space");
+      assertThat(c.reply()).isEqualTo("-ERR Client names cannot contain spaces, newlines or special characters.\r\n");
+      c.command("HELLO", "3", "SETNAME", "x".repeat(100_000));
+      assertThat(c.reply()).startsWith("-ERR Client names cannot be longer than");
+      c.command("CLIENT", "GETNAME");
+      assertThat(c.reply()).isEqualTo("$" + longest.length() + "\r\n" + longest + "\r\n");
+    }
+  }
+
   /** SUBSCRIBE and {@code n} channel names of 100 bytes. */
   private static String[] channels(String prefix, int n) {
     String[] args = new String[n + 1];

@@ -140,8 +140,14 @@ public final class CassetteNode implements AutoCloseable {
         });
       }
       access = language.configureAuth(NodeAuth.settings(config));
+      if (config.isSet(ConfigKeys.PREPARED_STATEMENTS_CACHE_SIZE)) {
+        language.preparedStatementsCacheSize(config.bytes(ConfigKeys.PREPARED_STATEMENTS_CACHE_SIZE));
+      }
       CqlServer cql = new CqlServer(cqlOptions(host, cqlPort, access.authenticator()), language)
           .tls(DoorTls.cql(config));
+      if (config.isSet(ConfigKeys.NATIVE_TRANSPORT_MAX_UNREAD_RESPONSE_DATA)) {
+        cql.withUnreadAnswersBudget(config.bytes(ConfigKeys.NATIVE_TRANSPORT_MAX_UNREAD_RESPONSE_DATA));
+      }
       listening.add("CQL " + format(bind("CQL", ConfigKeys.NATIVE_TRANSPORT_PORT, cql::start)));
       started.add(cql);
       if (ring != null) {
@@ -167,6 +173,12 @@ public final class CassetteNode implements AutoCloseable {
         respOptions = respOptions.withCommandThread(1);
       }
       RespServer resp = new RespServer(respOptions, front);
+      if (config.isSet(ConfigKeys.CLIENT_OUTPUT_BUFFER_LIMIT)) {
+        resp.clientOutputBufferLimit(config.string(ConfigKeys.CLIENT_OUTPUT_BUFFER_LIMIT));
+      }
+      if (config.isSet(ConfigKeys.MAXMEMORY_CLIENTS)) {
+        resp.maxmemoryClients(config.bytes(ConfigKeys.MAXMEMORY_CLIENTS));
+      }
       resp.consistency(io.cassette.coordinator.ConsistencyLevel.valueOf(
           config.string(ConfigKeys.RESP_CONSISTENCY).toUpperCase(java.util.Locale.ROOT)));
       if (ring != null) {

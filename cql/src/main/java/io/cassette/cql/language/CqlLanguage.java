@@ -80,6 +80,11 @@ public final class CqlLanguage implements QueryHandler {
   private static final ClientState INTERNAL = new ClientState(null);
   private final PreparedCache<Prepared> prepared = new PreparedCache<>(MAX_PREPARED, MAX_PREPARED_BYTES);
 
+  /** prepared_statements_cache_size: the prepared cache's bound in estimated bytes (default heap/16). */
+  public void preparedStatementsCacheSize(long bytes) {
+    prepared.maxWeight(bytes);
+  }
+
   /** The language over {@code coordinator}, through which every read, write and schema change goes. */
   public CqlLanguage(Coordinator coordinator, NodeInfo node) {
     this(coordinator, node, TombstoneThresholds.DEFAULTS);

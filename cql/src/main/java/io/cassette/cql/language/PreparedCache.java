@@ -22,13 +22,21 @@ final class PreparedCache<V> {
   private record Entry<V>(V value, long weight) {}
 
   private final int maxCount;
-  private final long maxWeight;
+  private long maxWeight;
   private long weight;
   private final LinkedHashMap<Key, Entry<V>> entries = new LinkedHashMap<>(256, 0.75f, true);
 
   PreparedCache(int maxCount, long maxWeight) {
     this.maxCount = maxCount;
     this.maxWeight = maxWeight;
+  }
+
+  /** Replaces the bound on the estimated weight (prepared_statements_cache_size); applies from the next put. */
+  synchronized void maxWeight(long bytes) {
+    if (bytes < 1) {
+      throw new IllegalArgumentException("prepared statements cache size must be > 0: " + bytes);
+    }
+    this.maxWeight = bytes;
   }
 
   /** The weight of a statement of {@code textLength} characters. */

@@ -77,8 +77,11 @@ public final class CqlServer implements AutoCloseable {
     return unreadAnswers;
   }
 
-  /** Replaces the node-wide budget of unread answers; before {@link #start()} (tests). */
-  CqlServer withUnreadAnswersBudget(long bytes) {
+  /**
+   * Replaces the node-wide budget of unread answers (native_transport_max_unread_response_data;
+   * default direct memory / 8); before {@link #start()}.
+   */
+  public CqlServer withUnreadAnswersBudget(long bytes) {
     unreadAnswers = new UnreadAnswers(bytes);
     return this;
   }

@@ -4,19 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
-import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.cql.BatchStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
-import java.io.BufferedReader;
-import java.io.File;
-import java.io.InputStreamReader;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,36 +35,8 @@ class SmallHeapAmplificationTest {
 
   @Test
   void oneRequestThatParsesIntoTheWholeHeapIsRefused() throws Exception {
-    Process node = new ProcessBuilder(new File(System.getProperty("java.home"), "bin/java").getPath(),
-        "-Xmx64m", "-XX:+ExitOnOutOfMemoryError", "-cp", System.getProperty("java.class.path"),
-        SmallHeapNode.class.getName(), dir.toString())
-        .redirectErrorStream(true).start();
-    try {
-      BufferedReader out = new BufferedReader(new InputStreamReader(node.getInputStream()));
-      int port = -1;
-      for (String line; port < 0 && (line = out.readLine()) != null; ) {
-        if (line.startsWith("PORT=")) {
-          port = Integer.parseInt(line.substring(5));
-        }
-      }
-      assertThat(port).as("node started").isPositive();
-      Thread drain = new Thread(() -> {
-        try {
-          while (out.readLine() != null) {
-            // keep the pipe empty
-          }
-        } catch (Exception ignored) {
-          // node gone
-        }
-      });
-      drain.setDaemon(true);
-      drain.start();
-      DriverConfigLoader config = DriverConfigLoader.programmaticBuilder()
-          .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(60))
-          .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(20))
-          .build();
-      try (CqlSession s = CqlSession.builder().addContactPoint(new InetSocketAddress("127.0.0.1", port))
-          .withLocalDatacenter("datacenter1").withConfigLoader(config).build()) {
+    try (SmallHeapProcess node = SmallHeapProcess.start(dir)) {
+      try (CqlSession s = node.session()) {
         s.execute("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
         s.execute("CREATE TABLE ks.t (k int PRIMARY KEY, v int, l list<int>)");
         int limit = (2 << 20) - 4096; // below the 2 MiB message limit of a 64 MiB node
@@ -108,9 +72,6 @@ class SmallHeapAmplificationTest {
         assertThat(s.execute("SELECT release_version FROM system.local").one()).isNotNull();
       }
       assertThat(node.isAlive()).as("node alive").isTrue();
-    } finally {
-      node.destroyForcibly();
-      node.waitFor(10, TimeUnit.SECONDS);
     }
   }
 }

@@ -4,14 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
-import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
-import java.io.BufferedReader;
-import java.io.File;
-import java.io.InputStreamReader;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,45 +23,15 @@ import org.junit.jupiter.api.io.TempDir;
  * Cassandra's Invalid answer, the rest are stored, and the node is alive and serving after.
  */
 class SmallHeapLargeValuesTest {
-  private static final long HEAP = 64L << 20;
-
   @TempDir
   Path dir;
 
   @Test
   void aSixtyFourMegabyteNodeSurvivesLargeValues() throws Exception {
-    Process node = new ProcessBuilder(new File(System.getProperty("java.home"), "bin/java").getPath(),
-        "-Xmx64m", "-XX:+ExitOnOutOfMemoryError", "-cp", System.getProperty("java.class.path"),
-        SmallHeapNode.class.getName(), dir.toString())
-        .redirectErrorStream(true).start();
-    try {
-      BufferedReader out = new BufferedReader(new InputStreamReader(node.getInputStream()));
-      int port = -1;
-      for (String line; port < 0 && (line = out.readLine()) != null; ) {
-        if (line.startsWith("PORT=")) {
-          port = Integer.parseInt(line.substring(5));
-        }
-      }
-      assertThat(port).as("node started").isPositive();
-      Thread drain = new Thread(() -> {
-        try {
-          while (out.readLine() != null) {
-            // keep the pipe empty
-          }
-        } catch (Exception ignored) {
-          // node gone
-        }
-      });
-      drain.setDaemon(true);
-      drain.start();
+    try (SmallHeapProcess node = SmallHeapProcess.start(dir)) {
       // The child derives its limits from its own heap, like this.
-      CqlLimits limits = CqlLimits.forHeap(HEAP);
-      DriverConfigLoader config = DriverConfigLoader.programmaticBuilder()
-          .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(60))
-          .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(20))
-          .build();
-      try (CqlSession s = CqlSession.builder().addContactPoint(new InetSocketAddress("127.0.0.1", port))
-          .withLocalDatacenter("datacenter1").withConfigLoader(config).build()) {
+      CqlLimits limits = CqlLimits.forHeap(SmallHeapProcess.HEAP);
+      try (CqlSession s = node.session()) {
         s.execute("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
         s.execute("CREATE TABLE ks.blobs (k int PRIMARY KEY, v blob)");
         PreparedStatement insert = s.prepare("INSERT INTO ks.blobs (k, v) VALUES (?, ?)");
@@ -103,9 +67,6 @@ class SmallHeapLargeValuesTest {
         assertThat(s.execute("SELECT release_version FROM system.local").one()).isNotNull();
       }
       assertThat(node.isAlive()).as("node alive").isTrue();
-    } finally {
-      node.destroyForcibly();
-      node.waitFor(10, TimeUnit.SECONDS);
     }
   }
 }

@@ -170,7 +170,17 @@ public final class ConnectionCommands {
     c.reply().ok();
   }
 
+  /**
+   * Longest client name, lib-name or lib-ver (Redis 7.0 has no bound but proto-max-bulk-len):
+   * each connection keeps three, and CLIENT LIST / INFO repeat them for every client, so
+   * 10,000 clients with 2 MiB names would take 60 GB. Real clients send a few dozen bytes.
+   */
+  public static final int MAX_NAME_BYTES = 256;
+
   static String validName(byte[] name) {
+    if (name.length > MAX_NAME_BYTES) {
+      throw new RedisException("ERR Client names cannot be longer than " + MAX_NAME_BYTES + " bytes on this node.");
+    }
     for (byte b : name) {
       if (b < '!' || b > '~') {
         throw new RedisException(

@@ -36,24 +36,8 @@ final class KeyCommands {
   static void register(CommandTable t) {
     t.add("del", -2, WRITE, 1, -1, 1, KeyCommands::del);
     t.add("unlink", -2, WRITE | FAST, 1, -1, 1, KeyCommands::del);
-    t.add("exists", -2, READONLY | FAST, 1, -1, 1, c -> {
-      long n = 0;
-      for (int i = 1; i < c.argc(); i++) {
-        if (c.db().meta(c.arg(i)) != null) {
-          n++;
-        }
-      }
-      c.reply().integer(n);
-    });
-    t.add("touch", -2, READONLY | FAST, 1, -1, 1, c -> {
-      long n = 0;
-      for (int i = 1; i < c.argc(); i++) {
-        if (c.db().meta(c.arg(i)) != null) {
-          n++;
-        }
-      }
-      c.reply().integer(n);
-    });
+    t.add("exists", -2, READONLY | FAST, 1, -1, 1, KeyCommands::countExisting);
+    t.add("touch", -2, READONLY | FAST, 1, -1, 1, KeyCommands::countExisting);
     t.add("type", 2, READONLY | FAST, 1, 1, 1, c -> {
       KeyMeta m = c.db().meta(c.arg(1));
       c.reply().status(m == null ? "none" : m.type.typeName);
@@ -92,19 +76,29 @@ final class KeyCommands {
     return m.copy();
   }
 
-  private static void del(CommandContext c) {
-    long n = 0;
+  /** EXISTS and TOUCH: how many of the keys exist (a key named twice counts twice). */
+  private static void countExisting(CommandContext c) {
+    long[] n = {0};
     Database db = c.db();
-    for (int i = 1; i < c.argc(); i++) {
+    KeysInTurns.run(c, 1, 1, i -> {
+      if (db.meta(c.arg(i)) != null) {
+        n[0]++;
+      }
+    }, r -> r.integer(n[0]));
+  }
+
+  private static void del(CommandContext c) {
+    long[] n = {0};
+    Database db = c.db();
+    KeysInTurns.run(c, 1, 1, i -> {
       KeyMeta m = db.meta(c.arg(i));
       if (m != null) {
         Batch b = db.batch();
         db.remove(b, c.arg(i), m);
         b.commit();
-        n++;
+        n[0]++;
       }
-    }
-    c.reply().integer(n);
+    }, r -> r.integer(n[0]));
   }
 
   private static void expire(CommandContext c, long unitMillis, boolean absolute) {

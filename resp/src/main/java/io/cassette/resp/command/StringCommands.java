@@ -10,6 +10,7 @@ import io.cassette.resp.keyspace.Database;
 import io.cassette.resp.keyspace.KeyMeta;
 import io.cassette.resp.keyspace.KeyType;
 import io.cassette.resp.protocol.LongDouble;
+import io.cassette.resp.protocol.Reply;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -57,19 +58,13 @@ final class StringCommands {
       c.reply().bulk(old == null ? null : old.value);
     });
     t.add("getex", -2, WRITE | FAST, 1, 1, 1, StringCommands::getex);
-    t.add("mget", -2, READONLY | FAST, 1, -1, 1, c -> {
-      c.reply().array(c.argc() - 1);
-      for (int i = 1; i < c.argc(); i++) {
-        KeyMeta m = c.db().meta(c.arg(i));
-        c.reply().bulk(m == null || m.type != KeyType.STRING ? null : m.value);
-      }
-    });
+    t.add("mget", -2, READONLY | FAST, 1, -1, 1, StringCommands::mget);
     t.add("mset", -3, WRITE | DENY_OOM, 1, -1, 2, c -> {
       if (c.argc() % 2 != 1) {
         throw new RedisException(Errors.wrongArity("mset"));
       }
-      mset(c);
-      c.reply().ok();
+      Database db = c.db();
+      KeysInTurns.run(c, 1, 2, i -> put(db, c.arg(i), db.meta(c.arg(i)), c.arg(i + 1), 0), Reply::ok);
     });
     t.add("msetnx", -3, WRITE | DENY_OOM, 1, -1, 2, c -> {
       if (c.argc() % 2 != 1) {
@@ -141,6 +136,37 @@ final class StringCommands {
     if (append > c.server.maxStringLength - size) {
       throw new RedisException(Errors.STRING_TOO_LONG);
     }
+  }
+
+  /**
+   * MGET in turns: the values are written as they are read into a reply of their own (direct
+   * memory, as the client's reply), moved to the client's at the end. One larger than the
+   * client's hard output limit would close it anyway: it is closed as soon as it passes.
+   */
+  private static void mget(CommandContext c) {
+    Database db = c.db();
+    int keys = c.argc() - 1;
+    if (!c.mayBlock || keys <= KeysInTurns.KEYS_PER_TURN) {
+      c.reply().array(keys);
+      for (int i = 1; i < c.argc(); i++) {
+        KeyMeta m = db.meta(c.arg(i));
+        c.reply().bulk(m == null || m.type != KeyType.STRING ? null : m.value);
+      }
+      return;
+    }
+    io.netty.buffer.ByteBuf values = c.session.channel.alloc().ioBuffer();
+    Reply own = new Reply();
+    own.protocol(c.session.protocol());
+    own.target(values);
+    own.array(keys);
+    long hard = c.server.outputs.normal().hard();
+    KeysInTurns.run(c, 1, 1, i -> {
+      KeyMeta m = db.meta(c.arg(i));
+      own.bulk(m == null || m.type != KeyType.STRING ? null : m.value);
+      if (hard > 0 && values.readableBytes() > hard) {
+        throw new RedisException("ERR MGET reply exceeds the client output buffer limit");
+      }
+    }, r -> r.buffer().writeBytes(values), values::release);
   }
 
   private static void mset(CommandContext c) {

@@ -41,6 +41,16 @@ final class TransactionCommands {
       if (c.session.inMulti) {
         throw new RedisException("ERR WATCH inside MULTI is not allowed");
       }
+      // Refused whole when the node's watches would pass their bound (Redis has none).
+      long need = 0;
+      for (int i = 1; i < c.argc(); i++) {
+        need += io.cassette.resp.session.WatchRegistry.cost(c.arg(i));
+      }
+      var watches = c.server.watches;
+      if (watches.bytes() + need > watches.maxBytes()) {
+        throw new RedisException("ERR too many watched keys on this node (" + watches.bytes()
+            + " bytes of " + watches.maxBytes() + " in use)");
+      }
       for (int i = 1; i < c.argc(); i++) {
         c.server.watches.watch(c.session, c.session.db, c.arg(i));
       }

@@ -41,6 +41,19 @@ public final class Reply {
 
   private ByteBuf out;
   private int protocol = 2;
+  /** Past this many bytes in the target a bulk throws {@link ReplyTooLargeException}. */
+  private long maxBytes = Long.MAX_VALUE;
+
+  /** Bounds what the following replies may put in the target (Long.MAX_VALUE: none). */
+  public void maxBytes(long bytes) {
+    this.maxBytes = bytes;
+  }
+
+  private void checkSize() {
+    if (out.readableBytes() > maxBytes) {
+      throw new ReplyTooLargeException(out.readableBytes(), maxBytes);
+    }
+  }
 
   /** Directs the following replies into {@code buffer}; the caller owns the buffer. */
   public void target(ByteBuf buffer) {
@@ -105,12 +118,14 @@ public final class Reply {
       nullBulk();
       return;
     }
+    checkSize();
     header('$', value.length, BULK_HEADERS);
     out.writeBytes(value);
     out.writeBytes(CRLF);
   }
 
   public void bulk(byte[] value, int offset, int length) {
+    checkSize();
     header('$', length, BULK_HEADERS);
     out.writeBytes(value, offset, length);
     out.writeBytes(CRLF);

@@ -130,6 +130,13 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
   private void drainSafely(Session s) {
     try {
       drain(s);
+    } catch (io.cassette.resp.protocol.ReplyTooLargeException e) {
+      LOG.warn("closing client id={} addr={} for overcoming of output buffer limits: {}", s.id,
+          s.channel.remoteAddress(), e.getMessage());
+      server.stats.outputLimitClientsKilled.incrementAndGet();
+      s.closed = true;
+      releaseInbox(s);
+      s.channel.close();
     } catch (Throwable t) {
       LOG.error("closing client id={}: serving it failed", s.id, t);
       s.closed = true;
@@ -159,6 +166,8 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
     Reply reply = s.reply;
     ByteBuf buf = s.channel.alloc().ioBuffer();
     reply.target(buf);
+    long hard = server.outputs.normal().hard();
+    reply.maxBytes(hard > 0 ? hard : Long.MAX_VALUE);
     int executed = 0;
     long turnStart = System.nanoTime();
     try {
@@ -210,6 +219,7 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
       }
     } finally {
       reply.target(null);
+      reply.maxBytes(Long.MAX_VALUE);
       finish(s, buf);
     }
   }
@@ -378,6 +388,8 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
           : e instanceof io.cassette.coordinator.CoordinatorException.Timeout
               ? "ERR timeout: the node that owns the key did not answer in time"
               : "ERR " + e.getMessage());
+    } catch (io.cassette.resp.protocol.ReplyTooLargeException e) {
+      throw e; // part of the reply is written: the client is closed (drainSafely)
     } catch (RuntimeException e) {
       server.requests.error(spec.name());
       LOG.error("command {} failed", spec.name(), e);

@@ -9,19 +9,49 @@ import java.util.Set;
 /**
  * Which sessions WATCH which keys; a write to a watched key marks the watchers dirty so their
  * EXEC fails (optimistic locking). Command thread only.
+ *
+ * <p>What all watches take of the heap is counted ({@link #cost}) against {@link #maxBytes()}:
+ * WATCH calls accumulate until EXEC/DISCARD/UNWATCH, so without a bound one client repeating
+ * WATCH with new keys (each call up to the arguments limit) grew the heap without end. Redis
+ * has no bound (its keys are in memory anyway).
  */
 public final class WatchRegistry {
+  /** A HashMap entry, a KeyRef, its ByteBuffer and a HashSet with one session, roughly. */
+  public static final long WATCH_OVERHEAD_BYTES = 200;
+
   private final Map<Session.KeyRef, Set<Session>> watchers = new HashMap<>();
+  private long bytes;
+  private long maxBytes = Long.MAX_VALUE;
+
+  /** What watching {@code key} costs the heap, as counted against {@link #maxBytes()}. */
+  public static long cost(byte[] key) {
+    return key.length + WATCH_OVERHEAD_BYTES;
+  }
+
+  public void maxBytes(long limit) {
+    this.maxBytes = limit;
+  }
+
+  public long maxBytes() {
+    return maxBytes;
+  }
+
+  /** What all sessions' watches take now. */
+  public long bytes() {
+    return bytes;
+  }
 
   public void watch(Session s, int db, byte[] key) {
     Session.KeyRef ref = Session.KeyRef.of(db, key.clone());
     if (s.watched.add(ref)) {
       watchers.computeIfAbsent(ref, k -> new HashSet<>()).add(s);
+      bytes += cost(key);
     }
   }
 
   public void unwatchAll(Session s) {
     for (Session.KeyRef ref : s.watched) {
+      bytes -= ref.key().remaining() + WATCH_OVERHEAD_BYTES;
       Set<Session> set = watchers.get(ref);
       if (set != null) {
         set.remove(s);

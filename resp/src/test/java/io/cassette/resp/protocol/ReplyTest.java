@@ -34,6 +34,29 @@ class ReplyTest {
   }
 
   @Test
+  void aReplyGrowingPastItsBoundStopsBeforeTakingMoreMemory() {
+    ByteBuf b = Unpooled.buffer();
+    Reply r = new Reply();
+    r.target(b);
+    r.maxBytes(1000);
+    byte[] element = new byte[100];
+    r.array(1_000_000); // LRANGE 0 -1 of a long list
+    int written = 0;
+    try {
+      for (int i = 0; i < 1_000_000; i++) {
+        r.bulk(element);
+        written++;
+      }
+    } catch (ReplyTooLargeException expected) {
+      // the client is closed, as its output limit would close it once the reply is queued
+    }
+    assertThat(written).isLessThan(20);
+    assertThat(b.readableBytes()).isLessThan(1200);
+    r.maxBytes(Long.MAX_VALUE);
+    r.bulk(element);
+  }
+
+  @Test
   void doublesPrintAsRedis70() {
     assertThat(DoubleFormat.g17(1.1)).isEqualTo("1.1000000000000001");
     assertThat(DoubleFormat.g17(2.5e-10)).isEqualTo("2.5000000000000002e-10");

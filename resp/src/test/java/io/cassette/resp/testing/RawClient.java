@@ -23,6 +23,12 @@ public final class RawClient implements AutoCloseable {
     out = socket.getOutputStream();
   }
 
+  /** Replaces the read timeout (3 s by default): for replies to huge commands on a loaded machine. */
+  public RawClient readTimeout(int millis) throws IOException {
+    socket.setSoTimeout(millis);
+    return this;
+  }
+
   public void send(String text) throws IOException {
     send(text.getBytes(StandardCharsets.UTF_8));
   }

@@ -36,6 +36,9 @@ public final class ConfigKeys {
   public static final String NATIVE_TRANSPORT_MAX_CONCURRENT_CONNECTIONS = "native_transport_max_concurrent_connections";
   public static final String NATIVE_TRANSPORT_MAX_CONCURRENT_CONNECTIONS_PER_IP =
       "native_transport_max_concurrent_connections_per_ip";
+  /** Ours (Cassandra has none): answers queued to all clients and not yet read, see cql/README.md. */
+  public static final String NATIVE_TRANSPORT_MAX_UNREAD_RESPONSE_DATA = "native_transport_max_unread_response_data";
+  public static final String PREPARED_STATEMENTS_CACHE_SIZE = "prepared_statements_cache_size";
   public static final String AUTHENTICATOR = "authenticator";
   public static final String AUTHORIZER = "authorizer";
   public static final String ROLE_MANAGER = "role_manager";
@@ -53,6 +56,8 @@ public final class ConfigKeys {
   public static final String MAXCLIENTS = "maxclients";
   public static final String RESP_CONSISTENCY = "resp_consistency";
   public static final String PROTO_MAX_BULK_LEN = "proto_max_bulk_len";
+  public static final String CLIENT_OUTPUT_BUFFER_LIMIT = "client_output_buffer_limit";
+  public static final String MAXMEMORY_CLIENTS = "maxmemory_clients";
   public static final String SEED_PROVIDER = "seed_provider";
   public static final String STORAGE_PORT = "storage_port";
   public static final String METADATA_PORT = "metadata_port";
@@ -117,6 +122,8 @@ public final class ConfigKeys {
     add(new ConfigKey(NATIVE_TRANSPORT_THROW_ON_OVERLOAD, ValueType.BOOLEAN, "false"));
     add(new ConfigKey(NATIVE_TRANSPORT_MAX_CONCURRENT_CONNECTIONS, ValueType.INT, null));
     add(new ConfigKey(NATIVE_TRANSPORT_MAX_CONCURRENT_CONNECTIONS_PER_IP, ValueType.INT, null));
+    add(new ConfigKey(NATIVE_TRANSPORT_MAX_UNREAD_RESPONSE_DATA, ValueType.DATA_SIZE, null));
+    add(new ConfigKey(PREPARED_STATEMENTS_CACHE_SIZE, ValueType.DATA_SIZE, null));
     add(new ConfigKey(AUTHENTICATOR, ValueType.ENUM, "allowallauthenticator",
         List.of("allowallauthenticator", "passwordauthenticator", "org.apache.cassandra.auth.allowallauthenticator",
             "org.apache.cassandra.auth.passwordauthenticator")));
@@ -143,6 +150,8 @@ public final class ConfigKeys {
     add(new ConfigKey(RESP_CONSISTENCY, ValueType.ENUM, "quorum",
         List.of("one", "two", "three", "quorum", "all", "local_one", "local_quorum")));
     add(new ConfigKey(PROTO_MAX_BULK_LEN, ValueType.DATA_SIZE, null));
+    add(new ConfigKey(CLIENT_OUTPUT_BUFFER_LIMIT, ValueType.STRING, null));
+    add(new ConfigKey(MAXMEMORY_CLIENTS, ValueType.DATA_SIZE, null));
     add(new ConfigKey(LATENCY_MONITOR_THRESHOLD, ValueType.DURATION, "100ms"));
     add(new ConfigKey(SLOWLOG_LOG_SLOWER_THAN, ValueType.INT, "10000"));
     add(new ConfigKey(SLOWLOG_MAX_LEN, ValueType.INT, "128"));

@@ -41,13 +41,15 @@ final class CollectionOperations {
         return;
       }
       if (type instanceof ListType l) {
-        List<byte[]> remove = CellCodec.items(value, false);
+        // Sorted once, then one binary search per element of the list: a list of n elements
+        // minus m values costs (n + m) log m comparisons. Before, n x m: 20,000 minus 20,000
+        // took minutes of a worker. Equality stays the type's (compare == 0), not the bytes'.
+        java.util.Comparator<byte[]> order = (x, y) -> ValueComparison.compare(l.element(), x, y);
+        byte[][] remove = CellCodec.items(value, false).toArray(new byte[0][]);
+        java.util.Arrays.sort(remove, order);
         for (Cell e : CellCodec.elements(w.currentOf(c), c.name())) {
-          for (byte[] r : remove) {
-            if (ValueComparison.compare(l.element(), e.value(), r) == 0) {
-              w.tombstone(c, e.path(), w.ts);
-              break;
-            }
+          if (remove.length > 0 && java.util.Arrays.binarySearch(remove, e.value(), order) >= 0) {
+            w.tombstone(c, e.path(), w.ts);
           }
         }
         return;
