@@ -33,8 +33,8 @@ import java.util.TreeMap;
  * <p>Limit: a replica stops after the query's limit of rows live on it; when another replica's
  * deletions remove some of those, the merged answer can have fewer rows than the limit although
  * more exist. Single-partition reads then ask that replica for the rows after its last one
- * ({@link #after}, {@link #union}: short-read protection, in {@code ConsistentRead}); range
- * scans do not yet.
+ * ({@link #after}, {@link #union}: short-read protection, in {@code ConsistentRead}); a range
+ * scan reads such a partition again that way ({@code RingScan}).
  */
 final class ReadReconciler {
   private ReadReconciler() {}
