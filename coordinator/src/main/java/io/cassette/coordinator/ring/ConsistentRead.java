@@ -205,6 +205,9 @@ final class ConsistentRead {
         throw failure(cl, got, failures, writeType);
       }
     }
+    // Short-read protection: a replica that stopped at the limit may have more rows than it
+    // sent; when the merge leaves fewer live rows than the limit, ask it for the rest.
+    protectShortReads(r, keyspace, table, key, query, answers, deadline, cl, got.blockFor(), writeType);
     List<PartitionUpdate> views = new ArrayList<>();
     for (Answer a : answers.values()) {
       views.add(a.view());
@@ -222,6 +225,67 @@ final class ConsistentRead {
       repair(r, repairs, deadline, cl, got.blockFor(), writeType);
     }
     return ReadReconciler.live(views, query);
+  }
+
+  /**
+   * Cassandra's short-read protection for one partition. Each replica counts the query's limit
+   * in rows live on itself; another replica's newer deletions can remove some of them in the
+   * merge, so the merged answer may have fewer live rows than the limit while a replica that
+   * stopped at the limit holds more beyond the last row it sent. While that is so, each such
+   * replica is asked again for the rows after its last one (before its first, reversed), and
+   * what it sends is added to its answer; a replica whose next page is short has no more.
+   * Bounded by the read's deadline (a read timeout with data present past it).
+   */
+  private void protectShortReads(TokenRing r, String keyspace, String table, byte[] key, ReadQuery query,
+                                 Map<Endpoint, Answer> answers, long deadline, ConsistencyLevel cl, int blockFor,
+                                 String writeType) {
+    int limit = query.rowLimit();
+    if (limit == Integer.MAX_VALUE || answers.size() < 2) {
+      return;
+    }
+    Map<Endpoint, PartitionUpdate> lastPage = new LinkedHashMap<>();
+    for (Answer a : answers.values()) {
+      lastPage.put(a.from(), a.view());
+    }
+    while (true) {
+      List<PartitionUpdate> views = new ArrayList<>();
+      for (Answer a : answers.values()) {
+        views.add(a.view());
+      }
+      int have = ReadReconciler.live(views, query).rows().size();
+      if (have >= limit) {
+        return;
+      }
+      boolean asked = false;
+      for (Map.Entry<Endpoint, PartitionUpdate> e : new ArrayList<>(lastPage.entrySet())) {
+        PartitionUpdate page = e.getValue();
+        ReadQuery rest = page == null ? null : ReadReconciler.after(page, query);
+        if (page == null || rest == null || ReadReconciler.liveRows(page, query) < limit) {
+          lastPage.put(e.getKey(), null); // it sent all it has
+          continue;
+        }
+        PartitionUpdate more = readData(r, keyspace, table, key, rest, e.getKey(), deadline, cl, blockFor, writeType);
+        Answer a = answers.get(e.getKey());
+        answers.put(e.getKey(), new Answer(a.from(), ReadReconciler.union(a.view(), more), null, null, a.sentNanos()));
+        lastPage.put(e.getKey(), more);
+        asked = true;
+      }
+      if (!asked) {
+        return;
+      }
+    }
+  }
+
+  /** One replica's unfiltered data for {@code query}, waited for until {@code deadline}. */
+  private PartitionUpdate readData(TokenRing r, String keyspace, String table, byte[] key, ReadQuery query,
+                                   Endpoint from, long deadline, ConsistencyLevel cl, int blockFor, String writeType) {
+    Round more = new Round(r, keyspace, table, key, query);
+    more.ask(from, false);
+    Answer a = more.poll(deadline - System.nanoTime());
+    if (a == null || a.error() != null || a.view() == null) {
+      throw new CoordinatorException.Timeout(cl, blockFor - 1, blockFor, writeType, true);
+    }
+    return a.view();
   }
 
   /**

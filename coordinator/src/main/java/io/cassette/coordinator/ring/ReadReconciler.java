@@ -30,9 +30,11 @@ import java.util.TreeMap;
  * with its limit ({@link #live}), as Cassandra does. Single-partition reads and range scans
  * that ask several replicas both go this way.
  *
- * <p>Limit: no short-read protection. A replica stops after the query's limit of rows live on
- * it; when another replica's deletions remove some of those, the merged answer can have fewer
- * rows than the limit although more exist (Cassandra asks the replica for more).
+ * <p>Limit: a replica stops after the query's limit of rows live on it; when another replica's
+ * deletions remove some of those, the merged answer can have fewer rows than the limit although
+ * more exist. Single-partition reads then ask that replica for the rows after its last one
+ * ({@link #after}, {@link #union}: short-read protection, in {@code ConsistentRead}); a range
+ * scan reads such a partition again that way ({@code RingScan}).
  */
 final class ReadReconciler {
   private ReadReconciler() {}
@@ -50,6 +52,74 @@ final class ReadReconciler {
   /** The live view of the replicas' unfiltered answers merged, as the query asks it (order, limit, TTLs). */
   static PartitionView live(List<PartitionUpdate> answers, ReadQuery query) {
     return PartitionReader.read(DecoratedKey.of(answers.get(0).key()), sources(answers), query);
+  }
+
+  /** How many rows of one replica's answer are live by itself, without the query's limit. */
+  static int liveRows(PartitionUpdate answer, ReadQuery query) {
+    ReadQuery all = new ReadQuery(query.slices(), query.reversed(), Integer.MAX_VALUE, query.nowInSeconds());
+    return PartitionReader.read(DecoratedKey.of(answer.key()), sources(List.of(answer)), all).rows().size();
+  }
+
+  /**
+   * {@code query} for the rows beyond those of {@code page} in the query's order: after its last
+   * row (before its first, reversed). Null when the page has no row to continue from, or
+   * nothing of the query's slices is left beyond it.
+   */
+  static ReadQuery after(PartitionUpdate page, ReadQuery query) {
+    byte[] edge = null;
+    for (Row r : page.rows()) {
+      if (r.clustering().length == 0) {
+        continue; // the static row
+      }
+      if (edge == null || (query.reversed() ? Bytes.compare(r.clustering(), edge) < 0
+          : Bytes.compare(r.clustering(), edge) > 0)) {
+        edge = r.clustering();
+      }
+    }
+    if (edge == null) {
+      return null;
+    }
+    List<io.cassette.storage.Slice> rest = new ArrayList<>();
+    for (io.cassette.storage.Slice s : query.slices()) {
+      if (!query.reversed()) {
+        if (s.end().length > 0 && !s.includes(edge) && Bytes.compare(s.end(), edge) < 0) {
+          continue; // wholly before the edge
+        }
+        boolean startsAfter = s.start().length > 0 && !s.includes(edge) && Bytes.compare(s.start(), edge) > 0;
+        rest.add(startsAfter ? s : new io.cassette.storage.Slice(edge, false, s.end(), s.endInclusive()));
+      } else {
+        if (s.start().length > 0 && !s.includes(edge) && Bytes.compare(s.start(), edge) > 0) {
+          continue; // wholly after the edge
+        }
+        boolean endsBefore = s.end().length > 0 && !s.includes(edge) && Bytes.compare(s.end(), edge) < 0;
+        rest.add(endsBefore ? s : new io.cassette.storage.Slice(s.start(), s.startInclusive(), edge, false));
+      }
+    }
+    return rest.isEmpty() ? null : new ReadQuery(rest, query.reversed(), query.rowLimit(), query.nowInSeconds());
+  }
+
+  /** One replica's two answers for one partition as one (rows merged by clustering, deletions kept). */
+  static PartitionUpdate union(PartitionUpdate a, PartitionUpdate b) {
+    DeletionTime pd = Reconcile.deletion(a.partitionDeletion(), b.partitionDeletion());
+    List<RangeTombstone> rts = new ArrayList<>(a.rangeTombstones());
+    for (RangeTombstone rt : b.rangeTombstones()) {
+      boolean has = false;
+      for (RangeTombstone h : rts) {
+        has |= PartitionReader.compareRt(h, rt) == 0;
+      }
+      if (!has) {
+        rts.add(rt);
+      }
+    }
+    rts.sort(PartitionReader::compareRt);
+    TreeMap<byte[], Row> rows = new TreeMap<>(Bytes::compare);
+    for (Row r : a.rows()) {
+      rows.merge(r.clustering(), r, Reconcile::row);
+    }
+    for (Row r : b.rows()) {
+      rows.merge(r.clustering(), r, Reconcile::row);
+    }
+    return new PartitionUpdate(a.keyspace(), a.table(), a.key(), pd, rts, new ArrayList<>(rows.values()));
   }
 
   private static List<UpdateSource> sources(List<PartitionUpdate> answers) {

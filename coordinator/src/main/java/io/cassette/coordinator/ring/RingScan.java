@@ -30,7 +30,9 @@ import java.util.TreeMap;
  *       to the smallest last key among those not exhausted (beyond it a replica's page may not
  *       have everything yet), partition by partition ({@link ReadReconciler}); with
  *       {@code read_repair = 'BLOCKING'} the stale replicas get what they lack before the page is
- *       returned. The next round starts after that key.
+ *       returned. The next round starts after that key. A merged partition left with fewer live
+ *       rows than the query's row limit while a replica's version stopped at it is read again as
+ *       a single partition, whose read asks that replica for more (short-read protection).
  * </ul>
  */
 final class RingScan implements Table.CloseableIterator<PartitionView> {
@@ -197,6 +199,11 @@ final class RingScan implements Table.CloseableIterator<PartitionView> {
         }
       }
       PartitionView live = ReadReconciler.live(present, query);
+      if (shortRead(live, present)) {
+        // Short-read protection: a replica stopped at the row limit and others' deletions
+        // removed some of its rows; the partition is read again, which asks it for more.
+        live = coordinator.read(keyspace, table, e.getKey().key(), query, request);
+      }
       if (!live.isEmpty()) {
         page.add(live);
       }
@@ -206,6 +213,20 @@ final class RingScan implements Table.CloseableIterator<PartitionView> {
     }
     remoteExhausted = cutoff == null;
     remoteAfter = cutoff;
+  }
+
+  /** Whether the merged partition has fewer live rows than the limit while a replica stopped at it. */
+  private boolean shortRead(PartitionView live, List<PartitionUpdate> versions) {
+    int limit = query.rowLimit();
+    if (limit == Integer.MAX_VALUE || versions.size() < 2 || live.rows().size() >= limit) {
+      return false;
+    }
+    for (PartitionUpdate v : versions) {
+      if (ReadReconciler.liveRows(v, query) >= limit) {
+        return true;
+      }
+    }
+    return false;
   }
 
   @Override

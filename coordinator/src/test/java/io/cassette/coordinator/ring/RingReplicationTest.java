@@ -314,6 +314,51 @@ class RingReplicationTest {
     }
   }
 
+  /**
+   * Short-read protection: replica A has rows 1..10, replica B only newer deletions of rows 1..5
+   * (reversed: of 6..10). A QUORUM read with LIMIT 5 gets 1..5 from A, all deleted by B's
+   * tombstones; without asking A for more the answer was empty, not 6..10. The same for a
+   * partition of a range scan with a row limit per partition.
+   */
+  @Test
+  void aLimitedReadAsksAShortReplicaForMoreRows() {
+    long now = System.currentTimeMillis() / 1000;
+    for (boolean scan : new boolean[] {false, true}) {
+      for (boolean reversed : new boolean[] {false, true}) {
+        String key = "srp" + (scan ? "Scan" : "") + (reversed ? "Reversed" : "");
+        for (int node = 0; node < 2; node++) { // A: nodes 0 and 1
+          PartitionUpdate.Builder rows = PartitionUpdate.builder("ks", "t", b(key));
+          for (int i = 1; i <= 10; i++) {
+            rows.row(Row.of(new byte[] {(byte) i}, List.of(Cell.live("v", b("r" + i), 10))));
+          }
+          ring.node(node).engine().table("ks", "t").orElseThrow().apply(rows.build());
+        }
+        PartitionUpdate.Builder deletions = PartitionUpdate.builder("ks", "t", b(key)); // B: node 2, the coordinator
+        for (int i = reversed ? 6 : 1; i <= (reversed ? 10 : 5); i++) {
+          deletions.row(new Row(new byte[] {(byte) i}, LivenessInfo.EMPTY, new DeletionTime(20, now), List.of()));
+        }
+        ring.node(2).engine().table("ks", "t").orElseThrow().apply(deletions.build());
+
+        ReadQuery limit5 = new ReadQuery(List.of(io.cassette.storage.Slice.ALL), reversed, 5, now);
+        List<Integer> got = new ArrayList<>();
+        if (scan) {
+          try (Table.CloseableIterator<PartitionView> it = c(2).scan("ks", "t", KeyRange.ALL, limit5, QUORUM)) {
+            while (it.hasNext()) {
+              PartitionView p = it.next();
+              if (new String(p.key().key()).equals(key)) {
+                p.rows().forEach(r -> got.add((int) r.clustering()[0]));
+              }
+            }
+          }
+        } else {
+          c(2).read("ks", "t", b(key), limit5, QUORUM).rows().forEach(r -> got.add((int) r.clustering()[0]));
+        }
+        assertThat(got).as("%s, reversed %s", scan ? "scan" : "read", reversed)
+            .isEqualTo(reversed ? List.of(5, 4, 3, 2, 1) : List.of(6, 7, 8, 9, 10));
+      }
+    }
+  }
+
   @Test
   void aScanDoesNotBringBackADeletionOneReplicaMissed() {
     long now = System.currentTimeMillis() / 1000;

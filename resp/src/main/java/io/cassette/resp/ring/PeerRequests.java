@@ -139,7 +139,10 @@ final class PeerRequests {
     } else {
       s.inbox.add(new Request(r.commands().get(0)));
     }
-    server.runner.resume(s);
-    ring.onCommandThread(client::ran); // after the dispatcher's turn for s, queued just before
+    // Run now, not through the ready queue: "ran" must follow the dispatcher's turn for s, and
+    // a queued turn may come after any task queued behind it (a busy dispatcher hands the rest
+    // of its pass to a later task), which answered the peer with no reply: its client hung.
+    server.runner.runNow(s);
+    client.ran();
   }
 }

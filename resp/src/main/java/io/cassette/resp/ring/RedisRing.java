@@ -70,6 +70,9 @@ public final class RedisRing implements KeyRouter {
   static final String DOWN = "CLUSTERDOWN The node that owns the key is down";
   /** Longest a blocking pop waits at the executor before the client's node asks again. */
   public static final long BLOCK_ROUND_MILLIS = 5_000;
+  /** What a client gets if the executor's answer holds no reply (a bug there, not a hang here). */
+  static final byte[] EMPTY_ANSWER = "-ERR the node that owns the key sent an empty answer\r\n"
+      .getBytes(StandardCharsets.US_ASCII);
   /** Beyond a round, how long the client's node waits for the executor's answer. */
   static final int BLOCK_SLACK_MILLIS = 5_000;
 
@@ -436,6 +439,9 @@ public final class RedisRing implements KeyRouter {
         return; // the client left (or was reset) meanwhile
       }
       byte[] reply = err != null ? error(err) : RedisMessages.reply(rsp.payload());
+      if (reply.length == 0) { // never relay nothing: the client would wait for ever
+        reply = EMPTY_ANSWER;
+      }
       if (deadline > 0 && err == null && Arrays.equals(reply, nullArray(s))
           && System.currentTimeMillis() < deadline) {
         send(s, parked, executor, kind, token, commands, deadline); // a round ended empty: wait on

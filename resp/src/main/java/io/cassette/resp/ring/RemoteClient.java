@@ -15,11 +15,14 @@ import java.util.function.Consumer;
  * statistics are the door's own), whose "socket" is an in-memory channel that collects the
  * reply bytes for the answer message. Ids are negative, so it is never forwarded again.
  *
- * <p>The reply is complete when the dispatcher has run the request ({@link #ran()}) and the
- * session is not blocked; a blocked one (BLPOP) completes with the write that serves or
- * times it out. Command thread only.
+ * <p>The reply is complete when the dispatcher has run the request ({@link #ran()}, called
+ * right after {@code CommandRunner.runNow}) and the session is not blocked; a blocked one
+ * (BLPOP) completes with the write that serves or times it out. Command thread only.
  */
 final class RemoteClient {
+  /** The answer when the dispatcher wrote no reply (see {@link #completeIfDone}). */
+  static final byte[] NOT_RUN = "-ERR the node that owns the key did not run the command\r\n"
+      .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
   final Session session;
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
   private Consumer<byte[]> answer;
@@ -79,7 +82,9 @@ final class RemoteClient {
     if (ran && !answered && answer != null && session.blocked == null) {
       answered = true;
       session.closed = true;
-      answer.accept(out.toByteArray());
+      // Every command the dispatcher runs writes a reply; none means it was not run (serving
+      // the session failed and closed it): an error, never an empty answer a client waits on.
+      answer.accept(out.size() > 0 ? out.toByteArray() : NOT_RUN);
     }
   }
 }

@@ -153,6 +153,11 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
     schedule(s);
   }
 
+  @Override
+  public void runNow(Session s) {
+    drainSafely(s);
+  }
+
   private void drain(Session s) {
     s.drainScheduled.set(false);
     if (s.closed) {

@@ -35,6 +35,13 @@ public final class ServerContext {
 
     /** Schedules the session's pending requests to be processed again (after unblocking). */
     void resume(Session session);
+
+    /**
+     * Runs the session's pending requests now, before returning. REQUIRES: called on the
+     * command thread, outside a drain (a task of its own). A session served this way knows
+     * its requests have run when this returns, whatever else is queued on the thread.
+     */
+    void runNow(Session session);
   }
 
   public final Keyspace keyspace;

@@ -171,6 +171,70 @@ class RedisRingTest {
     }
   }
 
+  /**
+   * Forwarded commands are answered while the key's node is busy: clients of that node keep
+   * its command thread over its 10 ms slice (long pipelines), so its dispatcher hands the rest
+   * of a pass to a later task. A peer's command queued meanwhile used to be marked "ran" before
+   * the dispatcher had run it: the answer went back empty and the client waited for ever.
+   * Every INCR through another node must get its reply (bounded socket timeout), none lost.
+   */
+  @Test
+  void forwardedCommandsAreAnsweredWhileTheKeysNodeIsBusy() throws Exception {
+    String key = "busy";
+    int owner = ownerOf(key);
+    int n = 300;
+    java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+    List<Thread> busy = new ArrayList<>();
+    List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+    for (int c = 0; c < 4; c++) {
+      String own = "{" + key + "}:local" + c; // same tag: executed on the owner itself
+      Thread t = new Thread(() -> {
+        try (Jedis j = connect(owner)) {
+          long deadline = System.currentTimeMillis() + 60_000;
+          while (!stop.get() && System.currentTimeMillis() < deadline) {
+            redis.clients.jedis.Pipeline p = j.pipelined();
+            for (int i = 0; i < 300; i++) {
+              p.incr(own);
+            }
+            p.sync();
+          }
+        } catch (Throwable e) {
+          failures.add(e);
+        }
+      });
+      busy.add(t);
+      t.start();
+    }
+    List<Thread> remote = new ArrayList<>();
+    for (int node : new int[] {(owner + 1) % 3, (owner + 2) % 3}) {
+      Thread t = new Thread(() -> {
+        InetSocketAddress a = addresses.get(node);
+        try (Jedis j = new Jedis(a.getHostString(), a.getPort(), 10_000)) { // a hang is a failure
+          for (int i = 0; i < n; i++) {
+            j.incr(key);
+          }
+        } catch (Throwable e) {
+          failures.add(e);
+        }
+      });
+      remote.add(t);
+      t.start();
+    }
+    try {
+      for (Thread t : remote) {
+        t.join(90_000);
+        assertThat(t.isAlive()).as("forwarded INCR loop finished within 90 s").isFalse();
+      }
+    } finally {
+      stop.set(true);
+      for (Thread t : busy) {
+        t.join(30_000);
+      }
+    }
+    assertThat(failures).isEmpty();
+    assertThat(clients.get(owner).get(key)).isEqualTo(Integer.toString(2 * n));
+  }
+
   @Test
   void keysOnDifferentNodesGetCrossSlotUnlessTheyShareAHashTag() {
     String[] pair = keysOnTwoNodes();

@@ -50,8 +50,13 @@ public final class RingWrites implements AutoCloseable {
    * batch log replays through {@code coordinator} (the ring's, set before the first replay).
    */
   public static RingWrites start(Config config, RingNode ring, Supplier<Coordinator> coordinator) {
+    // Hints expire by their tables' gc_grace_seconds in the schema (unknown before the coordinator is set).
+    io.cassette.coordinator.ring.hints.GcGrace gcGrace = (keyspace, table) -> {
+      Coordinator c = coordinator.get();
+      return c == null ? -1 : c.table(keyspace, table).map(io.cassette.storage.TableSpec::gcGraceSeconds).orElse(-1);
+    };
     HintedHandoff hints = new HintedHandoff(hintsConfig(config), ring.messaging(), ring::tokenRing,
-        new HintsMetrics(NodeMetrics.global().registry())).start();
+        new HintsMetrics(NodeMetrics.global().registry()), gcGrace).start();
     Duration writeTimeout = Duration.ofMillis(ring.messaging().config().timeouts().millis(TimeoutKind.WRITE));
     Batchlog batchlog = new Batchlog(new BatchlogStore(config.dataDirectory().resolve("batchlog"),
         System::currentTimeMillis), ring.messaging(), ring::tokenRing, writeTimeout,

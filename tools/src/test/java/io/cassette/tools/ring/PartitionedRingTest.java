@@ -1,5 +1,9 @@
 package io.cassette.tools.ring;
 
+import static io.cassette.tools.ring.RingProcesses.DDL_TIMEOUT;
+import static io.cassette.tools.ring.RingProcesses.DOWN_BOUND;
+import static io.cassette.tools.ring.RingProcesses.START_TIMEOUT;
+import static io.cassette.tools.ring.RingProcesses.countState;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -7,10 +11,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.metadata.Node;
-import io.cassette.server.Main;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -23,7 +24,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -55,12 +55,6 @@ import org.junit.jupiter.api.io.TempDir;
  * About 60 s.
  */
 class PartitionedRingTest {
-  private static final String HEARTBEAT = "200ms";
-  private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
-  /** phi 8 at 200 ms heartbeats convicts in ~4-8 s; slack for a loaded machine. */
-  private static final Duration DOWN_BOUND = Duration.ofSeconds(30);
-  /** A schema change waits for a Raft commit (up to 5 s, then "no quorum"); the driver's default is 2 s. */
-  private static final Duration DDL_TIMEOUT = Duration.ofSeconds(20);
   /** How long the majority may need to elect a new leader if the cut-off node led (election 1-2 s, step-down 4 s). */
   private static final Duration FAILOVER_BOUND = Duration.ofSeconds(30);
   private static final int CQL_PORT = 9042;
@@ -71,17 +65,14 @@ class PartitionedRingTest {
   Path dir;
   private final String prefix = String.format("cst%04x", new Random().nextInt(0x10000));
   private final List<String> namespaces = new ArrayList<>();
-  private final Process[] nodes = new Process[4];
+  private RingProcesses ring;
   private String subnet;
   private String hostLink;
 
   @AfterEach
   void removeEverything() throws Exception {
-    for (Process p : nodes) {
-      if (p != null) {
-        p.destroyForcibly();
-        p.waitFor(30, TimeUnit.SECONDS);
-      }
+    if (ring != null) {
+      ring.close();
     }
     // Deleting a namespace deletes its interfaces, and a veth pair dies with either end.
     for (String ns : namespaces) {
@@ -100,17 +91,15 @@ class PartitionedRingTest {
     createNetwork();
 
     long start = System.nanoTime();
-    String seeds = address(1) + "," + address(2) + "," + address(3);
-    for (int i = 1; i <= 3; i++) {
-      nodes[i] = startNode(i, seeds);
-    }
-    for (int i = 1; i <= 3; i++) {
-      awaitReady(i);
-    }
+    ring = new RingProcesses(dir, 3).addresses(this::address)
+        .launcher(i -> List.of("ip", "netns", "exec", ns(i)))
+        .seeds(address(1) + "," + address(2) + "," + address(3))
+        .ports(CQL_PORT, HTTP_PORT, 0, 0, 0);
+    ring.startAll(3);
     for (int i = 1; i <= 3; i++) {
       int node = i;
-      await("nodetool status on node " + node + " shows 3 UN", START_TIMEOUT,
-          () -> countState(status(node), "UN") == 3);
+      ring.await("nodetool status on node " + node + " shows 3 UN", START_TIMEOUT,
+          () -> countState(ring.status(node), "UN") == 3);
     }
     System.out.printf("ring of 3 namespaces formed in %d ms%n", (System.nanoTime() - start) / 1_000_000);
 
@@ -149,12 +138,12 @@ class PartitionedRingTest {
         System.out.println("nft not installed (apt-get install nftables): cutting with ip link set down");
         run(true, "ip", "-n", ns(0), "link", "set", "v3", "down");
       }
-      await("node 3 is DN on nodes 1 and 2", DOWN_BOUND,
-          () -> status(1).contains("DN  " + address(3)) && status(2).contains("DN  " + address(3)));
+      ring.await("node 3 is DN on nodes 1 and 2", DOWN_BOUND,
+          () -> ring.status(1).contains("DN  " + address(3)) && ring.status(2).contains("DN  " + address(3)));
       long downMillis = (System.nanoTime() - cut) / 1_000_000;
       if (nft) {
-        await("nodes 1 and 2 are DN on node 3", DOWN_BOUND,
-            () -> status(3).contains("DN  " + address(1)) && status(3).contains("DN  " + address(2)));
+        ring.await("nodes 1 and 2 are DN on node 3", DOWN_BOUND,
+            () -> ring.status(3).contains("DN  " + address(1)) && ring.status(3).contains("DN  " + address(2)));
       }
       System.out.printf("DOWN seen %d ms after the cut (%s)%n", downMillis, nft ? "nftables" : "link down");
 
@@ -192,10 +181,11 @@ class PartitionedRingTest {
       }
       for (int i = 1; i <= 3; i++) {
         int node = i;
-        await("node " + node + " shows 3 UN after healing", DOWN_BOUND, () -> countState(status(node), "UN") == 3);
+        ring.await("node " + node + " shows 3 UN after healing", DOWN_BOUND,
+            () -> countState(ring.status(node), "UN") == 3);
       }
       System.out.printf("3 UN on every node %d ms after healing%n", (System.nanoTime() - healed) / 1_000_000);
-      await("one schema version on all three nodes", DOWN_BOUND, () -> {
+      ring.await("one schema version on all three nodes", DOWN_BOUND, () -> {
         Set<String> versions = new HashSet<>();
         for (Node n : List.of(node1, node2, node3)) {
           try {
@@ -210,7 +200,7 @@ class PartitionedRingTest {
       assertThat(session.execute(SimpleStatement.newInstance(
           "SELECT table_name FROM system_schema.tables WHERE keyspace_name = 'part' AND table_name = 'after_cut'")
           .setNode(node3)).all()).hasSize(1);
-      assertThat(nodetool(3, "describecluster")).contains(address(1), address(2), address(3))
+      assertThat(ring.nodetool(3, "describecluster")).contains(address(1), address(2), address(3))
           .doesNotContain("UNREACHABLE");
       session.execute(SimpleStatement.newInstance("INSERT INTO part.after_cut (k) VALUES (1)").setNode(node3));
       assertThat(session.execute(SimpleStatement.newInstance("SELECT v FROM part.t WHERE k = ?", ownedBy1)
@@ -323,77 +313,9 @@ class PartitionedRingTest {
 
   // ------------------------------------------------------------------ the nodes
 
-  private Process startNode(int i, String seeds) throws IOException {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Path data = dir.resolve("n" + i);
-    Files.createDirectories(data);
-    List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", ns(i),
-        java, "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-        "-cp", System.getProperty("java.class.path"), Main.class.getName(), "start",
-        "--data-dir", data.toString(), "--listen", address(i), "--cql-port", Integer.toString(CQL_PORT),
-        "--resp-port", "0", "--http-port", Integer.toString(HTTP_PORT), "--seeds", seeds,
-        "--set", "heartbeat_interval=" + HEARTBEAT));
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("n" + i + ".log").toFile()));
-    pb.environment().keySet().removeIf(k -> k.startsWith("CASSETTE_"));
-    return pb.start();
-  }
-
   private static Node node(CqlSession session, int i) {
     return session.getMetadata().getNodes().values().stream()
         .filter(n -> n.getBroadcastRpcAddress().get().getAddress().getHostAddress().endsWith("." + i))
         .findFirst().orElseThrow();
-  }
-
-  private static long countState(String status, String state) {
-    return status.lines().filter(l -> l.startsWith(state + " ")).count();
-  }
-
-  private String status(int node) {
-    return nodetool(node, "status");
-  }
-
-  private String nodetool(int node, String... command) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    List<String> args = new ArrayList<>(List.of("-h", address(node), "-p", Integer.toString(HTTP_PORT)));
-    args.addAll(List.of(command));
-    int code = io.cassette.tools.nodetool.NodetoolTestAccess.run(args.toArray(new String[0]),
-        new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-    return code == 0 ? out.toString(StandardCharsets.UTF_8) : "failed: " + err.toString(StandardCharsets.UTF_8);
-  }
-
-  private void awaitReady(int i) throws Exception {
-    Path log = dir.resolve("n" + i + ".log");
-    await("node " + i + " ready", START_TIMEOUT, () -> {
-      try {
-        String text = Files.readString(log, StandardCharsets.ISO_8859_1);
-        if (!nodes[i].isAlive()) {
-          throw new AssertionError("node " + i + " exited:\n" + text);
-        }
-        return text.contains("ready in");
-      } catch (IOException e) {
-        return false;
-      }
-    });
-  }
-
-  private void await(String what, Duration timeout, BooleanSupplier condition) throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        StringBuilder logs = new StringBuilder();
-        for (int i = 1; i <= 3; i++) {
-          Path log = dir.resolve("n" + i + ".log");
-          if (Files.exists(log)) {
-            List<String> lines = Files.readAllLines(log, StandardCharsets.ISO_8859_1);
-            logs.append("--- n").append(i).append(" (last 30 lines)\n")
-                .append(String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()))).append('\n');
-          }
-        }
-        throw new AssertionError("timed out waiting until " + what + "\n" + logs);
-      }
-      Thread.sleep(200);
-    }
   }
 }

@@ -2,6 +2,7 @@ package io.cassette.coordinator.ring.hints;
 
 import io.cassette.cluster.net.Message;
 import io.cassette.cluster.net.MessagingService;
+import io.cassette.cluster.net.RequestFailureException;
 import io.cassette.cluster.net.Verb;
 import io.cassette.coordinator.ring.Endpoint;
 import io.cassette.coordinator.ring.HintSink;
@@ -46,6 +47,18 @@ import org.slf4j.LoggerFactory;
  *       (divided among the other nodes, as Cassandra does). A file is deleted once every hint
  *       in it was acknowledged; on a timeout or failure the delivery stops and resumes after
  *       the last acknowledged hint at the next attempt.
+ *   <li>Expiry (Cassandra's {@code Hint.isLive}): a hint older than the smallest
+ *       {@code gc_grace_seconds} of its tables is dropped when its turn comes, not sent: its
+ *       tombstones' counterparts may have been purged on the node, so applying it could bring
+ *       back deleted data. That also bounds how long a failing hint is retried: as in
+ *       Cassandra 5.0, a timeout or failure stops the file's delivery, is counted
+ *       ({@code cassette_hints_replay_failures_total}) and logged, and the hint is sent again
+ *       at the next attempt until it is acknowledged or expires. Unlike Cassandra, which keeps
+ *       the grace seconds of the hint's creation in the hint, the schema's current ones are
+ *       used (the file layout has no field for it).
+ *   <li>A hint whose table the node does not know (dropped since: it answers
+ *       INCOMPATIBLE_SCHEMA) is dropped and delivery goes on, as Cassandra's HintVerbHandler
+ *       skips a hint for an unknown table.
  *   <li>Hints for a node no longer in the ring are deleted.
  * </ul>
  * Thread-safe.
@@ -61,6 +74,7 @@ public final class HintedHandoff implements HintSink, AutoCloseable {
   private final Supplier<TokenRing> ring;
   private final HintsMetrics metrics;
   private final LongSupplier clock;
+  private final GcGrace gcGrace;
   /** When this node first saw each node DOWN (ms); absent while UP. */
   private final Map<UUID, Long> downSince = new ConcurrentHashMap<>();
   /** Nodes whose hints are being delivered now. */
@@ -72,11 +86,23 @@ public final class HintedHandoff implements HintSink, AutoCloseable {
   private volatile boolean closed;
 
   public HintedHandoff(HintsConfig config, MessagingService messaging, Supplier<TokenRing> ring, HintsMetrics metrics) {
-    this(config, messaging, ring, metrics, System::currentTimeMillis);
+    this(config, messaging, ring, metrics, GcGrace.UNKNOWN);
+  }
+
+  /** @param gcGrace the tables' gc_grace_seconds now: hints older than that are dropped on delivery */
+  public HintedHandoff(HintsConfig config, MessagingService messaging, Supplier<TokenRing> ring, HintsMetrics metrics,
+                       GcGrace gcGrace) {
+    this(config, messaging, ring, metrics, System::currentTimeMillis, gcGrace);
   }
 
   HintedHandoff(HintsConfig config, MessagingService messaging, Supplier<TokenRing> ring, HintsMetrics metrics,
                 LongSupplier clock) {
+    this(config, messaging, ring, metrics, clock, GcGrace.UNKNOWN);
+  }
+
+  HintedHandoff(HintsConfig config, MessagingService messaging, Supplier<TokenRing> ring, HintsMetrics metrics,
+                LongSupplier clock, GcGrace gcGrace) {
+    this.gcGrace = gcGrace;
     this.config = config;
     this.messaging = messaging;
     this.ring = ring;
@@ -189,8 +215,8 @@ public final class HintedHandoff implements HintSink, AutoCloseable {
       Endpoint e = members.get(host);
       if (e == null) {
         if (members.size() > 1) { // a ring we know: the node was removed from it
+          metrics.dropped("removed_node", 1); // counted first: whoever sees the hints gone sees it counted
           long bytes = store.truncate(host);
-          metrics.dropped("removed_node", 1);
           LOG.info("Hints: dropped {} bytes of hints for {}, no longer in the ring", bytes, host);
         }
         continue;
@@ -213,6 +239,8 @@ public final class HintedHandoff implements HintSink, AutoCloseable {
     Throttle throttle = new Throttle(bytesPerSecond);
     List<HintsFile> files = store.closeForDelivery(target.hostId());
     long sent = 0;
+    long expired = 0;
+    long unknownTable = 0;
     for (HintsFile f : files) {
       long from = deliveredUpTo.getOrDefault(f.path(), 0L);
       try (RecordReader in = new RecordReader(f.path(), RecordFile.HINTS_MAGIC, from)) {
@@ -221,14 +249,28 @@ public final class HintedHandoff implements HintSink, AutoCloseable {
           if (closed || !ring.get().isAlive(target)) {
             return false;
           }
-          throttle.acquire(record.length);
-          if (!send(target, Arrays.copyOfRange(record, 8, record.length))) {
-            metrics.replayFailures.inc();
-            LOG.info("Hints: delivery to {} stopped after {} hints; the rest stay for the next attempt", target, sent);
-            return false;
+          long created = java.nio.ByteBuffer.wrap(record, 0, 8).getLong();
+          byte[] mutation = Arrays.copyOfRange(record, 8, record.length);
+          if (expired(created, mutation)) {
+            expired++;
+            metrics.dropped("expired", 1);
+            deliveredUpTo.put(f.path(), in.position());
+            continue;
           }
-          sent++;
-          metrics.replayed.inc();
+          throttle.acquire(record.length);
+          Outcome outcome = send(target, mutation);
+          if (outcome == Outcome.UNKNOWN_TABLE) {
+            unknownTable++;
+            metrics.dropped("unknown_table", 1);
+          } else if (outcome != Outcome.ACKNOWLEDGED) {
+            metrics.replayFailures.inc();
+            LOG.info("Hints: delivery to {} stopped after {} hints ({}); the rest stay for the next attempt, until "
+                + "they are acknowledged or older than their tables' gc_grace_seconds", target, sent, outcome);
+            return false;
+          } else {
+            sent++;
+            metrics.replayed.inc();
+          }
           deliveredUpTo.put(f.path(), in.position());
         }
       } catch (IOException e) {
@@ -241,26 +283,57 @@ public final class HintedHandoff implements HintSink, AutoCloseable {
       store.delete(f);
       deliveredUpTo.remove(f.path());
     }
-    if (sent > 0) {
-      LOG.info("Hints: delivered {} hints to {}", sent, target);
+    if (sent > 0 || expired > 0 || unknownTable > 0) {
+      LOG.info("Hints: delivered {} hints to {}; dropped {} older than gc_grace_seconds and {} for tables it does "
+          + "not know", sent, target, expired, unknownTable);
     }
     return true;
   }
 
-  private boolean send(Endpoint target, byte[] mutation) {
+  /**
+   * Whether a hint created at {@code createdMillis} is past the smallest gc_grace_seconds of its
+   * tables (those this node knows; none known: it does not expire here).
+   */
+  boolean expired(long createdMillis, byte[] mutation) {
+    long grace = Long.MAX_VALUE;
+    try {
+      for (io.cassette.storage.PartitionUpdate u : MutationPayload.decode(mutation)) {
+        int seconds = gcGrace.seconds(u.keyspace(), u.table());
+        if (seconds >= 0) {
+          grace = Math.min(grace, seconds);
+        }
+      }
+    } catch (RuntimeException e) {
+      return false; // malformed: the node refuses it, which is counted and logged
+    }
+    return grace != Long.MAX_VALUE && createdMillis + TimeUnit.SECONDS.toMillis(grace) <= clock.getAsLong();
+  }
+
+  /** What became of one hint sent. */
+  private enum Outcome { ACKNOWLEDGED, UNKNOWN_TABLE, FAILED, TIMED_OUT }
+
+  private Outcome send(Endpoint target, byte[] mutation) {
     try {
       messaging.sendWithCallback(messaging.peer(target.address()), Message.out(Verb.MUTATION_REQ, mutation))
           .get(SAFETY_WAIT_SECONDS, TimeUnit.SECONDS);
-      return true;
-    } catch (ExecutionException | TimeoutException e) {
-      LOG.debug("Hint to {} not acknowledged: {}", target, e.getCause() != null ? e.getCause() : e);
-      return false;
+      return Outcome.ACKNOWLEDGED;
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause() != null ? e.getCause() : e;
+      LOG.debug("Hint to {} not acknowledged: {}", target, cause.toString());
+      if (cause instanceof RequestFailureException f
+          && f.reason() == io.cassette.cluster.net.RequestFailureReason.INCOMPATIBLE_SCHEMA) {
+        return Outcome.UNKNOWN_TABLE;
+      }
+      return cause instanceof io.cassette.cluster.net.RequestTimeoutException ? Outcome.TIMED_OUT : Outcome.FAILED;
+    } catch (TimeoutException e) {
+      LOG.debug("Hint to {} not acknowledged within {} s", target, SAFETY_WAIT_SECONDS);
+      return Outcome.TIMED_OUT;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return false;
+      return Outcome.FAILED;
     } catch (RuntimeException e) {
       LOG.debug("Hint to {} not sent: {}", target, e.toString());
-      return false;
+      return Outcome.FAILED;
     }
   }
 

@@ -7,7 +7,8 @@ import io.cassette.metrics.MetricsRegistry;
 /**
  * Hinted handoff's counters under {@code cassette_hints_*} (Cassandra: TotalHints,
  * HintsSucceeded, HintsFailed): stored, replayed (acknowledged by the node), dropped by reason
- * (disabled, window, full, removed_node, truncated) and failed delivery attempts. Thread-safe.
+ * (disabled, window, full, removed_node, truncated; on delivery: expired past gc_grace_seconds,
+ * unknown_table at the node) and failed delivery attempts. Thread-safe.
  */
 public final class HintsMetrics {
   final Counter stored;

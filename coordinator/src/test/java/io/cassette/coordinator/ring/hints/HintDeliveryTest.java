@@ -152,6 +152,59 @@ class HintDeliveryTest {
     assertThat(rowsOn(2, 10)).isZero();
   }
 
+  /**
+   * A hint older than its table's gc_grace_seconds is dropped when its turn comes, never sent
+   * (it could bring back data whose tombstone the node has purged); younger ones are delivered.
+   */
+  @Test
+  void hintsOlderThanTheirTablesGcGraceAreDroppedOnDelivery() throws Exception {
+    hints.close();
+    java.util.concurrent.atomic.AtomicLong clock = new java.util.concurrent.atomic.AtomicLong(
+        System.currentTimeMillis() - Duration.ofHours(2).toMillis());
+    GcGrace oneHour = (keyspace, table) -> keyspace.equals("ks") && table.equals("t") ? 3600 : -1;
+    hints = new HintedHandoff(HintsConfig.defaults(dir.resolve("hints")).withDispatchInterval(Duration.ofMillis(100)),
+        ring.node(0).messaging(), () -> ring.ring(0), new HintsMetrics(null), clock::get, oneHour).start();
+    Endpoint target = ring.node(2).endpoint();
+    ring.markDown(2, true);
+    for (int i = 0; i < 10; i++) {
+      assertThat(hints.store(target, put("k" + i, "old"))).isTrue(); // two hours ago
+    }
+    clock.set(System.currentTimeMillis());
+    for (int i = 10; i < 15; i++) {
+      assertThat(hints.store(target, put("k" + i, "new"))).isTrue();
+    }
+    ring.markDown(2, false);
+    hints.onUp(target.hostId());
+    await(() -> hints.pending().isEmpty(), 15_000);
+    assertThat(hints.pending()).isEmpty();
+    assertThat(hints.metrics().dropped("expired")).isEqualTo(10);
+    assertThat(hints.metrics().replayed()).isEqualTo(5);
+    assertThat(rowsOn(2, 10)).as("expired hints are not applied").isZero();
+    assertThat(rowsOn(2, 15)).isEqualTo(5);
+  }
+
+  /**
+   * A hint the node refuses for good (its table is gone there) no longer holds up every hint
+   * behind it: it is dropped, counted, and delivery goes on. The old code retried it for ever.
+   */
+  @Test
+  void aHintForATableTheNodeDoesNotKnowIsDroppedAndDeliveryGoesOn() throws Exception {
+    Endpoint target = ring.node(1).endpoint();
+    ring.markDown(1, true);
+    assertThat(hints.store(target, Mutation.of(PartitionUpdate.builder("ks", "gone", b("x"))
+        .row(Row.of(new byte[0], List.of(Cell.live("v", b("x"), 1)))).build()))).isTrue();
+    for (int i = 0; i < 10; i++) {
+      assertThat(hints.store(target, put("k" + i, "v" + i))).isTrue();
+    }
+    ring.markDown(1, false);
+    hints.onUp(target.hostId());
+    await(() -> hints.pending().isEmpty(), 15_000);
+    assertThat(hints.pending()).isEmpty();
+    assertThat(rowsOn(1, 10)).isEqualTo(10);
+    assertThat(hints.metrics().dropped("unknown_table")).isEqualTo(1);
+    assertThat(hints.metrics().replayed()).isEqualTo(10);
+  }
+
   @Test
   void hintsForANodeThatLeftTheRingAreDropped() throws Exception {
     Endpoint gone = new Endpoint(new UUID(0, 99), InetAddress.getByName("127.0.0.99"));
