@@ -265,8 +265,17 @@ public final class CassetteNode implements AutoCloseable {
             ? config.integer(ConfigKeys.NATIVE_TRANSPORT_MAX_CONCURRENT_CONNECTIONS_PER_IP) : d.maxConnectionsPerIp());
     return new CqlServerOptions(host, port, maxFrame,
         CqlServerOptions.DEFAULT_MAX_CONCURRENT_REQUESTS_PER_CONNECTION, sizing.ioThreads(),
-        sizing.requestThreads(), authenticator,
+        requestThreads(), authenticator,
         CqlServerOptions.DEFAULT_IDLE_TIMEOUT_SECONDS, limits);
+  }
+
+  /** native_transport_max_threads, else the sizing's; a ring's requests wait on replicas, so more. */
+  private int requestThreads() {
+    if (config.isSet(ConfigKeys.NATIVE_TRANSPORT_MAX_THREADS)) {
+      return Math.max(1, config.integer(ConfigKeys.NATIVE_TRANSPORT_MAX_THREADS));
+    }
+    return ring != null ? Math.max(sizing.requestThreads(), ResourceSizing.MIN_RING_REQUEST_THREADS)
+        : sizing.requestThreads();
   }
 
   private long bytesOr(String key, long derived) {

@@ -32,6 +32,12 @@ public record ResourceSizing(long heapBytes, int processors, long memtableBytes,
   static final int MAX_IO_THREADS = 4;
   /** Requests block on storage I/O; two per core keeps a slow card busy without thrashing. */
   static final int REQUEST_THREADS_PER_CORE = 2;
+  /**
+   * In a ring a request thread mostly waits: a QUORUM write or read holds it for a round trip
+   * to the replicas, so a node serves at most threads / round trip requests whatever its cores
+   * do. Measured on a 3-node ring sharing one core: 2 threads capped it near 1k writes/s.
+   */
+  public static final int MIN_RING_REQUEST_THREADS = 16;
 
   public static ResourceSizing forThisJvm(Long memtableOverride, Integer compactorsOverride) {
     Runtime rt = Runtime.getRuntime();

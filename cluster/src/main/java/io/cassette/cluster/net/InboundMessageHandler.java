@@ -4,6 +4,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,8 +22,14 @@ final class InboundMessageHandler extends ChannelInboundHandlerAdapter {
   private final InetSocketAddress peer;
   private final ConnectionType type;
   private final long capacity;
-  /** Bytes of messages handed over and not yet finished; event loop only. */
-  private long inFlight;
+  /**
+   * Bytes of messages handed over and not yet finished. Handler threads give bytes back without
+   * a task on the event loop (one wake-up less per message); only a paused connection is
+   * resumed there.
+   */
+  private final AtomicLong inFlight = new AtomicLong();
+  /** Reads are paused; written on the event loop, read by releasing threads. */
+  private volatile boolean paused;
   private ChannelHandlerContext ctx;
 
   InboundMessageHandler(MessagingService service, InetSocketAddress peer, ConnectionType type) {
@@ -42,20 +49,31 @@ final class InboundMessageHandler extends ChannelInboundHandlerAdapter {
     Message m = (Message) msg;
     service.metrics().received();
     long bytes = OutboundConnection.QUEUED_MESSAGE_OVERHEAD_BYTES + m.payload().length;
-    inFlight += bytes;
-    if (inFlight > capacity && ctx.channel().config().isAutoRead()) {
-      log.debug("Pausing reads from {} ({}): {} bytes being handled", peer, type, inFlight);
+    long now = inFlight.addAndGet(bytes);
+    if (now > capacity && !paused) {
+      log.debug("Pausing reads from {} ({}): {} bytes being handled", peer, type, now);
+      paused = true;
       ctx.channel().config().setAutoRead(false);
+      // A release that ran before `paused` was set did not see it: check again.
+      if (inFlight.get() <= capacity) resume();
     }
     service.deliver(m, () -> release(bytes));
   }
 
   private void release(long bytes) {
-    if (ctx.executor().inEventLoop()) {
-      inFlight -= bytes;
-      if (inFlight <= capacity && !ctx.channel().config().isAutoRead()) ctx.channel().config().setAutoRead(true);
-    } else {
-      ctx.executor().execute(() -> release(bytes));
+    // Decrement, then read `paused`; the event loop sets `paused`, then reads inFlight: one of
+    // the two sees the other, so a paused connection is always resumed.
+    if (inFlight.addAndGet(-bytes) <= capacity && paused) {
+      if (ctx.executor().inEventLoop()) resume();
+      else ctx.executor().execute(this::resume);
+    }
+  }
+
+  /** On the event loop: reads again if the bytes being handled are back under capacity. */
+  private void resume() {
+    if (paused && inFlight.get() <= capacity) {
+      paused = false;
+      ctx.channel().config().setAutoRead(true);
     }
   }
 

@@ -113,6 +113,10 @@ final class WriteFanOut {
       }
     }
     List<Integer> mine = null;
+    // Replicas that take the same partitions (every replica, for a one-partition write) share
+    // one serialized payload: the messages only read it.
+    List<Integer> encodedIndexes = null;
+    byte[] encoded = null;
     for (Map.Entry<Endpoint, List<Integer>> e : byReplica.entrySet()) {
       Endpoint to = e.getKey();
       if (!r.isAlive(to)) {
@@ -127,14 +131,24 @@ final class WriteFanOut {
         List<Integer> indexes = e.getValue();
         CompletableFuture<Message> f;
         try {
-          f = messaging.sendWithCallback(messaging.peer(to.address()), Message.out(Verb.MUTATION_REQ,
-              RingCodec.mutation(m.updates())));
+          if (!indexes.equals(encodedIndexes)) {
+            encoded = RingCodec.mutation(m.updates());
+            encodedIndexes = indexes;
+          }
+          // Quick: an acknowledgement is counted on the event loop that read it, not after a
+          // hop to a handler thread (timeouts, which store hints, still arrive on one).
+          f = messaging.sendWithQuickCallback(messaging.peer(to.address()), Message.out(Verb.MUTATION_REQ, encoded));
         } catch (RuntimeException ex) {
           f = CompletableFuture.failedFuture(ex);
         }
         f.whenComplete((ok, ex) -> {
-          if (ok != null) {
-            observer.accept(ok);
+          if (ok != null && ok.epoch() > r.epoch()) {
+            // Catching up on a newer epoch is no work for the event loop.
+            try {
+              messaging.handlerExecutor().execute(() -> observer.accept(ok));
+            } catch (java.util.concurrent.RejectedExecutionException stopping) {
+              // the node is stopping: nothing to catch up for
+            }
           }
           if (ex != null && !(ex instanceof RequestFailureException)) {
             hints.store(to, m); // no acknowledgement before the timeout: leave it for hinted handoff

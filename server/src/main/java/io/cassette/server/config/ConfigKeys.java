@@ -34,6 +34,7 @@ public final class ConfigKeys {
       "native_transport_max_request_data_in_flight_per_ip";
   public static final String NATIVE_TRANSPORT_THROW_ON_OVERLOAD = "native_transport_throw_on_overload";
   public static final String NATIVE_TRANSPORT_MAX_CONCURRENT_CONNECTIONS = "native_transport_max_concurrent_connections";
+  public static final String NATIVE_TRANSPORT_MAX_THREADS = "native_transport_max_threads";
   public static final String NATIVE_TRANSPORT_MAX_CONCURRENT_CONNECTIONS_PER_IP =
       "native_transport_max_concurrent_connections_per_ip";
   /** Ours (Cassandra has none): answers queued to all clients and not yet read, see cql/README.md. */
@@ -121,6 +122,7 @@ public final class ConfigKeys {
     add(new ConfigKey(NATIVE_TRANSPORT_MAX_REQUEST_DATA_IN_FLIGHT_PER_IP, ValueType.DATA_SIZE, null));
     add(new ConfigKey(NATIVE_TRANSPORT_THROW_ON_OVERLOAD, ValueType.BOOLEAN, "false"));
     add(new ConfigKey(NATIVE_TRANSPORT_MAX_CONCURRENT_CONNECTIONS, ValueType.INT, null));
+    add(new ConfigKey(NATIVE_TRANSPORT_MAX_THREADS, ValueType.INT, null));
     add(new ConfigKey(NATIVE_TRANSPORT_MAX_CONCURRENT_CONNECTIONS_PER_IP, ValueType.INT, null));
     add(new ConfigKey(NATIVE_TRANSPORT_MAX_UNREAD_RESPONSE_DATA, ValueType.DATA_SIZE, null));
     add(new ConfigKey(PREPARED_STATEMENTS_CACHE_SIZE, ValueType.DATA_SIZE, null));
