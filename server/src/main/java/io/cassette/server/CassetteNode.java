@@ -62,6 +62,8 @@ public final class CassetteNode implements AutoCloseable {
   private RingNode ring;
   /** The ring's hints and batch log; null for a single node. */
   private RingWrites ringWrites;
+  /** Anti-entropy repair (nodetool repair); null for a single node. */
+  private io.cassette.coordinator.ring.repair.RepairService repair;
 
   public CassetteNode(Config config, ResourceSizing sizing) {
     this(config, sizing, null);
@@ -113,6 +115,9 @@ public final class CassetteNode implements AutoCloseable {
       forwarding.batchlog(ringWrites.batchlog());
       ringCoordinator.set(forwarding);
       forwarding.registerHandlers();
+      repair = new io.cassette.coordinator.ring.repair.RepairService(coordinator, ring.messaging(), r::tokenRing)
+          .registerHandlers();
+      started.add(repair);
       front = forwarding;
       // Like Cassandra, the front doors open once the node is part of the ring.
       ring.join(io.cassette.cql.language.NodeInfo.RELEASE_VERSION, cqlPort, respPort);
@@ -223,6 +228,7 @@ public final class CassetteNode implements AutoCloseable {
             (key, table) -> RingEndpoints.partitionKey(cqlLanguage == null ? null : cqlLanguage.schema(),
                 table[0], table[1], key));
         HintsEndpoints.register(http, ring, ringWrites.hints());
+        io.cassette.server.ring.RepairEndpoints.register(http, repair);
       }
       listening.add("HTTP " + format(bind("HTTP", ConfigKeys.HTTP_PORT, http::start)));
       started.add(http);

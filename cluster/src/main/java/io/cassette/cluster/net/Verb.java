@@ -47,6 +47,8 @@ public enum Verb {
   METADATA_CURRENT_EPOCH_RSP(27, URGENT, REQUEST, null),
   /** A Redis command's reply in RESP form, from the node that executed it. */
   REDIS_RSP(35, SMALL, REQUEST, null),
+  /** Repair: a streamed batch was verified and applied. */
+  REPAIR_STREAM_RSP(87, SMALL, REQUEST, null),
 
   // --- requests ---
   MUTATION_REQ(40, SMALL, WRITE, MUTATION_RSP),
@@ -86,6 +88,8 @@ public enum Verb {
    * deliver a PUBLISH / expire a due key there. Payload: resp's {@code RedisMessages}.
    */
   REDIS_REQ(75, SMALL, REQUEST, REDIS_RSP),
+  /** Repair: one checksummed batch of rows streamed from one replica to another (SYNC_REQ's work). */
+  REPAIR_STREAM_REQ(88, SMALL, REQUEST, REPAIR_STREAM_RSP),
 
   // --- free for tests and experiments; no handler is registered by default ---
   TEST_REQ(1000, SMALL, REQUEST, null),

@@ -47,6 +47,7 @@ public final class NodetoolMain {
         setcompactionthroughput MIB       change it (MiB/s; 0 = unthrottled)
         listpendinghints                  hints this node keeps for other nodes (ring)
         truncatehints [ENDPOINT]          delete the hints for ENDPOINT, or all of them (ring)
+        repair [-pr] [-full] [KS [TABLE...]]  anti-entropy repair with Merkle trees (ring; -pr: primary ranges only)
         settraceprobability P             trace this share (0 to 1) of CQL requests (system_traces)
         gettraceprobability               the share traced
         gcstats                           garbage collection since the previous call
@@ -98,6 +99,12 @@ public final class NodetoolMain {
       }
       String command = rest.get(0);
       List<String> commandArgs = rest.subList(1, rest.size());
+      if (command.equals("repair")) { // prints its progress as it comes, not at the end
+        RepairRunner.run(new AdminClient(host, port, AdminAuthorization.header(username, password, passwordFile,
+            System.getenv(AdminAuthorization.TOKEN_VARIABLE))), commandArgs, out);
+        out.flush();
+        return 0;
+      }
       out.print(execute(new AdminClient(host, port, AdminAuthorization.header(username, password, passwordFile,
           System.getenv(AdminAuthorization.TOKEN_VARIABLE))), command, commandArgs));
       out.flush();

@@ -1,0 +1,173 @@
+package io.cassette.coordinator.ring.repair;
+
+import io.cassette.cluster.net.Message;
+import io.cassette.cluster.net.MessagingService;
+import io.cassette.cluster.net.RequestFailureReason;
+import io.cassette.cluster.net.Verb;
+import io.cassette.coordinator.ConsistencyLevel;
+import io.cassette.coordinator.CoordinatorException;
+import io.cassette.coordinator.Request;
+import io.cassette.coordinator.local.LocalCoordinator;
+import io.cassette.coordinator.ring.TokenRing;
+import io.cassette.storage.Mutation;
+import io.cassette.storage.PartitionUpdate;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Anti-entropy repair on one node: serves peers' repair requests and runs this node's
+ * {@code nodetool repair} commands ({@link RepairCommand}).
+ *
+ * <ul>
+ *   <li>VALIDATION_REQ: build this replica's {@link MerkleTree} of a range of a table and answer it.
+ *   <li>SYNC_REQ: stream this node's rows of some ranges of a table to a named peer
+ *       ({@link StreamSender}), answer with what was sent.
+ *   <li>REPAIR_STREAM_REQ: verify a {@link StreamBatch}'s checksum, apply it as one write (LWW
+ *       reconciles it), acknowledge; a damaged batch is refused whole (FAILURE_RSP) and resent.
+ * </ul>
+ * Validations and syncs are long scans: they run one at a time on this service's own thread,
+ * never on the messaging handler threads (which must stay free for reads, writes and the
+ * stream batches themselves).
+ */
+public final class RepairService implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(RepairService.class);
+  private static final Request ONE = Request.of(ConsistencyLevel.ONE);
+  private static final byte[] ACK = {(byte) RepairMessages.VERSION};
+  /** Validation and sync requests waiting for this node's repair thread. */
+  static final int MAX_QUEUED = 1024;
+
+  private final LocalCoordinator local;
+  private final MessagingService messaging;
+  private final Supplier<TokenRing> ring;
+  private final Validator validator;
+  private final StreamSender sender;
+  private final ExecutorService repairThread;
+  private final AtomicInteger commands = new AtomicInteger();
+
+  public RepairService(LocalCoordinator local, MessagingService messaging, Supplier<TokenRing> ring) {
+    this.local = local;
+    this.messaging = messaging;
+    this.ring = ring;
+    this.validator = new Validator(local);
+    this.sender = new StreamSender(local, messaging);
+    this.repairThread = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
+        new LinkedBlockingQueue<>(MAX_QUEUED), r -> {
+          Thread t = new Thread(r, "cassette-repair");
+          t.setDaemon(true);
+          return t;
+        });
+  }
+
+  /** Serves peers' VALIDATION_REQ, SYNC_REQ and REPAIR_STREAM_REQ. */
+  public RepairService registerHandlers() {
+    messaging.registerHandler(Verb.VALIDATION_REQ, m -> onRepairThread(m,
+        () -> validator.validate(RepairMessages.validation(m.payload())).encode()));
+    messaging.registerHandler(Verb.SYNC_REQ, m -> onRepairThread(m,
+        () -> RepairMessages.encode(sender.stream(RepairMessages.sync(m.payload())))));
+    messaging.registerHandler(Verb.REPAIR_STREAM_REQ, this::receive);
+    return this;
+  }
+
+  /**
+   * Runs {@code nodetool repair} on this node: each progress line (Cassandra's texts) goes to
+   * {@code progress} as it happens.
+   *
+   * @throws RepairException when a replica is down, a table unknown, or a validation or sync
+   *     fails (after the "failed with error" line has been reported)
+   */
+  public List<RepairSummary> repair(RepairOptions options, Consumer<String> progress) {
+    return new RepairCommand(this, options, progress).run();
+  }
+
+  /**
+   * How long a streamed batch waits for its acknowledgement before it is sent again (default
+   * {@link StreamSender#BATCH_TIMEOUT_MILLIS}); tests shorten it.
+   */
+  public RepairService streamBatchTimeout(java.time.Duration timeout) {
+    sender.batchTimeout(timeout.toMillis());
+    return this;
+  }
+
+  int nextCommand() {
+    return commands.incrementAndGet();
+  }
+
+  LocalCoordinator local() {
+    return local;
+  }
+
+  MessagingService messaging() {
+    return messaging;
+  }
+
+  TokenRing ring() {
+    return ring.get();
+  }
+
+  Validator validator() {
+    return validator;
+  }
+
+  StreamSender sender() {
+    return sender;
+  }
+
+  private void onRepairThread(Message m, Supplier<byte[]> work) {
+    try {
+      repairThread.execute(() -> {
+        byte[] answer;
+        try {
+          answer = work.get();
+        } catch (CoordinatorException.UnknownTable e) {
+          messaging.respondFailure(m, RequestFailureReason.INCOMPATIBLE_SCHEMA, e.getMessage());
+          return;
+        } catch (RuntimeException e) {
+          LOG.warn("{} from {} failed: {}", m.verb(), m.from(), e.toString());
+          messaging.respondFailure(m, RequestFailureReason.UNKNOWN, e.getMessage() == null ? e.toString() : e.getMessage());
+          return;
+        }
+        messaging.respond(m, answer);
+      });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      messaging.respondFailure(m, RequestFailureReason.OVERLOADED, "too many repair requests queued");
+    }
+  }
+
+  /** A streamed batch: verified whole, then applied as one write, then acknowledged. */
+  private void receive(Message m) {
+    List<PartitionUpdate> partitions;
+    try {
+      partitions = StreamBatch.decode(m.payload());
+    } catch (RuntimeException e) { // damaged: nothing applied, the sender sends it again
+      LOG.warn("repair stream batch from {} refused: {}", m.from(), e.getMessage());
+      messaging.respondFailure(m, RequestFailureReason.UNKNOWN, e.getMessage());
+      return;
+    }
+    try {
+      if (!partitions.isEmpty()) {
+        local.write(new Mutation(partitions), ONE);
+      }
+    } catch (CoordinatorException.UnknownTable e) {
+      messaging.respondFailure(m, RequestFailureReason.INCOMPATIBLE_SCHEMA, e.getMessage());
+      return;
+    } catch (RuntimeException e) {
+      LOG.warn("repair stream batch from {} not applied: {}", m.from(), e.toString());
+      messaging.respondFailure(m, RequestFailureReason.UNKNOWN, e.toString());
+      return;
+    }
+    messaging.respond(m, ACK);
+  }
+
+  @Override
+  public void close() {
+    repairThread.shutdownNow();
+  }
+}

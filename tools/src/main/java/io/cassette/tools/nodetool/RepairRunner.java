@@ -1,0 +1,82 @@
+package io.cassette.tools.nodetool;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintStream;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code nodetool repair [-pr] [-full] [KEYSPACE [TABLE...]]}: starts a repair on the node
+ * ({@code POST /api/repair}) and prints its progress lines as they come
+ * ({@code GET /api/repair?id=N&from=K}), each after its time as Cassandra's nodetool prints
+ * them: {@code [2026-12-01 18:00:00,123] Repair session ... finished (progress: 50%)}. A failed
+ * repair (a replica down: "Endpoint not alive") is a {@link NodetoolException}: exit status 1.
+ */
+final class RepairRunner {
+  /** How often the node is asked for new lines. */
+  static final long POLL_MILLIS = 200;
+  private static final DateTimeFormatter TIME =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss,SSS").withZone(ZoneId.systemDefault());
+
+  private RepairRunner() {}
+
+  /**
+   * @param args the command's own arguments
+   * @throws NodetoolMain.UsageException for an unknown option
+   */
+  static void run(AdminClient node, List<String> args, PrintStream out) {
+    boolean pr = false;
+    boolean full = false;
+    List<String> names = new ArrayList<>();
+    for (String a : args) {
+      switch (a) {
+        case "-pr", "--partitioner-range" -> pr = true;
+        case "-full", "--full" -> full = true;
+        default -> {
+          if (a.startsWith("-")) {
+            throw new NodetoolMain.UsageException("Unknown option '" + a + "'");
+          }
+          names.add(a);
+        }
+      }
+    }
+    Map<String, List<String>> params = new LinkedHashMap<>();
+    if (!names.isEmpty()) {
+      params.put("keyspace", List.of(names.get(0)));
+      if (names.size() > 1) {
+        params.put("table", names.subList(1, names.size()));
+      }
+    }
+    params.put("pr", List.of(Boolean.toString(pr)));
+    params.put("full", List.of(Boolean.toString(full)));
+    String id = node.post("/api/repair", params).path("id").asText();
+    int from = 0;
+    while (true) {
+      JsonNode p = node.get("/api/repair", Map.of("id", List.of(id), "from", List.of(Integer.toString(from))));
+      for (JsonNode line : p.path("lines")) {
+        out.println("[" + TIME.format(Instant.ofEpochMilli(line.path("time").asLong())) + "] "
+            + line.path("text").asText());
+      }
+      out.flush();
+      from = p.path("next").asInt(from);
+      if (p.path("done").asBoolean()) {
+        if (p.hasNonNull("error")) {
+          throw new NodetoolException("Repair job has failed with the error message: " + p.path("error").asText()
+              + ". Check the logs on the repair participants for further details");
+        }
+        return;
+      }
+      try {
+        Thread.sleep(POLL_MILLIS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new NodetoolException("Interrupted");
+      }
+    }
+  }
+}
