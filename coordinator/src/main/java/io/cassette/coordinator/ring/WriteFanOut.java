@@ -44,6 +44,14 @@ import java.util.concurrent.TimeoutException;
  * </ul>
  */
 final class WriteFanOut {
+  /**
+   * TEST FAULT, a deliberately broken build for the fault lab (module lab), off unless the JVM
+   * runs with {@code -Dcassette.test_fault.ack_write_before_replicas=true}: a write is
+   * acknowledged as soon as it is sent, without waiting for the replicas, and no hint is stored.
+   * The lab's set checker must then report lost acknowledged writes.
+   */
+  static final boolean TEST_FAULT_ACK_BEFORE_REPLICAS = Boolean.getBoolean("cassette.test_fault.ack_write_before_replicas");
+
   /** Waiting beyond the verb's expiry, in case a callback is never completed (it always should be). */
   private static final long SAFETY_MILLIS = 5_000;
 
@@ -57,7 +65,7 @@ final class WriteFanOut {
               java.util.function.Consumer<Message> observer) {
     this.local = local;
     this.messaging = messaging;
-    this.hints = hints;
+    this.hints = TEST_FAULT_ACK_BEFORE_REPLICAS ? HintSink.NONE : hints;
     this.observer = observer;
   }
 
@@ -165,6 +173,9 @@ final class WriteFanOut {
         failed = ex;
       }
       p.answer(r, r.self(), mine, failed);
+    }
+    if (TEST_FAULT_ACK_BEFORE_REPLICAS) {
+      return;
     }
     p.await(messaging.config().timeouts().millis(Verb.MUTATION_REQ) + SAFETY_MILLIS);
   }

@@ -1,0 +1,72 @@
+package io.cassette.lab.check;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A compare-and-set register holding an integer (or nothing), as Knossos's {@code cas-register}:
+ * read (answers the value, null when absent), write (answers nothing), cas (answers whether it
+ * applied). The state is an {@code Optional} because null means "illegal" to the checker.
+ */
+public final class CasRegister implements Model<Optional<Integer>, CasRegister.Op, Object> {
+  /** The operations; their {@code toString} is what a report prints. */
+  public sealed interface Op permits Read, Write, Cas {}
+
+  public record Read() implements Op {
+    @Override
+    public String toString() {
+      return "read";
+    }
+  }
+
+  public record Write(int value) implements Op {
+    @Override
+    public String toString() {
+      return "write " + value;
+    }
+  }
+
+  public record Cas(int expected, int value) implements Op {
+    @Override
+    public String toString() {
+      return "cas " + expected + "->" + value;
+    }
+  }
+
+  private final Integer initial;
+
+  /** @param initial the value before the first operation (null: absent, read answers null) */
+  public CasRegister(Integer initial) {
+    this.initial = initial;
+  }
+
+  @Override
+  public Optional<Integer> init() {
+    return Optional.ofNullable(initial);
+  }
+
+  @Override
+  public Optional<Integer> step(Optional<Integer> state, Op input, Object output) {
+    if (input instanceof Read) {
+      return output == null || Objects.equals(state.orElse(null), output) ? state : null;
+    }
+    if (input instanceof Write w) {
+      return Optional.of(w.value());
+    }
+    Cas c = (Cas) input;
+    boolean matches = state.isPresent() && state.get() == c.expected();
+    if (output == null) {
+      return matches ? Optional.of(c.value()) : state;
+    }
+    boolean applied = (Boolean) output;
+    if (applied) {
+      return matches ? Optional.of(c.value()) : null;
+    }
+    return matches ? null : state;
+  }
+
+  @Override
+  public boolean isReadOnly(Op input) {
+    return input instanceof Read;
+  }
+}

@@ -1,0 +1,24 @@
+package io.cassette.lab.check;
+
+/**
+ * A sequential specification: the object's state and how each operation moves it.
+ *
+ * <p>States must be immutable values with {@code equals}/{@code hashCode}: the checker
+ * memoises (linearized set, state) pairs.
+ */
+public interface Model<S, I, O> {
+  S init();
+
+  /**
+   * The state after {@code input} runs on {@code state} and answers {@code output}, or null if
+   * the object cannot answer that from that state (so a state itself is never null).
+   *
+   * <p>{@code output} is null for an indeterminate operation: return the state as if it took
+   * effect at this point with whatever answer it would have given (never null). That it may
+   * also never take effect the checker handles itself.
+   */
+  S step(S state, I input, O output);
+
+  /** Whether the operation changes nothing (reads): failed or indeterminate ones are dropped. */
+  boolean isReadOnly(I input);
+}

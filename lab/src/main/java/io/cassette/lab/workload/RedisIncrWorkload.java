@@ -1,0 +1,119 @@
+package io.cassette.lab.workload;
+
+import io.cassette.lab.check.CounterChecker;
+import io.cassette.lab.check.Status;
+import io.cassette.lab.ring.LabRing;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicLongArray;
+import redis.clients.jedis.Jedis;
+
+/**
+ * Redis INCR through every node's RESP door (at the ring's {@code resp_consistency}); each
+ * client talks to one node and moves to another when its connection fails. After the run every
+ * key is read (GET) through every node and checked as a counter ({@link CounterChecker}).
+ */
+public final class RedisIncrWorkload implements Workload {
+  private static final int TIMEOUT_MILLIS = 5_000;
+  private final List<String> hosts;
+  private final int port;
+  private final LabClock clock;
+  private final int keys;
+  private final Budget budget;
+  private final long thinkMillis;
+  private final long seed;
+  private final AtomicLongArray ok;
+  private final AtomicLongArray failed;
+  private final AtomicLongArray indeterminate;
+  private final List<OpRecord> records = Collections.synchronizedList(new ArrayList<>());
+  private final List<CounterChecker.Result> results = new ArrayList<>();
+
+  public RedisIncrWorkload(List<String> hosts, int port, LabClock clock, int keys, long operations, long thinkMillis,
+                           long seed) {
+    this.hosts = hosts;
+    this.port = port;
+    this.clock = clock;
+    this.keys = keys;
+    this.budget = new Budget(operations);
+    this.thinkMillis = thinkMillis;
+    this.seed = seed;
+    this.ok = new AtomicLongArray(keys);
+    this.failed = new AtomicLongArray(keys);
+    this.indeterminate = new AtomicLongArray(keys);
+  }
+
+  @Override
+  public String name() {
+    return "redis-incr";
+  }
+
+  @Override
+  public void setup() {}
+
+  @Override
+  public void runClient(int client, long deadlineNanos) throws InterruptedException {
+    Random random = new Random(seed * 7 + client);
+    int host = client % hosts.size();
+    Jedis jedis = null;
+    try {
+      while (clock.nanos() < deadlineNanos && budget.take()) {
+        int k = random.nextInt(keys);
+        long call = clock.nanos();
+        Status s;
+        try {
+          if (jedis == null) {
+            jedis = new Jedis(hosts.get(host), port, TIMEOUT_MILLIS);
+            jedis.auth(LabRing.REDIS_PASSWORD);
+          }
+          jedis.incr("lab:incr:" + k);
+          s = Status.OK;
+        } catch (RuntimeException e) {
+          s = Outcomes.ofRedisWrite(e);
+          if (e instanceof redis.clients.jedis.exceptions.JedisConnectionException) {
+            if (jedis != null) {
+              jedis.close();
+            }
+            jedis = null;
+            host = (host + 1) % hosts.size();
+          }
+        }
+        (s == Status.OK ? ok : s == Status.FAIL ? failed : indeterminate).incrementAndGet(k);
+        records.add(new OpRecord(name(), call, clock.nanos(), s));
+        Thread.sleep(thinkMillis);
+      }
+    } finally {
+      if (jedis != null) {
+        jedis.close();
+      }
+    }
+  }
+
+  @Override
+  public void finish() {
+    for (String h : hosts) {
+      try (Jedis jedis = new Jedis(h, port, 10_000)) {
+        jedis.auth(LabRing.REDIS_PASSWORD);
+        for (int k = 0; k < keys; k++) {
+          String v = jedis.get("lab:incr:" + k);
+          results.add(CounterChecker.check("lab:incr:" + k + " via " + h, ok.get(k), failed.get(k),
+              indeterminate.get(k), v == null ? 0 : Long.parseLong(v)));
+        }
+      }
+    }
+  }
+
+  @Override
+  public Verdict check() {
+    return CounterWorkload.counterVerdict(name(), "counter (acknowledged <= final <= acknowledged + indeterminate)",
+        results);
+  }
+
+  @Override
+  public List<OpRecord> records() {
+    synchronized (records) {
+      return new ArrayList<>(records);
+    }
+  }
+}

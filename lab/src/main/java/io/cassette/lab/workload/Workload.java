@@ -1,0 +1,31 @@
+package io.cassette.lab.workload;
+
+import io.cassette.lab.check.CheckResult;
+import java.util.List;
+
+/**
+ * A client workload: set up its tables, run on several client threads until a deadline or an
+ * operation budget, read its final state once the ring is whole again, and check its history.
+ */
+public interface Workload {
+  String name();
+
+  void setup() throws Exception;
+
+  /** One client's loop; returns at {@code deadlineNanos} (lab clock) or when the budget is spent. */
+  void runClient(int client, long deadlineNanos) throws InterruptedException;
+
+  /** Reads after the run (every node, the ring healed). */
+  void finish() throws Exception;
+
+  /** The checker's verdict and the lines that explain it. */
+  Verdict check();
+
+  /** Every operation, for counts and the latency chart. */
+  List<OpRecord> records();
+
+  /**
+   * @param details one line per fact worth printing (counts, lost elements, a violation's history excerpt)
+   */
+  record Verdict(String workload, String checker, CheckResult.Verdict verdict, List<String> details) {}
+}

@@ -1,0 +1,289 @@
+package io.cassette.lab.check;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cassette.lab.check.CasRegister.Cas;
+import io.cassette.lab.check.CasRegister.Op;
+import io.cassette.lab.check.CasRegister.Read;
+import io.cassette.lab.check.CasRegister.Write;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The checker on histories whose answer is known: Porcupine's and Knossos's register examples,
+ * the classic anomalies (stale read, new-old inversion, a failed CAS whose write shows up), the
+ * indeterminate cases; then random small histories against {@link BruteForce}, and a large
+ * history from a simulated linearizable register to show it stays fast.
+ */
+class LinearizabilityCheckerTest {
+  private static final CasRegister REGISTER = new CasRegister(0);
+  private final LinearizabilityChecker<java.util.Optional<Integer>, Op, Object> checker =
+      new LinearizabilityChecker<>(REGISTER);
+
+  private static Operation<Op, Object> ok(int client, Op op, Object out, long call, long ret) {
+    return Operation.ok(client, "x", op, out, call, ret);
+  }
+
+  private CheckResult.Verdict check(List<Operation<Op, Object>> h) {
+    CheckResult r = checker.checkKey("x", h);
+    assertThat(BruteForce.linearizable(REGISTER, h)).as("brute force agrees").isEqualTo(r.ok());
+    return r.verdict();
+  }
+
+  @Test
+  void porcupinesRegisterExamples() {
+    // porcupine_test.go TestRegisterModel: put 100 || get 100 || get 0 -> linearizable.
+    assertThat(check(List.of(
+        ok(0, new Write(100), null, 0, 100),
+        ok(1, new Read(), 100, 25, 75),
+        ok(2, new Read(), 0, 30, 60)))).isEqualTo(CheckResult.Verdict.OK);
+    // put 200 [0,100], get 200 [10,30], get 0 [40,90]: once 200 was read, 0 cannot come back.
+    assertThat(check(List.of(
+        ok(0, new Write(200), null, 0, 100),
+        ok(1, new Read(), 200, 10, 30),
+        ok(2, new Read(), 0, 40, 90)))).isEqualTo(CheckResult.Verdict.VIOLATION);
+  }
+
+  @Test
+  void knossosCasRegisterExamples() {
+    // Knossos's cas-register: a successful cas must see the value it expected.
+    assertThat(check(List.of(
+        ok(0, new Write(1), null, 0, 10),
+        ok(1, new Cas(1, 2), true, 20, 30),
+        ok(2, new Read(), 2, 40, 50)))).isEqualTo(CheckResult.Verdict.OK);
+    assertThat(check(List.of(
+        ok(0, new Write(1), null, 0, 10),
+        ok(1, new Cas(2, 3), true, 20, 30)))).isEqualTo(CheckResult.Verdict.VIOLATION);
+    // Two cas from the same value both succeeding, sequentially: only one may.
+    assertThat(check(List.of(
+        ok(0, new Cas(0, 1), true, 0, 10),
+        ok(1, new Cas(0, 2), true, 20, 30)))).isEqualTo(CheckResult.Verdict.VIOLATION);
+    // ... concurrently too (both saw 0): still at most one.
+    assertThat(check(List.of(
+        ok(0, new Cas(0, 1), true, 0, 30),
+        ok(1, new Cas(0, 2), true, 10, 40)))).isEqualTo(CheckResult.Verdict.VIOLATION);
+    // Concurrent: one applies, the other fails having seen the new value.
+    assertThat(check(List.of(
+        ok(0, new Cas(0, 1), true, 0, 30),
+        ok(1, new Cas(0, 2), false, 10, 40),
+        ok(2, new Read(), 1, 50, 60)))).isEqualTo(CheckResult.Verdict.OK);
+  }
+
+  @Test
+  void staleReadAndNewOldInversion() {
+    assertThat(check(List.of(
+        ok(0, new Write(1), null, 0, 10),
+        ok(1, new Read(), 0, 20, 30)))).as("stale read").isEqualTo(CheckResult.Verdict.VIOLATION);
+    // A write in progress may be seen by one read, but a later read may not go back.
+    assertThat(check(List.of(
+        ok(0, new Write(1), null, 0, 100),
+        ok(1, new Read(), 1, 10, 20),
+        ok(2, new Read(), 0, 30, 40)))).as("new-old inversion").isEqualTo(CheckResult.Verdict.VIOLATION);
+    assertThat(check(List.of(
+        ok(0, new Write(1), null, 0, 100),
+        ok(1, new Read(), 0, 10, 20),
+        ok(2, new Read(), 1, 30, 40)))).isEqualTo(CheckResult.Verdict.OK);
+  }
+
+  @Test
+  void aFailedCasWhoseWriteIsSeenLaterIsAViolation() {
+    // CASSANDRA-12126's shape: cas answered "not applied" with nobody else writing, yet its value is read.
+    assertThat(check(List.of(
+        ok(0, new Cas(0, 5), false, 0, 10),
+        ok(1, new Read(), 5, 20, 30)))).isEqualTo(CheckResult.Verdict.VIOLATION);
+  }
+
+  @Test
+  void indeterminateOperationsMayHappenLateOrNever() {
+    // A timed-out write seen long after it was called: fine.
+    assertThat(check(List.of(
+        Operation.<Op, Object>indeterminate(0, "x", new Write(7), 0),
+        ok(1, new Read(), 0, 10, 20),
+        ok(1, new Read(), 7, 1_000, 1_010),
+        ok(2, new Read(), 7, 2_000, 2_010)))).isEqualTo(CheckResult.Verdict.OK);
+    // Never seen: fine too.
+    assertThat(check(List.of(
+        Operation.<Op, Object>indeterminate(0, "x", new Write(7), 0),
+        ok(1, new Read(), 0, 1_000, 1_010)))).isEqualTo(CheckResult.Verdict.OK);
+    // But not before its call.
+    assertThat(check(List.of(
+        ok(1, new Read(), 7, 0, 10),
+        Operation.<Op, Object>indeterminate(0, "x", new Write(7), 20)))).isEqualTo(CheckResult.Verdict.VIOLATION);
+    // And seen, then gone again, with no other write: once it happened it stays.
+    assertThat(check(List.of(
+        Operation.<Op, Object>indeterminate(0, "x", new Write(7), 0),
+        ok(1, new Read(), 7, 10, 20),
+        ok(2, new Read(), 0, 30, 40)))).isEqualTo(CheckResult.Verdict.VIOLATION);
+    // A failed write did not happen: reading its value is a violation.
+    assertThat(check(List.of(
+        Operation.<Op, Object>fail(0, "x", new Write(7), 0, 10),
+        ok(1, new Read(), 7, 20, 30)))).isEqualTo(CheckResult.Verdict.VIOLATION);
+  }
+
+  @Test
+  void perKeyDecompositionNamesTheBadKey() {
+    List<Operation<Op, Object>> h = new ArrayList<>();
+    h.add(Operation.ok(0, "a", new Write(1), null, 0, 10));
+    h.add(Operation.ok(1, "b", new Write(1), null, 0, 10));
+    h.add(Operation.ok(0, "a", new Read(), 1, 20, 30));
+    h.add(Operation.ok(1, "b", new Read(), 0, 20, 30));
+    List<CheckResult> results = checker.checkByKey(h);
+    assertThat(results).extracting(CheckResult::key).containsExactly("a", "b");
+    assertThat(results).extracting(CheckResult::verdict)
+        .containsExactly(CheckResult.Verdict.OK, CheckResult.Verdict.VIOLATION);
+    assertThat(LinearizabilityChecker.overall(results)).isEqualTo(CheckResult.Verdict.VIOLATION);
+    assertThat(String.join("\n", results.get(1).explanation())).contains("read -> ok 0");
+  }
+
+  @Test
+  void agreesWithBruteForceOnRandomSmallHistories() {
+    Random random = new Random(18);
+    int violations = 0;
+    for (int round = 0; round < 3_000; round++) {
+      List<Operation<Op, Object>> h = randomHistory(random, 2 + random.nextInt(6));
+      boolean expected = BruteForce.linearizable(REGISTER, h);
+      CheckResult r = checker.checkKey("x", h);
+      assertThat(r.ok()).as("round %d: %s", round, h).isEqualTo(expected);
+      violations += expected ? 0 : 1;
+    }
+    // Both kinds must be well represented for the comparison to mean something.
+    assertThat(violations).isBetween(300, 2_700);
+  }
+
+  @Test
+  void aLongLinearizableHistoryIsCheckedQuickly() {
+    Random random = new Random(7);
+    List<Operation<Op, Object>> h = simulated(random, 5, 2_000);
+    long start = System.nanoTime();
+    CheckResult r = checker.checkKey("x", h);
+    long ms = (System.nanoTime() - start) / 1_000_000;
+    assertThat(r.verdict()).isEqualTo(CheckResult.Verdict.OK);
+    assertThat(ms).as("ms for 2,000 operations of 5 clients").isLessThan(20_000);
+  }
+
+  @Test
+  void oneWrongReadInALongHistoryIsFound() {
+    Random random = new Random(11);
+    List<Operation<Op, Object>> h = simulated(random, 5, 2_000);
+    int victim = -1;
+    for (int i = h.size() / 2; i < h.size(); i++) {
+      if (h.get(i).input() instanceof Read) {
+        victim = i;
+        break;
+      }
+    }
+    Operation<Op, Object> r = h.get(victim);
+    h.set(victim, Operation.ok(r.client(), "x", r.input(), 99, r.call(), r.ret())); // 99 is never written
+    CheckResult result = checker.checkKey("x", h);
+    assertThat(result.verdict()).isEqualTo(CheckResult.Verdict.VIOLATION);
+    assertThat(result.explanation().get(0)).contains("read -> ok 99");
+  }
+
+  @Test
+  void timedOutWritesThatNeverHappenedOrHappenedLateAreAccepted() {
+    Random random = new Random(5);
+    List<Operation<Op, Object>> h = simulated(random, 5, 1_000, true);
+    // Writes whose value nobody read may be reported as timed out: whether they took effect or
+    // not, the history stays linearizable (the simulation applied them; "never" is also allowed).
+    java.util.Set<Integer> read = new java.util.HashSet<>();
+    for (Operation<Op, Object> op : h) {
+      if (op.input() instanceof Read) {
+        read.add((Integer) op.output());
+      }
+    }
+    int made = 0;
+    for (int i = 0; i < h.size(); i++) {
+      Operation<Op, Object> op = h.get(i);
+      if (op.input() instanceof Write w && !read.contains(w.value()) && random.nextBoolean()) {
+        h.set(i, Operation.indeterminate(op.client(), "x", op.input(), op.call()));
+        made++;
+      }
+    }
+    assertThat(made).isPositive();
+    assertThat(checker.checkKey("x", h).verdict()).isEqualTo(CheckResult.Verdict.OK);
+  }
+
+  @Test
+  void aBudgetRunOutIsUnknownNotAGuess() {
+    Random random = new Random(7);
+    List<Operation<Op, Object>> h = simulated(random, 5, 500);
+    CheckResult r = new LinearizabilityChecker<>(REGISTER, 10).checkKey("x", h);
+    assertThat(r.verdict()).isEqualTo(CheckResult.Verdict.UNKNOWN);
+  }
+
+  /**
+   * Random operations with random intervals and outputs drawn from a small range: about half of
+   * them linearizable. Some are failed or indeterminate.
+   */
+  private static List<Operation<Op, Object>> randomHistory(Random random, int n) {
+    List<Operation<Op, Object>> h = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      long call = random.nextInt(20);
+      long ret = call + random.nextInt(10);
+      Op op = switch (random.nextInt(3)) {
+        case 0 -> new Read();
+        case 1 -> new Write(random.nextInt(3));
+        default -> new Cas(random.nextInt(3), random.nextInt(3));
+      };
+      Object out = op instanceof Read ? (Object) random.nextInt(3) : op instanceof Cas ? (Object) random.nextBoolean() : null;
+      int kind = random.nextInt(10);
+      if (kind == 0) {
+        h.add(Operation.fail(i, "x", op, call, ret));
+      } else if (kind == 1) {
+        h.add(Operation.indeterminate(i, "x", op, call));
+      } else {
+        h.add(Operation.ok(i, "x", op, out, call, ret));
+      }
+    }
+    return h;
+  }
+
+  /**
+   * A real register under {@code clients} concurrent clients: each operation takes effect at a
+   * random instant inside its interval, so the history is linearizable by construction.
+   */
+  static List<Operation<Op, Object>> simulated(Random random, int clients, int count) {
+    return simulated(random, clients, count, false);
+  }
+
+  /** @param uniqueWrites each write a value of its own (1000 + its index), as the lab's workload writes */
+  static List<Operation<Op, Object>> simulated(Random random, int clients, int count, boolean uniqueWrites) {
+    long[] free = new long[clients];
+    record Pending(int client, Op op, long call, long at, long ret) {}
+    List<Pending> pending = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      int c = random.nextInt(clients);
+      long call = free[c] + random.nextInt(5);
+      long ret = call + 1 + random.nextInt(30);
+      long at = call + random.nextLong(ret - call + 1);
+      free[c] = ret + 1;
+      Op op = switch (random.nextInt(3)) {
+        case 0 -> new Read();
+        case 1 -> new Write(uniqueWrites ? 1000 + i : random.nextInt(5));
+        default -> new Cas(random.nextInt(5), random.nextInt(5));
+      };
+      pending.add(new Pending(c, op, call, at, ret));
+    }
+    pending.sort(java.util.Comparator.comparingLong(Pending::at));
+    Integer value = 0;
+    List<Operation<Op, Object>> h = new ArrayList<>();
+    for (Pending p : pending) {
+      Object out = null;
+      if (p.op() instanceof Read) {
+        out = value;
+      } else if (p.op() instanceof Write w) {
+        value = w.value();
+      } else {
+        Cas cas = (Cas) p.op();
+        out = value == cas.expected();
+        if (value == cas.expected()) {
+          value = cas.value();
+        }
+      }
+      h.add(Operation.ok(p.client(), "x", p.op(), out, p.call(), p.ret()));
+    }
+    return h;
+  }
+}
