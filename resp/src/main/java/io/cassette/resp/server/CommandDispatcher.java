@@ -183,7 +183,7 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
         } finally {
           budget.release(request.budgetBytes() - kept);
         }
-        if (server.blocking.hasReady()) {
+        if (server.blocking.hasReady() && !server.scriptBusy()) {
           serveBlocked();
         }
         if (buf.readableBytes() >= FLUSH_THRESHOLD_BYTES) {
@@ -324,6 +324,11 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
           + "(P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context");
       return;
     }
+    if (server.scriptBusy()
+        && !io.cassette.resp.script.ScriptEngine.allowedWhileBusy(name, args)) {
+      rejectInMulti(s, server.scripts.busyError()); // a long script owns the dataset
+      return;
+    }
     if (s.inMulti && !spec.has(CommandSpec.NO_QUEUE)) {
       s.multiQueue.add(args);
       r.queued();
@@ -439,6 +444,10 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
 
   private void timeOut(Session s, Session.Blocked b) {
     if (s.blocked != b) {
+      return;
+    }
+    if (server.scriptBusy()) { // the script owns the blocking registry: ask again later
+      b.timeout = thread.schedule(() -> timeOut(s, b), 10, TimeUnit.MILLISECONDS);
       return;
     }
     server.blocking.unblock(s);
