@@ -290,6 +290,15 @@ final class ServerCommands {
         if (!spec.arityOk(argc)) {
           throw new RedisException("ERR Invalid number of arguments specified for command");
         }
+        List<byte[]> movable = io.cassette.resp.script.ScriptCommands.keyArguments(spec.name(),
+            java.util.Arrays.copyOfRange(c.args, 2, c.argc()));
+        if (movable != null) { // EVAL/FCALL: numkeys, then the keys
+          r.array(movable.size());
+          for (byte[] k : movable) {
+            r.bulk(k);
+          }
+          return;
+        }
         if (spec.firstKey() == 0) {
           throw new RedisException("ERR The command has no key arguments");
         }

@@ -33,7 +33,7 @@ final class FunctionCommands {
       throw new RedisException("ERR Can not execute a script with write flag using *_ro command.");
     }
     ScriptRun run = new ScriptRun(c.session, ScriptEngine.scriptClient(c.session), f.name(), true,
-        c.spec.name(), readOnlyCommand || f.noWrites());
+        c.args, readOnlyCommand || f.noWrites());
     engine.execute(c, run, engine.functionsLua, f.callback(), ScriptCommands.keys(c, numkeys),
         ScriptCommands.args(c, numkeys));
   }
@@ -45,7 +45,7 @@ final class FunctionCommands {
     switch (sub) {
       case "load" -> {
         if (c.argc() < 3) {
-          throw wrongArgs("load");
+          throw wrongArgs(c);
         }
         boolean replace = false;
         for (int i = 2; i < c.argc() - 1; i++) {
@@ -59,14 +59,14 @@ final class FunctionCommands {
       }
       case "delete" -> {
         if (c.argc() != 3) {
-          throw wrongArgs("delete");
+          throw wrongArgs(c);
         }
         reg.delete(c.argString(2));
         c.reply().ok();
       }
       case "flush" -> {
         if (c.argc() > 3) {
-          throw wrongArgs("flush");
+          throw wrongArgs(c);
         }
         if (c.argc() == 3 && !Args.is(c.arg(2), "sync") && !Args.is(c.arg(2), "async")) {
           throw new RedisException("ERR FUNCTION FLUSH only supports SYNC|ASYNC option");
@@ -76,13 +76,13 @@ final class FunctionCommands {
       }
       case "dump" -> {
         if (c.argc() != 2) {
-          throw wrongArgs("dump");
+          throw wrongArgs(c);
         }
         c.reply().bulk(reg.dump());
       }
       case "restore" -> {
         if (c.argc() < 3 || c.argc() > 4) {
-          throw wrongArgs("restore");
+          throw wrongArgs(c);
         }
         String policy = "append";
         if (c.argc() == 4) {
@@ -98,13 +98,13 @@ final class FunctionCommands {
       case "list" -> list(c, reg);
       case "stats" -> {
         if (c.argc() != 2) {
-          throw wrongArgs("stats");
+          throw wrongArgs(c);
         }
         stats(c, engine);
       }
       case "kill" -> {
         if (c.argc() != 2) {
-          throw wrongArgs("kill");
+          throw wrongArgs(c);
         }
         String error = engine.kill(true);
         if (error != null) {
@@ -157,6 +157,10 @@ final class FunctionCommands {
     }
   }
 
+  private static RedisException wrongArgs(CommandContext c) {
+    return wrongArgs(c.argString(1));
+  }
+
   private static RedisException wrongArgs(String sub) {
     return new RedisException("ERR unknown subcommand or wrong number of arguments for '" + sub
         + "'. Try FUNCTION HELP.");
@@ -206,7 +210,7 @@ final class FunctionCommands {
         r.bulk("flags");
         r.set(f.flags().size());
         for (String flag : f.flags()) {
-          r.bulk(flag);
+          r.status(flag); // Redis answers flags as status strings
         }
       }
       if (withCode) {
@@ -228,8 +232,10 @@ final class FunctionCommands {
       r.bulk("name");
       r.bulk(run.name);
       r.bulk("command");
-      r.array(1);
-      r.bulk(run.command);
+      r.array(run.command.length);
+      for (byte[] a : run.command) {
+        r.bulk(a);
+      }
       r.bulk("duration_ms");
       r.integer(run.elapsedMillis());
     }

@@ -26,9 +26,9 @@ final class FunctionLoader {
     loading = null;
   }
 
-  Varargs register(Varargs a) {
+  Varargs register(RedisApi api, Varargs a) {
     if (loading == null) {
-      throw RedisApi.raise("ERR redis.register_function can only be called on FUNCTION LOAD command");
+      throw api.raise("ERR redis.register_function can only be called on FUNCTION LOAD command");
     }
     String name;
     LuaValue callback;
@@ -36,7 +36,7 @@ final class FunctionLoader {
     String description = null;
     if (a.narg() == 1) {
       if (!a.arg1().istable()) {
-        throw RedisApi.raise("ERR calling redis.register_function with a single argument is only "
+        throw api.raise("ERR calling redis.register_function with a single argument is only "
             + "applicable to Lua table (representing named arguments).");
       }
       LuaTable t = (LuaTable) a.arg1();
@@ -53,65 +53,65 @@ final class FunctionLoader {
         switch (key) {
           case "function_name" -> {
             if (v.type() != LuaValue.TSTRING) {
-              throw RedisApi.raise("ERR function_name argument given to redis.register_function must be a string");
+              throw api.raise("ERR function_name argument given to redis.register_function must be a string");
             }
             nameValue = v;
           }
           case "description" -> {
             if (v.type() != LuaValue.TSTRING) {
-              throw RedisApi.raise("ERR description argument given to redis.register_function must be a string");
+              throw api.raise("ERR description argument given to redis.register_function must be a string");
             }
             description = v.tojstring();
           }
           case "callback" -> {
             if (!v.isfunction()) {
-              throw RedisApi.raise("ERR callback argument given to redis.register_function must be a function");
+              throw api.raise("ERR callback argument given to redis.register_function must be a function");
             }
             callback = v;
           }
           case "flags" -> {
             if (!v.istable()) {
-              throw RedisApi.raise("ERR flags argument to redis.register_function must be a table representing function flags");
+              throw api.raise("ERR flags argument to redis.register_function must be a table representing function flags");
             }
             LuaTable ft = (LuaTable) v;
             for (int i = 1; !ft.rawget(i).isnil(); i++) {
               LuaValue f = ft.rawget(i);
               if (f.type() != LuaValue.TSTRING || !ScriptFlags.KNOWN.contains(f.tojstring())) {
-                throw RedisApi.raise("ERR unknown flag given");
+                throw api.raise("ERR unknown flag given");
               }
               flags.add(f.tojstring());
             }
           }
-          default -> throw RedisApi.raise("ERR unknown argument given to redis.register_function");
+          default -> throw api.raise("ERR unknown argument given to redis.register_function");
         }
       }
       if (nameValue.isnil()) {
-        throw RedisApi.raise("ERR redis.register_function must get a function name argument");
+        throw api.raise("ERR redis.register_function must get a function name argument");
       }
       if (callback.isnil()) {
-        throw RedisApi.raise("ERR redis.register_function must get a callback argument");
+        throw api.raise("ERR redis.register_function must get a callback argument");
       }
       name = nameValue.tojstring();
     } else if (a.narg() == 2) {
       if (a.arg1().type() != LuaValue.TSTRING) {
-        throw RedisApi.raise("ERR first argument to redis.register_function must be a string");
+        throw api.raise("ERR first argument to redis.register_function must be a string");
       }
       if (!a.arg(2).isfunction()) {
-        throw RedisApi.raise("ERR second argument to redis.register_function must be a function");
+        throw api.raise("ERR second argument to redis.register_function must be a function");
       }
       name = a.arg1().tojstring();
       callback = a.arg(2);
     } else {
-      throw RedisApi.raise("ERR wrong number of arguments to redis.register_function");
+      throw api.raise("ERR wrong number of arguments to redis.register_function");
     }
     if (!FunctionRegistry.validName(name)) {
-      throw RedisApi.raise("ERR Library names can only contain letters, numbers, or underscores(_)"
+      throw api.raise("ERR Library names can only contain letters, numbers, or underscores(_)"
           + " and must be at least one character long");
     }
     String key = name.toLowerCase(Locale.ROOT);
     for (String existing : loading.functions.keySet()) {
       if (existing.toLowerCase(Locale.ROOT).equals(key)) {
-        throw RedisApi.raise("ERR Function already exists in the library");
+        throw api.raise("ERR Function already exists in the library");
       }
     }
     loading.functions.put(name, new FunctionLibrary.Function(name, (LuaFunction) callback,
@@ -119,7 +119,4 @@ final class FunctionLoader {
     return LuaValue.NONE;
   }
 
-  static LuaError error(String text) {
-    return RedisApi.raise(text);
-  }
 }

@@ -99,7 +99,7 @@ final class FunctionRegistry {
       throw new RedisException("ERR Error compiling function: "
           + LuaInterpreter.luaMessage(e.getMessage()));
     }
-    ScriptRun run = new ScriptRun(null, null, name, true, "function", true);
+    ScriptRun run = new ScriptRun(null, null, name, true, new byte[0][], true);
     run.deadlineNanos = System.nanoTime() + LOAD_TIMEOUT_MILLIS * 1_000_000;
     lua.globals.view(loadingView);
     loader.begin(lib);
@@ -127,10 +127,9 @@ final class FunctionRegistry {
   private static String loadError(LuaError e) {
     LuaValue obj = e.getMessageObject();
     if (obj instanceof LuaTable t && t.rawget("err").isstring()) {
-      String err = t.rawget("err").tojstring();
-      return err.startsWith("ERR ") ? err.substring(4) : err;
+      return t.rawget("err").tojstring();
     }
-    return LuaInterpreter.luaMessage(obj == null ? e.getMessage() : obj.tojstring());
+    return "ERR " + LuaInterpreter.luaMessage(obj == null ? e.getMessage() : obj.tojstring());
   }
 
   /** The library name from "#!lua name=NAME", with Redis 7.0's errors. */
@@ -237,7 +236,7 @@ final class FunctionRegistry {
   void restore(byte[] payload, String policy) {
     List<byte[]> codes = FunctionDump.read(payload);
     if (codes == null) {
-      throw new RedisException("ERR payload version or checksum are wrong");
+      throw new RedisException("ERR DUMP payload version or checksum are wrong");
     }
     List<FunctionLibrary> libs = new ArrayList<>();
     for (byte[] code : codes) {

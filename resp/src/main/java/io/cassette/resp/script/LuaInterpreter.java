@@ -54,6 +54,16 @@ final class LuaInterpreter {
         return LuaValue.valueOf(t.checktable().length());
       }
     });
+    LuaValue string = globals.rawget("string");
+    LuaValue rep = string.rawget("rep");
+    string.rawset("rep", new VarArgFunction() { // string.rep allocates len * n bytes at once
+      @Override
+      public Varargs invoke(Varargs args) {
+        long n = (long) args.optdouble(2, 0);
+        LuaString.checkScriptBytes(Math.max(0, n) * args.checkstring(1).m_length);
+        return rep.invoke(args);
+      }
+    });
     LuaValue math = globals.rawget("math");
     math.rawset("mod", math.rawget("fmod"));
     globals.internalSet("load", new TextOnlyLoad());
@@ -98,10 +108,19 @@ final class LuaInterpreter {
     return (LuaFunction) f;
   }
 
-  /** LuaJ's "@src:12 message" as Lua 5.1's "src:12: message". */
+  /**
+   * LuaJ's "@src:12 message" as Lua 5.1's "src:12: message", and LuaJ's "attempt to call nil"
+   * as Lua 5.1's "attempt to call a nil value".
+   */
   static String luaMessage(String m) {
     if (m == null) {
       return "nil";
+    }
+    m = m.replaceAll("attempt to (call|index|perform arithmetic on|get length of|concatenate) "
+        + "(nil|boolean|table|string|number|function|userdata|thread)(?=$|\\s)", "attempt to $1 a $2 value");
+    int marker = m.indexOf(ReadOnlyTable.NO_POSITION);
+    if (marker >= 0) { // raised by a library function: no position, as in Lua 5.1
+      return m.substring(marker + 1);
     }
     int space = m.indexOf(' ');
     if (space > 0) {

@@ -12,6 +12,11 @@ import org.luaj.vm2.LuaValue;
  */
 final class ReadOnlyTable extends LuaTable {
   static final String READONLY = "Attempt to modify a readonly table";
+  /**
+   * Starts the text of an error raised inside a library function (rawset, setmetatable):
+   * Lua 5.1 gives those no "source:line:" prefix, LuaJ would; {@link LuaInterpreter} drops both.
+   */
+  static final String NO_POSITION = "\u0001";
   private boolean frozen;
   /** Reading a missing key is an error, as for globals (the API tables functions load with). */
   private boolean strict;
@@ -62,19 +67,19 @@ final class ReadOnlyTable extends LuaTable {
 
   @Override
   public void rawset(int key, LuaValue value) {
-    check();
+    checkFromLibrary();
     super.rawset(key, value);
   }
 
   @Override
   public void rawset(LuaValue key, LuaValue value) {
-    check();
+    checkFromLibrary();
     super.rawset(key, value);
   }
 
   @Override
   public LuaValue setmetatable(LuaValue metatable) {
-    check();
+    checkFromLibrary();
     return super.setmetatable(metatable);
   }
 
@@ -88,6 +93,12 @@ final class ReadOnlyTable extends LuaTable {
   public void insert(int pos, LuaValue value) {
     check();
     super.insert(pos, value);
+  }
+
+  private void checkFromLibrary() {
+    if (frozen) {
+      throw new LuaError(NO_POSITION + READONLY);
+    }
   }
 
   private void check() {

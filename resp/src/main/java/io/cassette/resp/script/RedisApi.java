@@ -98,7 +98,7 @@ final class RedisApi {
   LuaTable loading(FunctionLoader loader) {
     LuaTable t = new LuaTable();
     common(t);
-    t.rawset("register_function", fn(loader::register));
+    t.rawset("register_function", fn(a -> loader.register(this, a)));
     return t;
   }
 
@@ -261,8 +261,9 @@ final class RedisApi {
     return t;
   }
 
-  static LuaError raise(String text) {
-    return new LuaError(RespToLua.errorTable("-" + text));
+  /** A Lua error table for {@code text}, with where the script is (Redis's error handler). */
+  LuaError raise(String text) {
+    return new LuaError(withPosition(RespToLua.errorTable("-" + text)));
   }
 
   /** The call's arguments as bytes: strings as they are, numbers as Redis 7.0 prints them. */

@@ -55,20 +55,26 @@ final class SandboxGlobals extends Globals {
 
   @Override
   public void rawset(int key, LuaValue value) {
-    check();
+    checkFromLibrary();
     super.rawset(key, value);
   }
 
   @Override
   public void rawset(LuaValue key, LuaValue value) {
-    check();
+    checkFromLibrary();
     super.rawset(key, value);
   }
 
   @Override
   public LuaValue setmetatable(LuaValue metatable) {
-    check();
+    checkFromLibrary();
     return super.setmetatable(metatable);
+  }
+
+  private void checkFromLibrary() {
+    if (protectedGlobals) {
+      throw new LuaError(ReadOnlyTable.NO_POSITION + ReadOnlyTable.READONLY);
+    }
   }
 
   private void check() {

@@ -34,6 +34,28 @@ public final class ScriptCommands {
     assert (flags & NO_AUTH) == 0;
   }
 
+  /**
+   * The keys of an EVAL/EVALSHA/EVAL_RO/EVALSHA_RO/FCALL/FCALL_RO call (numkeys, then the
+   * keys: Redis's "movablekeys"); null for any other command; empty when numkeys is bad.
+   */
+  public static java.util.List<byte[]> keyArguments(String name, byte[][] args) {
+    switch (name) {
+      case "eval", "evalsha", "eval_ro", "evalsha_ro", "fcall", "fcall_ro":
+        break;
+      default:
+        return null;
+    }
+    java.util.List<byte[]> keys = new java.util.ArrayList<>();
+    Long n = args.length > 2 ? Args.parseLongOrNull(args[2]) : null;
+    if (n == null || n < 0 || n > args.length - 3) {
+      return keys;
+    }
+    for (int i = 0; i < n; i++) {
+      keys.add(args[3 + i]);
+    }
+    return keys;
+  }
+
   static ScriptEngine engine(CommandContext c) {
     ScriptEngine e = c.server.scripts;
     if (e == null) {
@@ -60,7 +82,7 @@ public final class ScriptCommands {
       throw new RedisException("ERR Can not execute a script with write flag using *_ro command.");
     }
     ScriptRun run = new ScriptRun(c.session, ScriptEngine.scriptClient(c.session), script.sha(),
-        false, c.spec.name(), readOnly);
+        false, c.args, readOnly);
     engine.execute(c, run, engine.eval, script.function(), keys(c, numkeys),
         args(c, numkeys));
   }

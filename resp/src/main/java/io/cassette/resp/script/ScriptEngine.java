@@ -62,6 +62,7 @@ public final class ScriptEngine {
 
   public ScriptEngine(ServerContext server, Path functionsFile) {
     this.server = server;
+    org.luaj.vm2.LuaString.maxScriptBytes = ScriptGuard.maxStringBytes();
     this.api = new RedisApi(this, server);
     this.eval = new LuaInterpreter();
     eval.globals.internalSet("redis", api.runtime());

@@ -33,7 +33,7 @@ record ScriptFlags(boolean legacy, Set<String> names) {
     String line = new String(body, 2, end - 2, java.nio.charset.StandardCharsets.UTF_8);
     String[] parts = line.strip().split(" +");
     if (parts.length == 0 || !parts[0].equalsIgnoreCase("lua")) {
-      throw new RedisException("ERR Unexpected engine in script shebang: "
+      throw new RedisException("ERR Unexpected engine in script shebang: #!"
           + (parts.length == 0 ? "" : parts[0]));
     }
     Set<String> flags = new LinkedHashSet<>();

@@ -14,10 +14,11 @@ import org.luaj.vm2.lib.DebugLib;
  * cannot catch. It also keeps the current line of each Lua frame, for Redis's
  * "script: NAME, on @user_script:LINE." error suffix.
  *
- * <p>Memory: LuaJ has no allocator hook, so the bound is approximate: a script that has
- * allocated more than {@link #allocationSlack} bytes on its thread since it started, while
- * the heap is more than {@link #HEAP_FRACTION} full, is stopped before the JVM runs out of
- * memory (the node runs with ExitOnOutOfMemoryError: an OutOfMemoryError would end it).
+ * <p>Memory: LuaJ has no allocator hook, so the bound is approximate: each time a script has
+ * allocated another {@link #allocationSlack} bytes on its thread, the heap is looked at; if it
+ * is more than {@link #HEAP_FRACTION} full even after a collection, the script is stopped
+ * before the JVM runs out of memory (the node runs with ExitOnOutOfMemoryError: an
+ * OutOfMemoryError would end it). A script that only makes garbage runs on.
  * Used by one script thread at a time.
  */
 final class ScriptGuard extends DebugLib {
@@ -30,7 +31,25 @@ final class ScriptGuard extends DebugLib {
       ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean t
           && t.isThreadAllocatedMemorySupported() ? t : null;
 
-  private final long allocationSlack = Math.max(8L << 20, Runtime.getRuntime().maxMemory() / 8);
+  /**
+   * Live heap above which an allocating script is stopped: {@link #HEAP_FRACTION} of the heap,
+   * or the system property {@code cassette.script.maxHeapBytes} (tests on a large heap).
+   */
+  private final long heapLimit = Long.getLong("cassette.script.maxHeapBytes",
+      (long) (Runtime.getRuntime().maxMemory() * HEAP_FRACTION));
+  /**
+   * The longest string a script may build: a quarter of the heap bound, at most Redis's
+   * proto-max-bulk-len default (512 MB). One concatenation allocates it whole, between two
+   * checks, so it is bounded where it is made (LuaString, Buffer, string.rep).
+   */
+  static long maxStringBytes() {
+    long limit = Long.getLong("cassette.script.maxHeapBytes",
+        (long) (Runtime.getRuntime().maxMemory() * HEAP_FRACTION));
+    return Math.max(1L << 20, Math.min(512L << 20, limit / 4));
+  }
+
+  /** Bytes a script allocates between two looks at the heap. */
+  private final long allocationSlack = Math.max(4L << 20, heapLimit / 8);
   private int countdown = CHECK_EVERY;
   /** The running script, null between scripts (then nothing is checked). */
   private volatile ScriptRun run;
@@ -112,13 +131,18 @@ final class ScriptGuard extends DebugLib {
       if (allocated > allocationSlack) {
         Runtime rt = Runtime.getRuntime();
         long used = rt.totalMemory() - rt.freeMemory();
-        if (used > rt.maxMemory() * HEAP_FRACTION) {
+        if (used > heapLimit) {
+          // Most of what a script allocates is garbage: collect, then judge what is live.
+          System.gc();
+          used = rt.totalMemory() - rt.freeMemory();
+        }
+        if (used > heapLimit) {
           r.killed = true;
-          r.killedFor = "ERR Script used too much memory and was stopped (it allocated "
-              + (allocated >> 20) + " MB; the node's heap is " + (used * 100 / rt.maxMemory())
-              + "% full)";
+          r.killedFor = "ERR Script used too much memory and was stopped (" + (used >> 20)
+              + " MB of heap live after a collection, limit " + (heapLimit >> 20) + " MB)";
           throw new ScriptAbort(r.killMessage());
         }
+        allocatedAtStart = THREADS.getCurrentThreadAllocatedBytes(); // next look after as much again
       }
     }
   }

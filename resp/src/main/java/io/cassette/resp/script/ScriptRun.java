@@ -16,8 +16,8 @@ final class ScriptRun {
   final String name;
   /** True for FCALL/FCALL_RO, false for EVAL and friends. */
   final boolean function;
-  /** The command that started it (eval, evalsha, fcall...), for FUNCTION STATS. */
-  final String command;
+  /** The command that started it, as sent (FUNCTION STATS shows it). */
+  final byte[][] command;
   /** EVAL_RO, FCALL_RO, or a no-writes flag: write commands are refused. */
   final boolean readOnly;
   final long startNanos = System.nanoTime();
@@ -30,7 +30,7 @@ final class ScriptRun {
   /** The RESP version redis.call replies are converted from (redis.setresp). */
   int resp = 2;
 
-  ScriptRun(Session caller, Session scriptClient, String name, boolean function, String command,
+  ScriptRun(Session caller, Session scriptClient, String name, boolean function, byte[][] command,
             boolean readOnly) {
     this.caller = caller;
     this.scriptClient = scriptClient;
