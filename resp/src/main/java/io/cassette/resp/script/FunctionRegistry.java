@@ -25,14 +25,20 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The file: the line {@code CASSETTE-FUNCTIONS 1\n}, then a FUNCTION DUMP payload (its
  * own version and CRC-64 footer: a torn or damaged file is refused at start with the file's
- * name). Written to a temporary file, synced, then renamed over the old one. Used on the
- * command thread only.
+ * name). Written to a temporary file, synced, then renamed over the old one, at most once per
+ * {@link #PERSIST_DELAY_MILLIS} (Redis's appendfsync everysec: a client loading libraries in a
+ * loop does not wait for a sync each time) and when the server closes. Used on the command
+ * thread only.
  */
 final class FunctionRegistry {
   private static final Logger LOG = LoggerFactory.getLogger(FunctionRegistry.class);
   static final byte[] FILE_HEADER = "CASSETTE-FUNCTIONS 1\n".getBytes(StandardCharsets.US_ASCII);
   /** Longest a library's body may run while loading (Redis's FUNCTION LOAD timeout). */
   static final long LOAD_TIMEOUT_MILLIS = 500;
+  /** Longest a change waits before it is written to the functions file. */
+  static final long PERSIST_DELAY_MILLIS = 1000;
+  private boolean dirty;
+  private boolean writeScheduled;
 
   private final ScriptEngine engine;
   private final Path file;
@@ -142,7 +148,7 @@ final class FunctionRegistry {
       end++;
     }
     String line = new String(code, 2, end - 2, StandardCharsets.UTF_8);
-    String[] parts = line.split(" ", -1);
+    String[] parts = splitArgs(line);
     String engineName = parts[0];
     if (!engineName.equalsIgnoreCase("lua")) {
       throw new RedisException("ERR Engine '" + engineName + "' not found");
@@ -170,6 +176,45 @@ final class FunctionRegistry {
           + "underscores(_) and must be at least one character long");
     }
     return name;
+  }
+
+  /** Redis's sdssplitargs for the shebang line: spaces separate, quotes group ("foo" is foo). */
+  static String[] splitArgs(String line) {
+    List<String> out = new ArrayList<>();
+    StringBuilder cur = null;
+    char quote = 0;
+    for (int i = 0; i < line.length(); i++) {
+      char ch = line.charAt(i);
+      if (quote != 0) {
+        if (ch == quote) {
+          quote = 0;
+        } else {
+          cur.append(ch);
+        }
+      } else if (ch == '"' || ch == '\'') {
+        quote = ch;
+        if (cur == null) {
+          cur = new StringBuilder();
+        }
+      } else if (ch == ' ' || ch == '\t') {
+        if (cur != null) {
+          out.add(cur.toString());
+          cur = null;
+        }
+      } else {
+        if (cur == null) {
+          cur = new StringBuilder();
+        }
+        cur.append(ch);
+      }
+    }
+    if (cur != null) {
+      out.add(cur.toString());
+    }
+    if (out.isEmpty() || line.startsWith(" ")) {
+      out.add(0, "");
+    }
+    return out.toArray(new String[0]);
   }
 
   /**
@@ -266,10 +311,31 @@ final class FunctionRegistry {
     persist();
   }
 
+  /** Marks the libraries changed: the file is written within {@link #PERSIST_DELAY_MILLIS}. */
   private void persist() {
     if (file == null) {
       return;
     }
+    dirty = true;
+    if (!writeScheduled) {
+      writeScheduled = true;
+      try {
+        engine.server.commandThread.schedule(this::writeIfDirty, PERSIST_DELAY_MILLIS,
+            java.util.concurrent.TimeUnit.MILLISECONDS);
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        writeScheduled = false;
+        writeIfDirty();
+      }
+    }
+  }
+
+  /** Writes the functions file now if a change is pending (also at close). */
+  void writeIfDirty() {
+    writeScheduled = false;
+    if (!dirty || file == null) {
+      return;
+    }
+    dirty = false;
     byte[] payload = dump();
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
     try {
@@ -284,7 +350,7 @@ final class FunctionRegistry {
       Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
       LOG.error("cannot write the functions file {}: {}", file, e.toString());
-      throw new RedisException("ERR cannot persist functions: " + e.getMessage());
+      dirty = true; // tried again at the next change or at close
     }
   }
 

@@ -77,7 +77,14 @@ final class LuaInterpreter {
       @Override
       public LuaValue call(LuaValue message) {
         lastErrorPosition = guard.position();
-        return LuaValue.valueOf(luaMessage(message.tojstring()));
+        String m = message.tojstring();
+        if (m.endsWith("attempt to call nil")) {
+          String name = calledName(guard.frame());
+          if (name != null) {
+            m = m.substring(0, m.length() - "nil".length()) + name + " (a nil value)";
+          }
+        }
+        return LuaValue.valueOf(luaMessage(m));
       }
     };
   }
@@ -134,6 +141,36 @@ final class LuaInterpreter {
       }
     }
     return m;
+  }
+
+  /**
+   * Lua 5.1 names what a failed call tried to call ("global 'foo'", "field 'bar'"); LuaJ has
+   * the same analysis (DebugLib.getobjname) but does not use it in this message.
+   */
+  static String calledName(Object[] frame) {
+    if (frame == null) {
+      return null;
+    }
+    try {
+      org.luaj.vm2.Prototype p = (org.luaj.vm2.Prototype) frame[0];
+      int pc = (Integer) frame[1];
+      int i = p.code[pc];
+      int op = i & 0x3f;
+      if (op != org.luaj.vm2.Lua.OP_CALL && op != org.luaj.vm2.Lua.OP_TAILCALL) {
+        return null;
+      }
+      Object nw = org.luaj.vm2.lib.DebugLib.getobjname(p, pc, (i >> 6) & 0xff);
+      if (nw == null) {
+        return null;
+      }
+      var nameField = nw.getClass().getDeclaredField("name");
+      var whatField = nw.getClass().getDeclaredField("namewhat");
+      nameField.setAccessible(true);
+      whatField.setAccessible(true);
+      return whatField.get(nw) + " '" + nameField.get(nw) + "'";
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return null;
+    }
   }
 
   /** Lua 5.1's load/loadstring: source text only (binary chunks could crash the VM). */

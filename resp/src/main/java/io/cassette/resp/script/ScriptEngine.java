@@ -287,12 +287,17 @@ public final class ScriptEngine {
     return null;
   }
 
-  /** Stops the script thread (server shutdown). */
+  /** Stops the script thread and writes pending function changes (server shutdown). */
   public void close() {
     ScriptRun r = running;
     if (r != null) {
       r.killed = true;
     }
     thread.shutdownNow();
+    try {
+      server.commandThread.submit(functions::writeIfDirty).get(5, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      functions.writeIfDirty(); // the command thread is gone: nothing else touches them now
+    }
   }
 }

@@ -147,6 +147,16 @@ final class ScriptGuard extends DebugLib {
     }
   }
 
+  /** The innermost Lua frame's prototype and pc, or null. */
+  Object[] frame() {
+    for (int i = depth - 1; i >= 0; i--) {
+      if (protos[i] != null) {
+        return new Object[] {protos[i], pcs[i]};
+      }
+    }
+    return null;
+  }
+
   /** "@user_script" and the current line of the innermost Lua frame, or null. */
   String[] position() {
     for (int i = depth - 1; i >= 0; i--) {
