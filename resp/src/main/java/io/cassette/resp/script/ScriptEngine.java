@@ -156,7 +156,7 @@ public final class ScriptEngine {
         byte[] reply = body(run, lua, fn, keys, argv, protocol);
         done.complete(reply);
         if (!state.compareAndSet(RUNNING, DONE)) {
-          server.commandThread.execute(() -> finishDetached(caller, reply));
+          server.commandThread.execute(() -> finishDetached(run, caller, reply));
         }
       });
     } catch (java.util.concurrent.RejectedExecutionException e) {
@@ -185,14 +185,36 @@ public final class ScriptEngine {
     }
     running = null;
     runningIn = null;
+    countError(run, reply);
     c.reply().buffer().writeBytes(reply);
   }
 
-  private void finishDetached(Session caller, byte[] reply) {
+  /** A script's error reply counts in INFO errorstats, as any command's. */
+  private void countError(ScriptRun run, byte[] reply) {
+    if (reply.length > 0 && reply[0] == '-' && !run.errorCounted) {
+      int end = 1;
+      while (end < reply.length && reply[end] != '\r') {
+        end++;
+      }
+      server.stats.countError(new String(reply, 1, end - 1, java.nio.charset.StandardCharsets.UTF_8));
+    }
+  }
+
+  /** INFO memory's scripting lines (Redis 7.0's names). */
+  public void info(StringBuilder sb) {
+    sb.append("number_of_cached_scripts:").append(cache.size())
+        .append("\r\nused_memory_scripts_eval:").append(cache.bodyBytes())
+        .append("\r\nnumber_of_functions:").append(functions.functionCount())
+        .append("\r\nnumber_of_libraries:").append(functions.libraries().size())
+        .append("\r\n");
+  }
+
+  private void finishDetached(ScriptRun run, Session caller, byte[] reply) {
     busy = false;
     running = null;
     runningIn = null;
     caller.blocked = null;
+    countError(run, reply);
     server.deliver(caller, r -> r.buffer().writeBytes(reply));
     if (server.runner != null) {
       server.runner.resume(caller);
@@ -255,6 +277,7 @@ public final class ScriptEngine {
     if (obj instanceof LuaTable t && !(obj instanceof ReadOnlyTable)) {
       LuaValue err = t.rawget("err");
       msg = err.isstring() ? LuaToResp.errorText(err.tojstring()) : "ERR unknown error";
+      run.errorCounted = t.rawget("ignore_err_stats_update").toboolean();
       if (t.rawget("source").isstring() && t.rawget("line").isnumber()) {
         source = t.rawget("source").tojstring();
         line = t.rawget("line").tojstring();

@@ -27,6 +27,8 @@ final class ScriptRun {
   volatile String killedFor;
   /** A script running past this is stopped (FUNCTION LOAD's timeout); System.nanoTime(). */
   long deadlineNanos = Long.MAX_VALUE;
+  /** The script's error reply is a command's error, already counted in INFO errorstats. */
+  boolean errorCounted;
   /** The RESP version redis.call replies are converted from (redis.setresp). */
   int resp = 2;
 

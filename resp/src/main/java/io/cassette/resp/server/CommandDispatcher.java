@@ -167,7 +167,7 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
           && (item = s.inbox.poll()) != null) {
         if (item instanceof ProtocolError e) {
           reply.error("ERR " + e.message());
-          server.stats.errorReplies.incrementAndGet();
+          server.stats.countError("ERR " + e.message());
           s.closeAfterReply = true;
           break;
         }
@@ -348,7 +348,7 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
   }
 
   private void error(Reply r, String text) {
-    server.stats.errorReplies.incrementAndGet();
+    server.stats.countError(text);
     r.error(text);
   }
 
