@@ -97,6 +97,8 @@ public final class RespServer implements AutoCloseable {
   private volatile InetSocketAddress tlsAddress;
   /** Redis's aclfile: users are read from it at start and written to it on every change. */
   private java.nio.file.Path aclFile;
+  /** Where FUNCTION LOAD's libraries persist (null: in memory only). */
+  private java.nio.file.Path functionsFile;
 
   /** A server reporting to the running node's metrics ({@link NodeMetrics#global()}). */
   public RespServer(RespServerOptions options, Coordinator coordinator) {
@@ -152,6 +154,12 @@ public final class RespServer implements AutoCloseable {
   /** Redis's aclfile: read at start when present, written on every ACL change. Before {@link #start()}. */
   public RespServer aclFile(java.nio.file.Path file) {
     this.aclFile = file;
+    return this;
+  }
+
+  /** Where function libraries persist across restarts (FUNCTION LOAD...). Before {@link #start()}. */
+  public RespServer functionsFile(java.nio.file.Path file) {
+    this.functionsFile = file;
     return this;
   }
 
@@ -261,6 +269,19 @@ public final class RespServer implements AutoCloseable {
         Runtime.getRuntime().maxMemory() / SUBSCRIPTIONS_HEAP_DIVISOR));
     dispatcher = new CommandDispatcher(server, commandThread);
     server.runner = dispatcher;
+    try {
+      ServerContext ctx = server;
+      server.scripts = commandThread.submit(
+          () -> new io.cassette.resp.script.ScriptEngine(ctx, functionsFile)).get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      close();
+      throw new IllegalStateException("interrupted while loading functions", e);
+    } catch (ExecutionException e) {
+      close();
+      throw new IllegalStateException("cannot load functions: " + e.getCause().getMessage(),
+          e.getCause());
+    }
     if (messaging != null && coordinator instanceof RingCoordinator rc) {
       RedisRing ring = new RedisRing(messaging, rc::ring, coordinator.metadata());
       ring.start(server);
@@ -478,6 +499,9 @@ public final class RespServer implements AutoCloseable {
       for (Session s : server.clients.values()) {
         s.channel.close();
       }
+    }
+    if (server != null && server.scripts != null) {
+      server.scripts.close();
     }
     if (workerGroup != null) {
       workerGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();

@@ -195,6 +195,8 @@ public final class CassetteNode implements AutoCloseable {
       // Users (ACL SETUSER) persist in the aclfile, by default beside the data.
       resp.aclFile(config.isSet(ConfigKeys.ACLFILE) && !config.string(ConfigKeys.ACLFILE).isEmpty()
           ? Path.of(config.string(ConfigKeys.ACLFILE)) : config.dataDirectory().resolve("users.acl"));
+      // Function libraries (FUNCTION LOAD) persist beside the data, as Redis keeps them in its RDB.
+      resp.functionsFile(config.dataDirectory().resolve("redis-functions.rdb"));
       io.cassette.tls.TlsAcceptor respTls = DoorTls.redis(config);
       if (respTls != null) {
         resp.tls(respTls, config.integer(ConfigKeys.TLS_PORT), respPort != 0); // port 0: TLS only

@@ -48,6 +48,7 @@ public final class CommandTable {
     TransactionCommands.register(t);
     PubSubCommands.register(t);
     io.cassette.resp.acl.AclCommands.register(t);
+    io.cassette.resp.script.ScriptCommands.register(t);
     return t;
   }
 }

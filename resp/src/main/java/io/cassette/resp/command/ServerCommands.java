@@ -133,7 +133,11 @@ final class ServerCommands {
           .append(used / (1024 * 1024)).append("M\r\nused_memory_peak:").append(rt.totalMemory())
           .append("\r\nmaxmemory:").append(s.config.get("maxmemory"))
           .append("\r\njvm_heap_max:").append(rt.maxMemory())
-          .append("\r\nmaxmemory_policy:noeviction\r\nmem_allocator:jvm\r\n\r\n");
+          .append("\r\nmaxmemory_policy:noeviction\r\nmem_allocator:jvm\r\n");
+      if (s.scripts != null) {
+        s.scripts.info(sb); // number_of_cached_scripts, number_of_functions...
+      }
+      sb.append("\r\n");
     }
     if (sections.contains("persistence")) {
       sb.append("# Persistence\r\nloading:0\r\nrdb_changes_since_last_save:0\r\n")
@@ -155,6 +159,12 @@ final class ServerCommands {
           .append("\r\nclient_output_buffer_limit_disconnections:")
           .append(s.stats.pubsubClientsKilled)
           .append("\r\ntotal_error_replies:").append(s.stats.errorReplies).append("\r\n\r\n");
+    }
+    if (sections.contains("errorstats") || all) {
+      sb.append("# Errorstats\r\n");
+      s.stats.errorCodes.forEach((code, n) ->
+          sb.append("errorstat_").append(code).append(":count=").append(n).append("\r\n"));
+      sb.append("\r\n");
     }
     if (sections.contains("replication")) {
       sb.append("# Replication\r\nrole:master\r\nconnected_slaves:0\r\n\r\n");
@@ -289,6 +299,15 @@ final class ServerCommands {
         int argc = c.argc() - 2;
         if (!spec.arityOk(argc)) {
           throw new RedisException("ERR Invalid number of arguments specified for command");
+        }
+        List<byte[]> movable = io.cassette.resp.script.ScriptCommands.keyArguments(spec.name(),
+            java.util.Arrays.copyOfRange(c.args, 2, c.argc()));
+        if (movable != null) { // EVAL/FCALL: numkeys, then the keys
+          r.array(movable.size());
+          for (byte[] k : movable) {
+            r.bulk(k);
+          }
+          return;
         }
         if (spec.firstKey() == 0) {
           throw new RedisException("ERR The command has no key arguments");

@@ -19,7 +19,8 @@ public final class RedisConfig {
       "protected-mode", "slowlog-log-slower-than", "slowlog-max-len",
       "latency-monitor-threshold", "timeout", "hz", "maxmemory", "maxmemory-policy", "save",
       "notify-keyspace-events", "client-output-buffer-limit", "maxclients", "appendonly",
-      "lazyfree-lazy-user-del", "lazyfree-lazy-user-flush", "proto-max-bulk-len");
+      "lazyfree-lazy-user-del", "lazyfree-lazy-user-flush", "proto-max-bulk-len",
+      "busy-reply-threshold", "lua-time-limit");
 
   private final Map<String, String> values = new LinkedHashMap<>();
   /** Settings whose value the server checks and normalises itself (may throw). */
@@ -55,6 +56,9 @@ public final class RedisConfig {
     values.put("lazyfree-lazy-user-flush", "no");
     values.put("tcp-keepalive", "300");
     values.put("dir", "");
+    // How long a script runs before other clients get BUSY (lua-time-limit is its old name).
+    values.put("busy-reply-threshold", "5000");
+    values.put("lua-time-limit", "5000");
   }
 
   public void onSet(BiConsumer<String, String> listener) {
@@ -105,6 +109,10 @@ public final class RedisConfig {
         v = apply.apply(v);
       }
       values.put(n, v);
+      if (n.equals("busy-reply-threshold") || n.equals("lua-time-limit")) {
+        values.put("busy-reply-threshold", v); // one setting, two names (Redis 7.0's alias)
+        values.put("lua-time-limit", v);
+      }
     }
     listener.accept(n, value);
   }
@@ -125,7 +133,7 @@ public final class RedisConfig {
         return lower;
       }
       case "slowlog-log-slower-than", "slowlog-max-len", "latency-monitor-threshold", "timeout",
-           "hz", "maxmemory" -> {
+           "hz", "maxmemory", "busy-reply-threshold", "lua-time-limit" -> {
         try {
           Long.parseLong(value);
         } catch (NumberFormatException e) {

@@ -15,6 +15,10 @@ final class CommandKeys {
 
   /** The keys of {@code args} (empty for a keyless command or bad arguments). */
   static List<byte[]> of(CommandSpec spec, byte[][] args) {
+    List<byte[]> scriptKeys = io.cassette.resp.script.ScriptCommands.keyArguments(spec.name(), args);
+    if (scriptKeys != null) {
+      return scriptKeys; // EVAL/FCALL run whole on their keys' node
+    }
     List<byte[]> keys = new ArrayList<>();
     if (spec.name().equals("sintercard")) {
       long n;

@@ -26,6 +26,9 @@ public final class ActiveExpiry implements Runnable {
 
   @Override
   public void run() {
+    if (server.scriptBusy()) {
+      return; // a long script owns the dataset (Redis does not expire keys under a script either)
+    }
     try {
       long deadline = System.currentTimeMillis() + BUDGET_MILLIS;
       for (int i = 0; i < RedisLayout.DATABASES; i++) {

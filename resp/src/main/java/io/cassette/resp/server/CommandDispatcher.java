@@ -181,7 +181,7 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
           && (item = s.inbox.poll()) != null) {
         if (item instanceof ProtocolError e) {
           reply.error("ERR " + e.message());
-          server.stats.errorReplies.incrementAndGet();
+          server.stats.countError("ERR " + e.message());
           s.closeAfterReply = true;
           break;
         }
@@ -197,7 +197,7 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
         } finally {
           budget.release(request.budgetBytes() - kept);
         }
-        if (server.blocking.hasReady()) {
+        if (server.blocking.hasReady() && !server.scriptBusy()) {
           serveBlocked();
         }
         if (buf.readableBytes() >= FLUSH_THRESHOLD_BYTES) {
@@ -339,6 +339,11 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
           + "(P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context");
       return;
     }
+    if (server.scriptBusy()
+        && !io.cassette.resp.script.ScriptEngine.allowedWhileBusy(name, args)) {
+      rejectInMulti(s, server.scripts.busyError()); // a long script owns the dataset
+      return;
+    }
     if (s.inMulti && !spec.has(CommandSpec.NO_QUEUE)) {
       s.multiQueue.add(args);
       r.queued();
@@ -358,7 +363,7 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
   }
 
   private void error(Reply r, String text) {
-    server.stats.errorReplies.incrementAndGet();
+    server.stats.countError(text);
     r.error(text);
   }
 
@@ -456,6 +461,10 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
 
   private void timeOut(Session s, Session.Blocked b) {
     if (s.blocked != b) {
+      return;
+    }
+    if (server.scriptBusy()) { // the script owns the blocking registry: ask again later
+      b.timeout = thread.schedule(() -> timeOut(s, b), 10, TimeUnit.MILLISECONDS);
       return;
     }
     server.blocking.unblock(s);

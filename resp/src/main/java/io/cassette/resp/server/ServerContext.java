@@ -76,6 +76,8 @@ public final class ServerContext {
   public volatile int tcpPort;
   /** On a ring: runs each key's commands on the node executing that key; null on one node. */
   public volatile io.cassette.resp.ring.RedisRing ring;
+  /** EVAL and FUNCTION (Lua); null until the server starts. */
+  public volatile io.cassette.resp.script.ScriptEngine scripts;
   /** ACL users, the per-command check, AUTH and ACL LOG; requirepass is the default user's. */
   public final io.cassette.resp.acl.AccessControl acl = new io.cassette.resp.acl.AccessControl();
 
@@ -109,6 +111,15 @@ public final class ServerContext {
     if (pass != null && !pass.isEmpty()) {
       acl.requirePass(pass);
     }
+  }
+
+  /**
+   * True while a long script runs detached on the script thread: it owns the dataset, so the
+   * command thread runs nothing but BUSY replies and the commands Redis allows meanwhile.
+   */
+  public boolean scriptBusy() {
+    var e = scripts;
+    return e != null && e.busy();
   }
 
   /** Empties {@code s}'s MULTI queue and gives its bytes back to the request budget. */

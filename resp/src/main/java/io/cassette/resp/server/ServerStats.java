@@ -16,6 +16,20 @@ public final class ServerStats {
   public final AtomicLong outputLimitClientsKilled = new AtomicLong();
   public final AtomicLong netInputBytes = new AtomicLong();
   public final AtomicLong netOutputBytes = new AtomicLong();
+  /** Error replies by their code (ERR, WRONGTYPE, NOSCRIPT...): INFO errorstats. */
+  public final java.util.Map<String, AtomicLong> errorCodes =
+      new java.util.concurrent.ConcurrentSkipListMap<>();
+
+  /** Counts one error reply whose text (without '-') is {@code text}. */
+  public void countError(String text) {
+    errorReplies.incrementAndGet();
+    int space = text.indexOf(' ');
+    String code = space < 0 ? text : text.substring(0, space);
+    if (code.length() > 64 || errorCodes.size() >= 128 && !errorCodes.containsKey(code)) {
+      code = "ERR"; // Redis caps its error-code table too: unknown codes count as ERR
+    }
+    errorCodes.computeIfAbsent(code, k -> new AtomicLong()).incrementAndGet();
+  }
 
   public void reset() {
     for (AtomicLong a : new AtomicLong[] {connectionsReceived, connectionsRejected,
@@ -23,5 +37,6 @@ public final class ServerStats {
         errorReplies, outputLimitClientsKilled, netInputBytes, netOutputBytes}) {
       a.set(0);
     }
+    errorCodes.clear();
   }
 }
