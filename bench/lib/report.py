@@ -92,6 +92,28 @@ def parse_slowcard(path):
     return {k: num(v) for k, v in found}
 
 
+def cpu_us(m, system, phase):
+    """Server CPU (user + system, /proc/PID/stat) per operation of one load phase, in us."""
+    ticks, ops = num(m.get((system, "cpu_ticks_" + phase))), num(m.get((system, "cpu_ops_" + phase)))
+    hz = num(m.get(("run", "clk_tck"))) or 100.0
+    if ticks is None or not ops:
+        return None
+    return ticks / hz * 1e6 / ops
+
+
+def cpu_resolution(m):
+    """The fewest clock ticks any CPU-per-op figure rests on, as a note under the table."""
+    ticks = [(num(v), k) for k, v in m.items() if k[1].startswith("cpu_ticks_")]
+    if not ticks:
+        return ""
+    least, (system, key) = min(ticks)
+    hz = num(m.get(("run", "clk_tck"))) or 100.0
+    return ("Server CPU per op: user + system time of the server process from /proc/PID/stat "
+            "before and after each load, divided by its operations; one tick is %.0f ms, "
+            "the coarsest figure rests on %d ticks (%s %s).\n"
+            % (1000.0 / hz, least, system, key[len("cpu_ticks_"):]))
+
+
 def mib(kb):
     v = num(kb) if kb is not None else None
     return None if v is None else v / 1024.0
@@ -233,6 +255,12 @@ def build(out):
               target=3.0, target_text="<= 1/3")
         t.add("stress %s p99.9 (ms)" % op, {s: st[s].get("p999") for s in st}, versus="cassandra")
 
+    for op in ("write", "read"):
+        ok = {s for s in ("cassette", "cassandra") if parse_stress(os.path.join(raw, s, "stress-%s.txt" % op))}
+        t.add("server CPU per op, stress %s (us)" % op,
+              {s: cpu_us(m, s, "stress_" + op) for s in ok}, versus="cassandra",
+              target=5.0, target_text="<= 1/5")
+
     row_bytes, n = val("run", "stress_row_bytes"), val("run", "stress_n")
     wear = {}
     for s in ("cassette", "cassandra"):
@@ -261,6 +289,16 @@ def build(out):
                    for s in rb if test in rb[s]}
             t.rows[-1][1:4] = [lat.get(s, "-") for s in SYSTEMS]
 
+    for p in (1, 16):
+        rb = {s: parse_rb(os.path.join(raw, s, "rb-p%d.csv" % p)) for s in ("cassette", "redis")}
+        for test in RB_TESTS:
+            t.add("server CPU per op, redis-benchmark %s%s (us)" % (test, "" if p == 1 else " -P 16"),
+                  {s: cpu_us(m, s, "rb_%s_p%d" % (test.lower(), p)) for s in rb if test in rb[s]},
+                  versus="redis")
+    ok = {s for s in ("cassette", "redis") if parse_rb(os.path.join(raw, s, "rb-wear.csv"))}
+    t.add("server CPU per op, RESP SETs of %s B (us)" % fmt(val("run", "wear_entry_bytes")),
+          {s: cpu_us(m, s, "wear_set") for s in ok}, versus="redis")
+
     pairs = (("cql", "cassandra", "over CQL"), ("resp", "redis", "over RESP"))
     for label, versus, how in pairs:
         sc = {"cassette": parse_slowcard(os.path.join(raw, "cassette", "slowcard-%s.txt" % label)),
@@ -285,7 +323,7 @@ def main(out):
         verdicts.count("met"), len(verdicts),
         ", ".join(r[0] for r in t.rows if r[-1] == "met") or "none")
     text = ("```\n" + info.strip() + ("\nwall time: %s s" % wall if wall else "") + "\n```\n\n"
-            + t.markdown() + "\n\n" + summary + "\n")
+            + t.markdown() + "\n\n" + summary + "\n\n" + cpu_resolution(read_metrics(out)))
     print(text)
     with open(os.path.join(out, "table.md"), "w") as f:
         f.write("# Cassette side-by-side benchmark\n\n" + text)

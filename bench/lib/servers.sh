@@ -123,6 +123,30 @@ snapshot_proc() {
     "$(awk '/^cancelled_write_bytes/ { print $2 }' "/proc/$pid/io")"
 }
 
+# cpu_ticks PID: the process's user + system CPU time so far, in clock ticks (fields 14 and 15
+# of /proc/PID/stat, counted after the ")" that ends the command name, which may hold spaces).
+# Includes every thread, dead ones too: JIT, GC, flush and compaction are the server's cost.
+cpu_ticks() {
+  sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | awk '{ print $12 + $13 }'
+}
+
+# cpu_phase SYSTEM PID PHASE OPS COMMAND...: runs COMMAND (a bounded load step) and records
+# the server's CPU ticks spent during it and the operations it asked for, for report.py's
+# "server CPU per operation" rows. Returns COMMAND's exit status.
+cpu_phase() {
+  local system=$1 pid=$2 phase=$3 ops=$4 before after rc
+  shift 4
+  before=$(cpu_ticks "$pid")
+  "$@"
+  rc=$?
+  after=$(cpu_ticks "$pid")
+  if [ -n "$before" ] && [ -n "$after" ]; then
+    metric "$system" "cpu_ticks_$phase" "$((after - before))"
+    metric "$system" "cpu_ops_$phase" "$ops"
+  fi
+  return "$rc"
+}
+
 # The environment every server starts with: the fsync shim loaded but switched off.
 shim_env() {
   echo "LD_PRELOAD=$SHIM" "SLOWFSYNC_SWITCH=$SWITCH" "SLOWFSYNC_MS=$SLOW_FSYNC_MS" \

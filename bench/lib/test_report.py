@@ -87,6 +87,27 @@ class ReportTest(unittest.TestCase):
         wear = self.row(t, "disk bytes / user byte (stress, flushed, compacted)")
         self.assertEqual(["2.00", "4.00", "-", "0.50x Cassandra", "<= Cassandra", "met"], wear[1:])
 
+    def test_server_cpu_per_op(self):
+        self.write("cassette/stress-write.txt", STRESS_WRITE)
+        self.write("cassandra/stress-write.txt", STRESS_WRITE)
+        self.write("cassette/rb-p1.csv", RB_CSV)
+        self.write("redis/rb-p1.csv", RB_CSV)
+        self.write("metrics.tsv", "\n".join("\t".join(x) for x in [
+            ("run", "clk_tck", "100"),
+            ("cassette", "cpu_ticks_stress_write", "150"), ("cassette", "cpu_ops_stress_write", "10000"),
+            ("cassandra", "cpu_ticks_stress_write", "600"), ("cassandra", "cpu_ops_stress_write", "10000"),
+            ("cassette", "cpu_ticks_rb_get_p1", "40"), ("cassette", "cpu_ops_rb_get_p1", "5000"),
+            ("redis", "cpu_ticks_rb_get_p1", "8"), ("redis", "cpu_ops_rb_get_p1", "5000")]) + "\n")
+        t = report.build(self.out)
+        # 150 ticks of 10 ms over 10,000 ops: 150 us; Cassandra 600 us
+        row = self.row(t, "server CPU per op, stress write (us)")
+        self.assertEqual(["150", "600", "-", "0.25x Cassandra", "<= 1/5", "NOT met"], row[1:])
+        row = self.row(t, "server CPU per op, redis-benchmark GET (us)")
+        self.assertEqual(["80.0", "-", "16.0", "5.00x Redis", "", ""], row[1:])
+        # no stress read output: no CPU figure even though the server burnt some
+        self.assertEqual(["-", "-", "-"], self.row(t, "server CPU per op, stress read (us)")[1:4])
+        self.assertIn("rests on 8 ticks (redis rb_get_p1)", report.cpu_resolution(report.read_metrics(self.out)))
+
     def test_missing_figures_are_dashes_without_verdict(self):
         t = report.build(self.out)
         row = self.row(t, "stress read (op/s)")

@@ -2,13 +2,14 @@ package io.cassette.storage.io;
 
 import net.jpountz.lz4.LZ4Compressor;
 import net.jpountz.lz4.LZ4Factory;
-import net.jpountz.lz4.LZ4SafeDecompressor;
 
-/** LZ4 block format through lz4-java's pure-Java implementation (never the JNI one). */
+/**
+ * LZ4 block format: compressed by lz4-java's pure-Java implementation (never the JNI one),
+ * decoded by {@link Lz4BlockDecoder}.
+ */
 final class Lz4Compressor implements Compressor {
   private static final LZ4Factory FACTORY = LZ4Factory.fastestJavaInstance();
   private final LZ4Compressor compressor = FACTORY.fastCompressor();
-  private final LZ4SafeDecompressor decompressor = FACTORY.safeDecompressor();
 
   @Override
   public int id() {
@@ -30,16 +31,9 @@ final class Lz4Compressor implements Compressor {
     return compressor.compress(src, srcOff, length, dst, dstOff);
   }
 
+  /** Decoded by {@link Lz4BlockDecoder}: bounds-checked, and faster than lz4-java's safe decoder. */
   @Override
   public void decompress(byte[] src, int srcOff, int length, byte[] dst, int dstOff, int uncompressedLength) {
-    int n;
-    try {
-      n = decompressor.decompress(src, srcOff, length, dst, dstOff, uncompressedLength);
-    } catch (RuntimeException e) {
-      throw new IllegalArgumentException("malformed LZ4 block: " + e.getMessage(), e);
-    }
-    if (n != uncompressedLength) {
-      throw new IllegalArgumentException("LZ4 block decompressed to " + n + " bytes, expected " + uncompressedLength);
-    }
+    Lz4BlockDecoder.decode(src, srcOff, length, dst, dstOff, uncompressedLength);
   }
 }

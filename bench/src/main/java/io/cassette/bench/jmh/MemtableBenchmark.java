@@ -1,0 +1,75 @@
+package io.cassette.bench.jmh;
+
+import io.cassette.storage.DecoratedKey;
+import io.cassette.storage.PartitionUpdate;
+import io.cassette.storage.memtable.Memtable;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * A memtable alone (no commit log): inserting stress rows into a memtable that holds
+ * {@link #ROWS} partitions at most (then a fresh one, as a flush would leave), and getting
+ * one of {@link #ROWS} partitions by key. Updates and keys are built before the loop so the
+ * figure is the memtable's own cost.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"-Xmx256m", "-Xms256m"})
+public class MemtableBenchmark {
+  /** About 40 MB of heap when full, as a 128 MB node's memtable share allows. */
+  static final int ROWS = 100_000;
+
+  private PartitionUpdate[] updates;
+  private DecoratedKey[] keys;
+  private Memtable filling;
+  private Memtable full;
+  private int next;
+
+  @Setup(Level.Trial)
+  public void setUp() {
+    updates = new PartitionUpdate[ROWS];
+    keys = new DecoratedKey[ROWS];
+    full = new Memtable();
+    for (int i = 0; i < ROWS; i++) {
+      updates[i] = StressRows.update(i, 1);
+      keys[i] = DecoratedKey.of(updates[i].key());
+      full.apply(keys[i], updates[i]);
+    }
+    filling = new Memtable();
+  }
+
+  @Benchmark
+  public long insert() {
+    int i = next++;
+    if (i == ROWS) {
+      filling = new Memtable();
+      next = 1;
+      i = 0;
+    }
+    return filling.apply(keys[i], updates[i]);
+  }
+
+  @Benchmark
+  public Object get() {
+    int i = next++;
+    if (i >= ROWS) {
+      next = 1;
+      i = 0;
+    }
+    // a stride through the keys, so successive gets do not share cache lines
+    return full.get(keys[(int) ((i * 7919L) % ROWS)]);
+  }
+}
