@@ -31,7 +31,8 @@ final class NodeAuth {
           config.integer(ConfigKeys.AUTH_BCRYPT_GENSALT_LOG2_ROUNDS),
           config.string(ConfigKeys.AUTH_INITIAL_SUPERUSER_PASSWORD),
           Consistency.valueOf(config.string(ConfigKeys.AUTH_READ_CONSISTENCY_LEVEL).toUpperCase(Locale.ROOT)),
-          Consistency.valueOf(config.string(ConfigKeys.AUTH_WRITE_CONSISTENCY_LEVEL).toUpperCase(Locale.ROOT)));
+          Consistency.valueOf(config.string(ConfigKeys.AUTH_WRITE_CONSISTENCY_LEVEL).toUpperCase(Locale.ROOT)),
+          config.string(ConfigKeys.NETWORK_AUTHORIZER));
     } catch (IllegalArgumentException e) {
       throw new CassetteNode.StartException("Invalid authentication settings: " + e.getMessage());
     }

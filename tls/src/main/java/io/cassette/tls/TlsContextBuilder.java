@@ -19,6 +19,7 @@ import java.util.Collections;
 import java.util.Date;
 import java.util.List;
 import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.TrustManagerFactory;
 
@@ -103,6 +104,49 @@ public final class TlsContextBuilder {
       b.trustManager(tmf);
     } catch (GeneralSecurityException e) {
       throw new TlsConfigException("cannot use truststore " + s.trustFile() + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * A JDK {@link SSLContext} for a client outside Netty (nodetool's {@code java.net.http}
+   * client): trusts {@code trustFile} (PEM CA certificates, PKCS12 or JKS) or, without one, the
+   * JDK's trust ({@code javax.net.ssl.trustStore}); presents the key store's certificate when
+   * {@code keyFile} is a PKCS12/JKS store (PEM client keys: use a store here).
+   */
+  public static SSLContext jdkClient(TlsSettings s) {
+    try {
+      javax.net.ssl.KeyManager[] keys = null;
+      if (s.keyFile() != null) {
+        if (isPem(s.keyFile())) {
+          throw new TlsConfigException("a client certificate for this tool must be a PKCS12 or JKS key store, not PEM: "
+              + s.keyFile());
+        }
+        keys = keyManagers(s).getKeyManagers();
+      }
+      javax.net.ssl.TrustManager[] trust = null;
+      if (s.trustFile() != null) {
+        KeyStore store;
+        if (isPem(s.trustFile())) {
+          store = KeyStore.getInstance(KeyStore.getDefaultType());
+          store.load(null, null);
+          try (InputStream in = Files.newInputStream(s.trustFile())) {
+            int i = 0;
+            for (Certificate c : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
+              store.setCertificateEntry("ca" + i++, c);
+            }
+          }
+        } else {
+          store = loadStore(s.trustFile(), s.trustPassword());
+        }
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(store);
+        trust = tmf.getTrustManagers();
+      }
+      SSLContext context = SSLContext.getInstance("TLS");
+      context.init(keys, trust, null);
+      return context;
+    } catch (IOException | GeneralSecurityException e) {
+      throw new TlsConfigException("cannot build a TLS context from " + s.files() + ": " + e.getMessage(), e);
     }
   }
 

@@ -6,6 +6,8 @@ import io.cassette.cql.CqlException;
 import io.cassette.cql.CqlType;
 import io.cassette.cql.Result;
 import io.cassette.cql.language.Errors;
+import io.cassette.cql.language.NodeInfo;
+import io.cassette.cql.language.RingView;
 import io.cassette.cql.language.parser.Statement;
 import io.cassette.cql.language.schema.KeyspaceMetadata;
 import io.cassette.cql.language.schema.Schema;
@@ -15,6 +17,7 @@ import io.cassette.cql.transport.Authenticator;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -43,14 +46,19 @@ public final class AccessControl {
   private final SchemaManager schema;
   private final CassandraRoleManager roles;
   private final CassandraAuthorizer authorizer;
+  private final CassandraNetworkAuthorizer network;
   private final Authenticator authenticator;
+  /** This node's datacenter and the ring's (ACCESS TO DATACENTERS). */
+  private final NodeInfo node;
   private volatile boolean ready;
 
-  public AccessControl(AuthSettings settings, SchemaManager schema, InternalQueries queries) {
+  public AccessControl(AuthSettings settings, SchemaManager schema, InternalQueries queries, NodeInfo node) {
     this.settings = settings;
     this.schema = schema;
+    this.node = node;
     this.roles = new CassandraRoleManager(queries, settings);
     this.authorizer = new CassandraAuthorizer(queries, settings, roles);
+    this.network = new CassandraNetworkAuthorizer(queries, settings);
     this.authenticator = settings.requiresPasswords() ? new PasswordAuthenticator(roles, settings)
         : AllowAllAuthenticator.INSTANCE;
   }
@@ -119,11 +127,14 @@ public final class AccessControl {
   // ------------------------------------------------------------------ checks before statements
 
   /**
-   * Refuses {@code s} with UNAUTHORIZED unless the client's user may run it. No-op without
-   * CassandraAuthorizer or for a client with no user (internal queries).
+   * Refuses {@code s} with UNAUTHORIZED unless the client's user may run it: its role may use
+   * this datacenter (CassandraNetworkAuthorizer) and holds the statement's permissions
+   * (CassandraAuthorizer). No-op for a client with no user (internal queries). {@code s} null:
+   * the datacenter only (a prepared role statement, which checks its own permissions).
    */
   public void check(ClientState state, Statement s, String keyspace) {
-    if (!settings.checksPermissions() || state.user() == null) {
+    checkDatacenter(state);
+    if (s == null || !settings.checksPermissions() || state.user() == null) {
       return;
     }
     List<RequiredPermission> needed = StatementPermissions.of(s, keyspace, schema.current());
@@ -137,6 +148,55 @@ public final class AccessControl {
     for (RequiredPermission p : needed) {
       ensure(user, p.permission(), p.resource());
     }
+  }
+
+  /**
+   * Cassandra's ClientState.validateLogin with CassandraNetworkAuthorizer: a role limited to
+   * other datacenters logs in (AUTH_SUCCESS, PREPARE) and then every statement is refused.
+   * Superusers are never limited; only the login role's own limit counts.
+   */
+  private void checkDatacenter(ClientState state) {
+    String user = state.user();
+    if (!settings.checksDatacenters() || user == null || !ready) {
+      return;
+    }
+    Set<String> dcs = network.datacenters(user);
+    if (!dcs.isEmpty() && !dcs.contains(node.dataCenter()) && !roles.isSuper(user)) {
+      throw Errors.unauthorized("You do not have access to this datacenter (" + node.dataCenter() + ")");
+    }
+  }
+
+  /** The datacenters of the ring as this node knows it (Cassandra's Datacenters.getValidDatacenters). */
+  private Set<String> validDatacenters() {
+    Set<String> dcs = new HashSet<>();
+    dcs.add(node.dataCenter());
+    for (RingView.Peer p : node.ring().peers()) {
+      dcs.add(p.dataCenter());
+    }
+    return dcs;
+  }
+
+  /** ACCESS TO DATACENTERS naming only datacenters of the ring, checked as Cassandra's DCPermissions. */
+  private void validateDatacenters(RoleOptions o) {
+    if (o.datacenters() == null || o.datacenters().isEmpty()) {
+      return;
+    }
+    Set<String> subset = new HashSet<>(o.datacenters()); // printed in HashSet order, as Cassandra's message
+    if (!validDatacenters().containsAll(subset)) {
+      throw Errors.invalid("Invalid value(s) for DATACENTERS '" + subset + "',All values must be valid datacenters");
+    }
+  }
+
+  /** The datacenters column of LIST ROLES / LIST USERS, as Cassandra 5.0 prints it. */
+  private String datacentersOf(Role r) {
+    if (!r.canLogin()) {
+      return "n/a";
+    }
+    if (!settings.checksDatacenters() || roles.isSuper(r.name())) {
+      return "ALL";
+    }
+    Set<String> dcs = network.datacenters(r.name());
+    return dcs.isEmpty() ? "ALL" : String.join(", ", dcs);
   }
 
   /** UNAUTHORIZED unless {@code user} holds {@code p} on {@code resource} or one of its parents. */
@@ -205,6 +265,7 @@ public final class AccessControl {
     if (!ready) {
       throw Errors.invalid("system_auth is not set up yet on this node; retry in a few seconds");
     }
+    checkDatacenter(state);
     if (s instanceof AuthStatement.CreateRole c) {
       return createRole(c, user);
     }
@@ -267,6 +328,7 @@ public final class AccessControl {
       throw Errors.invalid("Role name can't be an empty string");
     }
     validateOptions(o);
+    validateDatacenters(o);
     if (roles.fresh(c.role()).isPresent()) {
       if (c.ifNotExists()) {
         return Result.Void.INSTANCE;
@@ -275,6 +337,9 @@ public final class AccessControl {
     }
     boolean login = o.login() != null ? o.login() : c.user();
     roles.create(c.role(), Boolean.TRUE.equals(o.superuser()), login, hashOf(o), Long.MIN_VALUE);
+    if (settings.checksDatacenters()) { // AllowAllNetworkAuthorizer ignores the clause on CREATE, as Cassandra's
+      network.set(c.role(), o.datacenters() == null ? Set.of() : o.datacenters());
+    }
     if (settings.checksPermissions()) {
       grantCreator(user, AuthResource.role(c.role()));
     }
@@ -287,6 +352,7 @@ public final class AccessControl {
       throw Errors.invalid("ALTER [ROLE|USER] can't be empty");
     }
     validateOptions(o);
+    validateDatacenters(o);
     boolean isSuper = roles.isSuper(user);
     if (o.superuser() != null && roles.rolesOf(user).contains(a.role())) {
       throw Errors.unauthorized("You aren't allowed to alter your own superuser status or that of a role granted to you");
@@ -313,6 +379,12 @@ public final class AccessControl {
       throw Errors.invalid("Role " + a.role() + " doesn't exist");
     }
     roles.alter(a.role(), o.superuser(), o.login(), hashOf(o));
+    if (o.datacenters() != null) {
+      if (!settings.checksDatacenters()) {
+        throw Errors.invalid("ACCESS TO DATACENTERS operations not supported by AllowAllNetworkAuthorizer");
+      }
+      network.set(a.role(), o.datacenters());
+    }
     return Result.Void.INSTANCE;
   }
 
@@ -332,6 +404,9 @@ public final class AccessControl {
       throw Errors.invalid("Cannot DROP primary role for current login");
     }
     roles.drop(d.role());
+    if (settings.checksDatacenters()) {
+      network.drop(d.role());
+    }
     authorizer.revokeAllFrom(d.role());
     authorizer.revokeAllOn(AuthResource.role(d.role()));
     return Result.Void.INSTANCE;
@@ -425,7 +500,7 @@ public final class AccessControl {
         row.add(AuthValues.bool(r.get().canLogin()));
         row.add(ByteBuffer.wrap(EMPTY_MAP));
       }
-      row.add(AuthValues.text("ALL"));
+      row.add(AuthValues.text(datacentersOf(r.get())));
       rows.add(row);
     }
     return new Result.Rows(l.users() ? USER_COLUMNS : ROLE_COLUMNS, rows, null);
@@ -525,6 +600,7 @@ public final class AccessControl {
   /** Drops the cached role rows (nodetool invalidaterolescache). */
   public void invalidateRolesCache() {
     roles.invalidateAll();
+    network.invalidateAll();
   }
 
   /** Drops the cached permissions (nodetool invalidatepermissionscache): a GRANT holds at once. */

@@ -8,20 +8,23 @@ import java.util.Locale;
  * {@code authenticator}, {@code authorizer}, {@code role_manager}, {@code roles_validity},
  * {@code permissions_validity}, {@code credentials_validity}, {@code auth_cache_max_entries}
  * (one bound for the three caches), {@code auth_bcrypt_gensalt_log2_rounds},
- * {@code auth_read_consistency_level}, {@code auth_write_consistency_level}; plus Cassette's
- * {@code auth_initial_superuser_password} (the password the default {@code cassandra} role
- * gets on first start instead of {@code cassandra}).
+ * {@code auth_read_consistency_level}, {@code auth_write_consistency_level},
+ * {@code network_authorizer} (AllowAllNetworkAuthorizer / CassandraNetworkAuthorizer: roles
+ * limited to datacenters); plus Cassette's {@code auth_initial_superuser_password} (the
+ * password the default {@code cassandra} role gets on first start instead of {@code cassandra}).
  */
 public record AuthSettings(String authenticator, String authorizer, String roleManager,
                            long rolesValidityMillis, long permissionsValidityMillis,
                            long credentialsValidityMillis, int cacheMaxEntries, int bcryptLog2Rounds,
                            String initialSuperuserPassword, Consistency readConsistency,
-                           Consistency writeConsistency) {
+                           Consistency writeConsistency, String networkAuthorizer) {
   public static final String PASSWORD_AUTHENTICATOR = "PasswordAuthenticator";
   public static final String ALLOW_ALL_AUTHENTICATOR = "AllowAllAuthenticator";
   public static final String CASSANDRA_AUTHORIZER = "CassandraAuthorizer";
   public static final String ALLOW_ALL_AUTHORIZER = "AllowAllAuthorizer";
   public static final String CASSANDRA_ROLE_MANAGER = "CassandraRoleManager";
+  public static final String ALLOW_ALL_NETWORK_AUTHORIZER = "AllowAllNetworkAuthorizer";
+  public static final String CASSANDRA_NETWORK_AUTHORIZER = "CassandraNetworkAuthorizer";
   /** Cassandra's defaults: 2 s validity, LOCAL_QUORUM reads, EACH_QUORUM writes. */
   public static final long DEFAULT_VALIDITY_MILLIS = 2000;
 
@@ -29,10 +32,25 @@ public record AuthSettings(String authenticator, String authorizer, String roleM
     authenticator = shortName(authenticator, ALLOW_ALL_AUTHENTICATOR, PASSWORD_AUTHENTICATOR, "authenticator");
     authorizer = shortName(authorizer, ALLOW_ALL_AUTHORIZER, CASSANDRA_AUTHORIZER, "authorizer");
     roleManager = shortName(roleManager, CASSANDRA_ROLE_MANAGER, CASSANDRA_ROLE_MANAGER, "role_manager");
+    networkAuthorizer = shortName(networkAuthorizer, ALLOW_ALL_NETWORK_AUTHORIZER, CASSANDRA_NETWORK_AUTHORIZER,
+        "network_authorizer");
+    if (CASSANDRA_NETWORK_AUTHORIZER.equals(networkAuthorizer) && ALLOW_ALL_AUTHENTICATOR.equals(authenticator)) {
+      throw new IllegalArgumentException("CassandraNetworkAuthorizer needs PasswordAuthenticator (a role to restrict)");
+    }
     if (CASSANDRA_AUTHORIZER.equals(authorizer) && ALLOW_ALL_AUTHENTICATOR.equals(authenticator)) {
       // Cassandra refuses the same combination at start: nobody would have a name to authorize.
       throw new IllegalArgumentException("AllowAllAuthenticator can't be used with CassandraAuthorizer");
     }
+  }
+
+  /** Without network_authorizer: AllowAllNetworkAuthorizer, Cassandra's default. */
+  public AuthSettings(String authenticator, String authorizer, String roleManager, long rolesValidityMillis,
+                      long permissionsValidityMillis, long credentialsValidityMillis, int cacheMaxEntries,
+                      int bcryptLog2Rounds, String initialSuperuserPassword, Consistency readConsistency,
+                      Consistency writeConsistency) {
+    this(authenticator, authorizer, roleManager, rolesValidityMillis, permissionsValidityMillis,
+        credentialsValidityMillis, cacheMaxEntries, bcryptLog2Rounds, initialSuperuserPassword, readConsistency,
+        writeConsistency, null);
   }
 
   /** Everything allowed, nobody asked for a password: Cassandra's (and Cassette's) default. */
@@ -57,9 +75,21 @@ public record AuthSettings(String authenticator, String authorizer, String roleM
     return CASSANDRA_AUTHORIZER.equals(authorizer);
   }
 
+  /** True with CassandraNetworkAuthorizer: a role may be limited to some datacenters. */
+  public boolean checksDatacenters() {
+    return CASSANDRA_NETWORK_AUTHORIZER.equals(networkAuthorizer);
+  }
+
   public AuthSettings withInitialSuperuserPassword(String password) {
     return new AuthSettings(authenticator, authorizer, roleManager, rolesValidityMillis, permissionsValidityMillis,
-        credentialsValidityMillis, cacheMaxEntries, bcryptLog2Rounds, password, readConsistency, writeConsistency);
+        credentialsValidityMillis, cacheMaxEntries, bcryptLog2Rounds, password, readConsistency, writeConsistency,
+        networkAuthorizer);
+  }
+
+  public AuthSettings withNetworkAuthorizer(String name) {
+    return new AuthSettings(authenticator, authorizer, roleManager, rolesValidityMillis, permissionsValidityMillis,
+        credentialsValidityMillis, cacheMaxEntries, bcryptLog2Rounds, initialSuperuserPassword, readConsistency,
+        writeConsistency, name);
   }
 
   /**

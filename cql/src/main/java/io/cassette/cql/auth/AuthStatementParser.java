@@ -5,6 +5,7 @@ import io.cassette.cql.language.Errors;
 import io.cassette.cql.language.parser.Lexer;
 import io.cassette.cql.language.parser.Token;
 import io.cassette.cql.language.parser.Token.Kind;
+import io.cassette.cql.language.parser.TokenCursor;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -18,15 +19,14 @@ import java.util.Set;
  * Reads the role and permission statements of Cassandra 5.0's grammar: CREATE/ALTER/DROP
  * ROLE and USER, LIST ROLES/USERS, GRANT/REVOKE role, GRANT/REVOKE/LIST permissions. Kept
  * apart from the main parser so that the statements about data never pay for it:
- * {@link #isAuthStatement} looks at the first two words only. Not thread-safe; one instance
- * per statement.
+ * {@link #isAuthStatement} looks at the first two words only. Errors are Cassandra's ANTLR
+ * texts (the shared {@link TokenCursor}); bind markers are refused where Cassandra refuses them
+ * (every name and value of these statements is a literal), so a prepared role statement has no
+ * variables. Not thread-safe; one instance per statement.
  */
-public final class AuthStatementParser {
-  private final List<Token> tokens;
-  private int pos;
-
+public final class AuthStatementParser extends TokenCursor {
   private AuthStatementParser(String query) {
-    this.tokens = Lexer.tokenize(query, new ArrayList<>());
+    super(query, Lexer.MAX_TOKENS);
   }
 
   /**
@@ -93,61 +93,58 @@ public final class AuthStatementParser {
 
   // ------------------------------------------------------------------ tokens
 
-  private Token peek() {
-    return tokens.get(pos);
+  /**
+   * Cassandra's lexer reads {@code :name} as ':' then a name, so its errors show ':' where ours
+   * has one named-marker token.
+   */
+  private static Token asCassandraSees(Token t) {
+    return t.kind() == Kind.NAMED_MARKER
+        ? new Token(Kind.SYMBOL, ":", ":", t.line(), t.column(), t.start(), t.start() + 1, t.rawIndex()) : t;
   }
 
-  private Token next() {
-    Token t = tokens.get(pos);
-    if (t.kind() != Kind.EOF) {
-      pos++;
-    }
-    return t;
+  @Override
+  protected CqlException mismatched(Token t, String expecting) {
+    return super.mismatched(asCassandraSees(t), expecting);
   }
 
-  private boolean at(String kw) {
-    return peek().is(kw);
+  /** ANTLR's "no viable alternative" as these rules report it: the offending token bracketed. */
+  private CqlException noViableAt(Token t) {
+    Token c = asCassandraSees(t);
+    return Errors.syntax(position(c) + " no viable alternative at input '" + c.text() + "'" + snippet(c, c));
   }
 
-  private boolean accept(String kw) {
-    if (at(kw)) {
-      pos++;
-      return true;
-    }
-    return false;
+  /** Cassandra's grammar has a '?' alternative in its name rules only to say this. */
+  private static CqlException bindVariable(String what) {
+    return Errors.syntax("Bind variables cannot be used for " + what + " names");
   }
 
-  private void expect(String kw) {
-    if (!accept(kw)) {
-      throw mismatched(peek(), Character.isLetter(kw.charAt(0)) ? "K_" + kw.toUpperCase(Locale.ROOT) : "'" + kw + "'");
-    }
-  }
-
-  private CqlException mismatched(Token t, String expecting) {
-    String where = t.kind() == Kind.EOF ? "line 0:-1" : "line " + t.line() + ":" + t.column();
-    return Errors.syntax(where + " mismatched input '" + t.text() + "' expecting " + expecting);
-  }
-
-  private CqlException noViable(Token t) {
-    String where = t.kind() == Kind.EOF ? "line 0:-1" : "line " + t.line() + ":" + t.column();
-    return Errors.syntax(where + " no viable alternative at input '" + t.text() + "'");
-  }
-
-  /** A role or user name: an identifier (lower-cased), a "quoted name" or a 'string' (exact). */
+  /** A role name: an identifier (lower-cased), a "quoted name" or a 'string' (exact). */
   private String roleName() {
+    if (peek().kind() == Kind.QMARK) {
+      throw bindVariable("role");
+    }
+    return userName();
+  }
+
+  /** A user name (CREATE/ALTER/DROP USER): as a role name, with no '?' alternative in the grammar. */
+  private String userName() {
     Token t = peek();
     if (t.kind() == Kind.IDENT || t.kind() == Kind.QUOTED_IDENT || t.kind() == Kind.STRING) {
       pos++;
       return t.value();
     }
-    throw noViable(t);
+    throw noViableAt(t);
   }
 
-  private String ident() {
+  /** A keyspace or table name; {@code what} names it in the bind-marker error. */
+  private String ident(String what) {
     Token t = peek();
     if (t.kind() == Kind.IDENT || t.kind() == Kind.QUOTED_IDENT) {
       pos++;
       return t.value();
+    }
+    if (t.kind() == Kind.QMARK) {
+      throw bindVariable(what);
     }
     throw mismatched(t, "IDENT");
   }
@@ -186,7 +183,7 @@ public final class AuthStatementParser {
           expect("exists");
           ine = true;
         }
-        String name = roleName();
+        String name = user ? userName() : roleName();
         return new AuthStatement.CreateRole(name, ine, user ? userOptions() : roleOptions(), user);
       }
       case "alter" -> {
@@ -199,7 +196,7 @@ public final class AuthStatementParser {
           expect("exists");
           ie = true;
         }
-        String name = roleName();
+        String name = user ? userName() : roleName();
         RoleOptions o = user ? userOptions() : roleOptions();
         return new AuthStatement.AlterRole(name, ie, o, user);
       }
@@ -213,7 +210,7 @@ public final class AuthStatementParser {
           expect("exists");
           ie = true;
         }
-        return new AuthStatement.DropRole(roleName(), ie, user);
+        return new AuthStatement.DropRole(user ? userName() : roleName(), ie, user);
       }
       case "grant", "revoke" -> {
         boolean revoke = t.is("revoke");
@@ -246,7 +243,7 @@ public final class AuthStatementParser {
         boolean recursive = !accept("norecursive");
         return new AuthStatement.ListPermissions(perms, all, r, of, recursive);
       }
-      default -> throw noViable(t);
+      default -> throw noViableAt(t);
     }
   }
 
@@ -271,7 +268,7 @@ public final class AuthStatementParser {
     }
     do {
       if (!atPermission()) {
-        throw noViable(peek());
+        throw noViableAt(peek());
       }
       into.add(Permission.valueOf(next().value().toUpperCase(Locale.ROOT)));
       accept("permission");
@@ -290,26 +287,26 @@ public final class AuthStatementParser {
       if (accept("functions")) {
         if (accept("in")) {
           expect("keyspace");
-          return AuthResource.functionsIn(ident());
+          return AuthResource.functionsIn(ident("keyspace"));
         }
         return AuthResource.ALL_FUNCTIONS;
       }
       if (accept("mbeans")) {
         throw Errors.invalid("MBean resources are not supported: Cassette has no JMX");
       }
-      throw noViable(peek());
+      throw noViableAt(peek());
     }
     if (accept("keyspace")) {
-      return AuthResource.keyspace(ident());
+      return AuthResource.keyspace(ident("keyspace"));
     }
     if (accept("role")) {
       return AuthResource.role(roleName());
     }
     if (accept("function")) {
-      String ks = ident();
+      String ks = ident("keyspace");
       String fn;
       if (accept(".")) {
-        fn = ident();
+        fn = ident("function");
       } else {
         fn = ks;
         ks = null;
@@ -336,9 +333,9 @@ public final class AuthStatementParser {
     }
     accept("table");
     accept("columnfamily");
-    String first = ident();
+    String first = ident(peek(1).is(".") ? "keyspace" : "table");
     if (accept(".")) {
-      return AuthResource.table(first, ident());
+      return AuthResource.table(first, ident("table"));
     }
     return AuthResource.table(null, first); // resolved against the client's keyspace
   }
@@ -404,7 +401,7 @@ public final class AuthStatementParser {
             name = "ACCESS TO DATACENTERS";
           }
         }
-        default -> throw noViable(t);
+        default -> throw noViableAt(t);
       }
       if (!seen.add(name)) {
         throw Errors.syntax("Multiple definition for property '" + name + "'");
@@ -443,6 +440,10 @@ public final class AuthStatementParser {
         String k = string();
         expect(":");
         Token v = next();
+        if (v.kind() == Kind.QMARK || v.kind() == Kind.NAMED_MARKER) {
+          throw Errors.syntax("Invalid property value: " + v.text() + " for property: '" + k
+              + "' (bind variables are not supported in DDL queries)");
+        }
         m.put(k, v.value());
       } while (accept(","));
     }
@@ -450,14 +451,13 @@ public final class AuthStatementParser {
     return m;
   }
 
+  /** {@code '{' 'a' (, 'b')* '}'}: at least one string, as Cassandra's grammar. */
   private Set<String> stringSet() {
     expect("{");
     Set<String> s = new LinkedHashSet<>();
-    if (!at("}")) {
-      do {
-        s.add(string());
-      } while (accept(","));
-    }
+    do {
+      s.add(string());
+    } while (accept(","));
     expect("}");
     return s;
   }

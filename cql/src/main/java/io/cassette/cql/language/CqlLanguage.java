@@ -16,6 +16,7 @@ import io.cassette.cql.ResultMetadataId;
 import io.cassette.cql.auth.AccessControl;
 import io.cassette.cql.auth.AuthSettings;
 import io.cassette.cql.auth.AuthStatementParser;
+import io.cassette.cql.auth.PreparedAuthStatement;
 import io.cassette.cql.language.parser.Parser;
 import io.cassette.cql.language.parser.Statement;
 import io.cassette.cql.language.schema.SchemaManager;
@@ -95,7 +96,7 @@ public final class CqlLanguage implements QueryHandler {
     SchemaManager schema = new SchemaManager(coordinator);
     this.services = new Services(schema, coordinator, new MicrosClock(), node, new TraceStore(node), tombstones);
     this.compiler = new StatementCompiler(services);
-    this.access = new AccessControl(AuthSettings.allowAll(), schema, this::internal);
+    this.access = new AccessControl(AuthSettings.allowAll(), schema, this::internal, node);
   }
 
   /**
@@ -104,7 +105,7 @@ public final class CqlLanguage implements QueryHandler {
    * {@link AccessControl#authenticator()} the CQL transport must use.
    */
   public AccessControl configureAuth(AuthSettings settings) {
-    AccessControl a = new AccessControl(settings, services.schema(), this::internal);
+    AccessControl a = new AccessControl(settings, services.schema(), this::internal, services.node());
     a.setup();
     access = a;
     return a;
@@ -139,7 +140,11 @@ public final class CqlLanguage implements QueryHandler {
       Tracing.trace("Parsing " + query);
       String ks = options.keyspace() != null ? options.keyspace() : state.keyspace();
       if (AuthStatementParser.isAuthStatement(query)) {
-        return access.execute(AuthStatementParser.parse(query), state, ks);
+        io.cassette.cql.auth.AuthStatement a = AuthStatementParser.parse(query);
+        if (!options.values().isEmpty()) { // these statements have no markers
+          throw Errors.invalid("Invalid amount of bind variables");
+        }
+        return access.execute(a, state, ks);
       }
       Statement s = Parser.parse(query);
       Tracing.trace("Preparing statement");
@@ -158,8 +163,10 @@ public final class CqlLanguage implements QueryHandler {
   public Result.Prepared prepare(String query, String keyspace, ClientState state) {
     return guard(null, new String[1], () -> {
       String ks = keyspace != null ? keyspace : state.keyspace();
-      Statement s = Parser.parse(query);
-      Executable e = compiler.compile(s, ks);
+      // A role statement is kept unparsed-for-data (parsed null): it checks its own permissions.
+      Statement s = AuthStatementParser.isAuthStatement(query) ? null : Parser.parse(query);
+      Executable e = s == null ? new PreparedAuthStatement(AuthStatementParser.parse(query), ks, this::access)
+          : compiler.compile(s, ks);
       byte[] id = md5((ks == null ? "" : ks) + query);
       prepared.put(id, new Prepared(query, ks, s, e, services.schema().current().epoch(),
           ResultMetadataId.compute(e.resultColumns())), PreparedCache.weightOf(query.length()));
@@ -239,7 +246,7 @@ public final class CqlLanguage implements QueryHandler {
           + " internal cache)");
     }
     long epoch = services.schema().current().epoch();
-    if (p.epoch() != epoch) {
+    if (p.epoch() != epoch && p.parsed() != null) {
       Executable e;
       try {
         e = compiler.compile(p.parsed(), p.keyspace());

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * client_encryption_options on the CQL door with the Java driver 4.19 (SSL context) and the
- * Python driver (ssl_context): a trusted server works; an untrusted or expired server
+ * Python driver (ssl_context) and the Node.js driver (sslOptions): a trusted server works; an untrusted or expired server
  * certificate is refused by the driver; with require_client_auth a driver without a client
  * certificate is refused, with one it works; optional TLS also serves plain-text drivers.
  */
@@ -143,6 +143,45 @@ class CqlTlsTest {
     assertThat(python(a, certs.caPem().toString())).contains("OK 5");
     assertThat(python(a, certs.caPem().toString(), client.certificatePem().toString(),
         client.privateKeyPem().toString())).contains("OK 5");
+  }
+
+  /**
+   * The Node.js driver's sslOptions: trusted CA, then a client certificate where one is
+   * required, and another CA refused. Runs when NODE_PATH holds cassandra-driver (CI installs
+   * it with npm); skipped otherwise, like NodeDriverTest.
+   */
+  @Test
+  void nodeDriverWithSslOptions() throws Exception {
+    String nodePath = System.getenv("NODE_PATH");
+    assumeTrue(nodePath != null && new java.io.File(nodePath, "cassandra-driver").isDirectory(),
+        "NODE_PATH does not hold cassandra-driver (npm install cassandra-driver; NODE_PATH=DIR/node_modules)");
+    InetSocketAddress a = start(TlsSettings.pem(node.certificatePem(), node.privateKeyPem(), certs.caPem())
+        .withClientAuth(TlsSettings.ClientAuthMode.REQUIRE), false);
+    assertThat(node(a, 1, certs.caPem().toString())).contains("FAILED");
+    assertThat(node(a, 0, certs.caPem().toString(), client.certificatePem().toString(),
+        client.privateKeyPem().toString())).contains("OK 5.0.4");
+    HomeRingCertificates other = new HomeRingCertificates(dir.resolve("other-node-js"), PASSWORD);
+    other.openOrCreateCa("Someone Else", Duration.ofDays(10));
+    assertThat(node(a, 1, other.caPem().toString(), client.certificatePem().toString(),
+        client.privateKeyPem().toString())).contains("FAILED");
+  }
+
+  private static String node(InetSocketAddress a, int expectedExit, String... tlsArgs) throws Exception {
+    Path script = dir.resolve("node_tls_check.js");
+    try (var in = CqlTlsTest.class.getResourceAsStream("node_tls_check.js")) {
+      Files.write(script, in.readAllBytes());
+    }
+    List<String> cmd = new ArrayList<>(List.of("node", script.toString(), "127.0.0.1", String.valueOf(a.getPort())));
+    cmd.addAll(List.of(tlsArgs));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    boolean finished = p.waitFor(60, TimeUnit.SECONDS);
+    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!finished) {
+      p.destroyForcibly();
+    }
+    assertThat(finished).as("node driver finished: %s", output).isTrue();
+    assertThat(p.exitValue()).as("node driver output: %s", output).isEqualTo(expectedExit);
+    return output;
   }
 
   private static String python(InetSocketAddress a, String... tlsArgs) throws Exception {

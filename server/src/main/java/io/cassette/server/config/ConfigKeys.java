@@ -43,6 +43,7 @@ public final class ConfigKeys {
   public static final String AUTHENTICATOR = "authenticator";
   public static final String AUTHORIZER = "authorizer";
   public static final String ROLE_MANAGER = "role_manager";
+  public static final String NETWORK_AUTHORIZER = "network_authorizer";
   public static final String ROLES_VALIDITY = "roles_validity";
   public static final String PERMISSIONS_VALIDITY = "permissions_validity";
   public static final String CREDENTIALS_VALIDITY = "credentials_validity";
@@ -134,6 +135,9 @@ public final class ConfigKeys {
             "org.apache.cassandra.auth.cassandraauthorizer")));
     add(new ConfigKey(ROLE_MANAGER, ValueType.ENUM, "cassandrarolemanager",
         List.of("cassandrarolemanager", "org.apache.cassandra.auth.cassandrarolemanager")));
+    add(new ConfigKey(NETWORK_AUTHORIZER, ValueType.ENUM, "allowallnetworkauthorizer",
+        List.of("allowallnetworkauthorizer", "cassandranetworkauthorizer",
+            "org.apache.cassandra.auth.allowallnetworkauthorizer", "org.apache.cassandra.auth.cassandranetworkauthorizer")));
     add(new ConfigKey(ROLES_VALIDITY, ValueType.DURATION, "2000ms"));
     add(new ConfigKey(PERMISSIONS_VALIDITY, ValueType.DURATION, "2000ms"));
     add(new ConfigKey(CREDENTIALS_VALIDITY, ValueType.DURATION, "2000ms"));

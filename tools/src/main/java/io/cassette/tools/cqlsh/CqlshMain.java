@@ -60,13 +60,15 @@ public final class CqlshMain {
         -k, --keyspace KEYSPACE   authenticate to and use this keyspace
         -u, --username USER       authenticate as user
         -p, --password PASSWORD   authenticate using password
+        --ssl                     use TLS (the node's client_encryption_options); the CA
+                                  file is SSL_CERTFILE (PEM), SSL_VALIDATE=false skips the check
         --connect-timeout SECONDS connection timeout (default 5)
         --request-timeout SECONDS request timeout (default 10)
         --debug                   show driver log messages
         --version                 show the version and quit
         -h, --help                show this help and quit
 
-      Environment: CQLSH_HOST, CQLSH_PORT.
+      Environment: CQLSH_HOST, CQLSH_PORT, SSL_CERTFILE, SSL_VALIDATE (cqlsh's names).
       """;
 
   private CqlshMain() {}
@@ -77,7 +79,8 @@ public final class CqlshMain {
 
   /** Parsed command line. */
   record Options(String host, int port, String execute, Path file, String keyspace, String username,
-                 String password, int connectTimeoutSeconds, int requestTimeoutSeconds, boolean debug) {}
+                 String password, int connectTimeoutSeconds, int requestTimeoutSeconds, boolean debug,
+                 boolean ssl) {}
 
   static int run(String[] args, PrintStream out, PrintStream err) {
     Options o;
@@ -170,6 +173,7 @@ public final class CqlshMain {
     int connectTimeout = 5;
     int requestTimeout = 10;
     boolean debug = false;
+    boolean ssl = false;
     List<String> positional = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
@@ -182,6 +186,7 @@ public final class CqlshMain {
         case "--connect-timeout" -> connectTimeout = seconds(value(args, ++i, a), a);
         case "--request-timeout" -> requestTimeout = seconds(value(args, ++i, a), a);
         case "--debug" -> debug = true;
+        case "--ssl" -> ssl = true;
         case "-C", "--color", "--no-color", "--no_color" -> { } // colour is not used
         case "-h", "--help" -> {
           return null;
@@ -216,7 +221,7 @@ public final class CqlshMain {
       throw new IllegalArgumentException("-e and -f cannot be used together");
     }
     return new Options(host, port, execute, file, keyspace, user, password, connectTimeout,
-        requestTimeout, debug);
+        requestTimeout, debug, ssl);
   }
 
   private static CqlSession connect(Options o) {
@@ -248,6 +253,9 @@ public final class CqlshMain {
     }
     if (o.username() != null) {
       b.withAuthCredentials(o.username(), o.password() == null ? "" : o.password());
+    }
+    if (o.ssl()) {
+      b.withSslContext(ShellTls.context(System.getenv("SSL_CERTFILE"), System.getenv("SSL_VALIDATE")));
     }
     return b.build();
   }

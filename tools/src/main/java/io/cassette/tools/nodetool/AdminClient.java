@@ -35,16 +35,28 @@ final class AdminClient {
   /** The Authorization header sent on every call, or null. */
   private final String authorization;
 
+  /** https (with this context) or plain http (null). */
+  private final javax.net.ssl.SSLContext tls;
+
   AdminClient(String host, int port) {
     this(host, port, null);
   }
 
   AdminClient(String host, int port, String authorization) {
+    this(host, port, authorization, null);
+  }
+
+  /** @param tls https with this context's trust (and client certificate), or null for http */
+  AdminClient(String host, int port, String authorization, javax.net.ssl.SSLContext tls) {
     this.host = host;
     this.port = port;
     this.authorization = authorization;
-    this.http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT)
-        .version(HttpClient.Version.HTTP_1_1).build();
+    this.tls = tls;
+    HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).version(HttpClient.Version.HTTP_1_1);
+    if (tls != null) {
+      b.sslContext(tls);
+    }
+    this.http = b.build();
   }
 
   JsonNode get(String path, Map<String, List<String>> parameters) {
@@ -56,7 +68,7 @@ final class AdminClient {
   }
 
   private JsonNode call(String method, String path, Map<String, List<String>> parameters) {
-    URI uri = URI.create("http://" + hostForUri() + ":" + port + path + query(parameters));
+    URI uri = URI.create((tls != null ? "https://" : "http://") + hostForUri() + ":" + port + path + query(parameters));
     // The header shows the node this is not a web page (the admin port refuses state changes
     // from pages: server's CrossOriginGuard).
     HttpRequest.Builder builder = HttpRequest.newBuilder(uri).timeout(OPERATION_TIMEOUT)
@@ -76,9 +88,15 @@ final class AdminClient {
     } catch (HttpTimeoutException e) {
       throw new NodetoolException("No answer from '" + host + ":" + port + "' within "
           + OPERATION_TIMEOUT.toHours() + " h");
+    } catch (javax.net.ssl.SSLException e) {
+      throw new NodetoolException("TLS with '" + host + ":" + port + "' failed - " + e.getClass().getSimpleName()
+          + ": '" + reason(e) + "'" + (tls == null ? "" : ". Does --truststore hold the CA that signed the node's"
+          + " certificate, and does the certificate name " + host + "?"));
     } catch (IOException e) {
+      String hint = tls == null && String.valueOf(e.getMessage()).contains("header parser received no bytes")
+          ? ". If the admin port has http_encryption_options enabled, add --ssl" : "";
       throw new NodetoolException("Failed to talk to '" + host + ":" + port + "' - "
-          + e.getClass().getSimpleName() + ": '" + reason(e) + "'");
+          + e.getClass().getSimpleName() + ": '" + reason(e) + "'" + hint);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new NodetoolException("Interrupted");

@@ -20,7 +20,12 @@ public final class NodetoolMain {
   static final int EXIT_USAGE = 2;
 
   private static final String USAGE = """
-      usage: cassette nodetool [-h HOST] [-p PORT] [-u USER (-pw PASSWORD | -pwf FILE)] COMMAND [ARGS]
+      usage: cassette nodetool [-h HOST] [-p PORT] [-u USER (-pw PASSWORD | -pwf FILE)]
+                               [--ssl [--truststore FILE [--truststore-password PW]]
+                                      [--keystore FILE [--keystore-password PW]]] COMMAND [ARGS]
+        --ssl: https to an admin port with http_encryption_options; the node's certificate is
+        checked against --truststore (PEM CA file, PKCS12 or JKS), else the JDK's trust
+        (-Djavax.net.ssl.trustStore, as Cassandra's nodetool); --keystore: a client certificate.
 
       Talks to the node's HTTP admin port (http_port, default 9180), not JMX.
 
@@ -67,6 +72,11 @@ public final class NodetoolMain {
     String username = null;
     String password = null;
     String passwordFile = null;
+    boolean ssl = false;
+    String truststore = null;
+    String truststorePassword = null;
+    String keystore = null;
+    String keystorePassword = null;
     List<String> rest = new ArrayList<>();
     try {
       for (int i = 0; i < args.length; i++) {
@@ -78,6 +88,11 @@ public final class NodetoolMain {
           case "-u", "--username" -> username = value(args, ++i, a);
           case "-pw", "--password" -> password = value(args, ++i, a);
           case "-pwf", "--password-file" -> passwordFile = value(args, ++i, a);
+          case "--ssl" -> ssl = true;
+          case "--truststore" -> truststore = value(args, ++i, a);
+          case "--truststore-password" -> truststorePassword = value(args, ++i, a);
+          case "--keystore" -> keystore = value(args, ++i, a);
+          case "--keystore-password" -> keystorePassword = value(args, ++i, a);
           case "--help", "help" -> {
             out.print(USAGE);
             return 0;
@@ -99,14 +114,19 @@ public final class NodetoolMain {
       }
       String command = rest.get(0);
       List<String> commandArgs = rest.subList(1, rest.size());
+      if (!ssl && (truststore != null || keystore != null)) {
+        throw new UsageException("--truststore and --keystore need --ssl");
+      }
+      javax.net.ssl.SSLContext tls = ssl ? AdminTls.context(truststore, truststorePassword, keystore, keystorePassword)
+          : null;
       if (command.equals("repair")) { // prints its progress as it comes, not at the end
         RepairRunner.run(new AdminClient(host, port, AdminAuthorization.header(username, password, passwordFile,
-            System.getenv(AdminAuthorization.TOKEN_VARIABLE))), commandArgs, out);
+            System.getenv(AdminAuthorization.TOKEN_VARIABLE)), tls), commandArgs, out);
         out.flush();
         return 0;
       }
       out.print(execute(new AdminClient(host, port, AdminAuthorization.header(username, password, passwordFile,
-          System.getenv(AdminAuthorization.TOKEN_VARIABLE))), command, commandArgs));
+          System.getenv(AdminAuthorization.TOKEN_VARIABLE)), tls), command, commandArgs));
       out.flush();
       return 0;
     } catch (UsageException e) {

@@ -3,19 +3,10 @@ package io.cassette.tools.nodetool;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
-import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
-import io.cassette.server.CassetteNode;
-import io.cassette.server.ResourceSizing;
-import io.cassette.server.config.Config;
-import io.cassette.server.config.ConfigLoader;
-import io.cassette.server.config.ConfigLoader.FlagValue;
 import io.cassette.tools.nodetool.NodetoolMainTest.Run;
 import io.cassette.tools.stress.StressMain;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -23,7 +14,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,24 +26,6 @@ import org.junit.jupiter.api.io.TempDir;
 class AuthAgainstNodeTest {
   @TempDir Path dir;
 
-  private static int freePort() throws Exception {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
-
-  private static Run nodetool(int port, String... args) {
-    String[] full = new String[args.length + 2];
-    full[0] = "-p";
-    full[1] = Integer.toString(port);
-    System.arraycopy(args, 0, full, 2, args.length);
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int exit = NodetoolMain.run(full, new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-  }
-
   private static Run stress(String commandLine) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -62,52 +34,37 @@ class AuthAgainstNodeTest {
     return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 
-  private static CqlSession session(int cql, String user, String password) {
-    return CqlSession.builder().addContactPoint(new InetSocketAddress("127.0.0.1", cql))
-        .withAuthCredentials(user, password)
-        .withConfigLoader(DriverConfigLoader.programmaticBuilder()
-            .withBoolean(DefaultDriverOption.TIMESTAMP_GENERATOR_FORCE_JAVA_CLOCK, true)
-            .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(20)).build())
-        .withLocalDatacenter("datacenter1").build();
-  }
-
   @Test
   void stateChangesNeedASuperuserOrTheTokenAndStressLogsIn() throws Exception {
-    int cql = freePort();
-    int http = freePort();
-    Config config = ConfigLoader.load(null, Map.of(), Map.of(
-        "data_directory", new FlagValue(dir.resolve("data").toString(), "test"),
-        "native_transport_port", new FlagValue(Integer.toString(cql), "test"),
-        "http_port", new FlagValue(Integer.toString(http), "test"),
-        "resp_port", new FlagValue("0", "test"),
-        "authenticator", new FlagValue("PasswordAuthenticator", "test"),
-        "authorizer", new FlagValue("CassandraAuthorizer", "test"),
-        "auth_initial_superuser_password", new FlagValue("s3cret", "test"),
-        "admin_http_token", new FlagValue("tok-123", "test")));
-    try (CassetteNode node = new CassetteNode(config, ResourceSizing.forThisJvm(null, null))) {
-      node.start();
-      try (CqlSession admin = session(cql, "cassandra", "s3cret")) {
+    try (TestNode node = TestNode.start(dir.resolve("data"), Map.of(
+        "authenticator", "PasswordAuthenticator",
+        "authorizer", "CassandraAuthorizer",
+        "auth_initial_superuser_password", "s3cret",
+        "admin_http_token", "tok-123"))) {
+      int http = node.http;
+      int cql = node.cql;
+      try (CqlSession admin = node.session("cassandra", "s3cret")) {
         admin.execute("CREATE ROLE bob WITH PASSWORD = 'b' AND LOGIN = true");
       }
 
       // Reads stay open; a state change without a credential is refused with 401.
-      assertThat(nodetool(http, "status").exit()).isZero();
-      Run refused = nodetool(http, "flush");
+      assertThat(node.nodetool("status").exit()).isZero();
+      Run refused = node.nodetool("flush");
       assertThat(refused.exit()).isEqualTo(1);
       assertThat(refused.err()).contains("authentication required");
       // The initial password came from the configuration: the well-known one does not work.
-      Run wellKnown = nodetool(http, "-u", "cassandra", "-pw", "cassandra", "flush");
+      Run wellKnown = node.nodetool("-u", "cassandra", "-pw", "cassandra", "flush");
       assertThat(wellKnown.err()).contains("Provided username cassandra and/or password are incorrect");
-      assertThat(nodetool(http, "-u", "cassandra", "-pw", "s3cret", "flush").exit()).isZero();
-      Run notSuper = nodetool(http, "-u", "bob", "-pw", "b", "flush");
+      assertThat(node.nodetool("-u", "cassandra", "-pw", "s3cret", "flush").exit()).isZero();
+      Run notSuper = node.nodetool("-u", "bob", "-pw", "b", "flush");
       assertThat(notSuper.exit()).isEqualTo(1);
       assertThat(notSuper.err()).contains("User bob is not a superuser");
       Path passwords = dir.resolve("nodetool.password");
       Files.writeString(passwords, "# user password\nbob b\ncassandra s3cret\n");
-      assertThat(nodetool(http, "-u", "cassandra", "-pwf", passwords.toString(), "flush").exit()).isZero();
-      assertThat(nodetool(http, "invalidatepermissionscache").exit()).isEqualTo(1);
+      assertThat(node.nodetool("-u", "cassandra", "-pwf", passwords.toString(), "flush").exit()).isZero();
+      assertThat(node.nodetool("invalidatepermissionscache").exit()).isEqualTo(1);
       for (String cache : new String[] {"invalidaterolescache", "invalidatepermissionscache", "invalidatecredentialscache"}) {
-        assertThat(nodetool(http, "-u", "cassandra", "-pw", "s3cret", cache).exit()).as(cache).isZero();
+        assertThat(node.nodetool("-u", "cassandra", "-pw", "s3cret", cache).exit()).as(cache).isZero();
       }
 
       HttpClient client = HttpClient.newHttpClient();

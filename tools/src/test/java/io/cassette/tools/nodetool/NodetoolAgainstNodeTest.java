@@ -3,18 +3,7 @@ package io.cassette.tools.nodetool;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
-import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
-import io.cassette.server.CassetteNode;
-import io.cassette.server.ResourceSizing;
-import io.cassette.server.config.Config;
-import io.cassette.server.config.ConfigLoader;
-import io.cassette.server.config.ConfigLoader.FlagValue;
 import io.cassette.tools.nodetool.NodetoolMainTest.Run;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
@@ -25,41 +14,11 @@ import org.junit.jupiter.api.io.TempDir;
 class NodetoolAgainstNodeTest {
   @TempDir Path dir;
 
-  private static int freePort() throws Exception {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
-
-  private static Run nodetool(int port, String... args) {
-    String[] full = new String[args.length + 2];
-    full[0] = "-p";
-    full[1] = Integer.toString(port);
-    System.arraycopy(args, 0, full, 2, args.length);
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int exit = NodetoolMain.run(full, new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-  }
-
   @Test
   void tablesWrittenThroughCqlAreFlushedSnapshottedAndReported() throws Exception {
-    int cql = freePort();
-    int http = freePort();
-    Config config = ConfigLoader.load(null, Map.of(), Map.of(
-        "data_directory", new FlagValue(dir.toString(), "test"),
-        "native_transport_port", new FlagValue(Integer.toString(cql), "test"),
-        "http_port", new FlagValue(Integer.toString(http), "test"),
-        "resp_port", new FlagValue("0", "test")));
-    try (CassetteNode node = new CassetteNode(config, ResourceSizing.forThisJvm(null, null))) {
-      node.start();
+    try (TestNode node = TestNode.start(dir, Map.of())) {
       String hostId;
-      // The Java clock: the tools exclude JNR, and the driver would log why it cannot load it.
-      try (CqlSession s = CqlSession.builder().addContactPoint(new InetSocketAddress("127.0.0.1", cql))
-          .withConfigLoader(DriverConfigLoader.programmaticBuilder()
-              .withBoolean(DefaultDriverOption.TIMESTAMP_GENERATOR_FORCE_JAVA_CLOCK, true).build())
-          .withLocalDatacenter("datacenter1").build()) {
+      try (CqlSession s = node.session()) {
         s.execute("CREATE KEYSPACE shop WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
         s.execute("CREATE TABLE shop.orders (id int PRIMARY KEY, item text)");
         for (int i = 0; i < 50; i++) {
@@ -68,14 +27,14 @@ class NodetoolAgainstNodeTest {
         hostId = s.execute("SELECT host_id FROM system.local").one().getUuid(0).toString();
       }
 
-      assertThat(nodetool(http, "status").out()).contains("UN  127.0.0.1", hostId);
-      assertThat(nodetool(http, "flush", "shop").exit()).isZero();
-      Run stats = nodetool(http, "tablestats", "shop.orders");
+      assertThat(node.nodetool("status").out()).contains("UN  127.0.0.1", hostId);
+      assertThat(node.nodetool("flush", "shop").exit()).isZero();
+      Run stats = node.nodetool("tablestats", "shop.orders");
       assertThat(stats.out()).contains("Keyspace : shop", "\t\tTable: orders", "\t\tSSTable count: 1",
           "\t\tLocal write count: 50");
-      assertThat(nodetool(http, "snapshot", "-t", "nightly", "shop").exit()).isZero();
-      assertThat(nodetool(http, "listsnapshots").out()).containsPattern("nightly +shop +orders ");
-      Run unknown = nodetool(http, "flush", "shop", "invoices");
+      assertThat(node.nodetool("snapshot", "-t", "nightly", "shop").exit()).isZero();
+      assertThat(node.nodetool("listsnapshots").out()).containsPattern("nightly +shop +orders ");
+      Run unknown = node.nodetool("flush", "shop", "invoices");
       assertThat(unknown.exit()).isEqualTo(1);
       assertThat(unknown.err()).isEqualTo("nodetool: Unknown table 'invoices' in keyspace 'shop'\n");
     }
@@ -100,34 +59,23 @@ class NodetoolAgainstNodeTest {
   /** nodetool settraceprobability: requests nobody asked to trace land in system_traces. */
   @Test
   void settraceprobabilityTracesRequestsIntoSystemTraces() throws Exception {
-    int cql = freePort();
-    int http = freePort();
-    Config config = ConfigLoader.load(null, Map.of(), Map.of(
-        "data_directory", new FlagValue(dir.toString(), "test"),
-        "native_transport_port", new FlagValue(Integer.toString(cql), "test"),
-        "http_port", new FlagValue(Integer.toString(http), "test"),
-        "resp_port", new FlagValue("0", "test")));
-    try (CassetteNode node = new CassetteNode(config, ResourceSizing.forThisJvm(null, null));) {
-      node.start();
-      try (CqlSession s = CqlSession.builder().addContactPoint(new InetSocketAddress("127.0.0.1", cql))
-          .withConfigLoader(DriverConfigLoader.programmaticBuilder()
-              .withBoolean(DefaultDriverOption.TIMESTAMP_GENERATOR_FORCE_JAVA_CLOCK, true).build())
-          .withLocalDatacenter("datacenter1").build()) {
-        assertThat(nodetool(http, "gettraceprobability").out()).isEqualTo("Current trace probability: 0.0\n");
-        assertThat(nodetool(http, "settraceprobability", "1").exit()).isZero();
+    try (TestNode node = TestNode.start(dir, Map.of())) {
+      try (CqlSession s = node.session()) {
+        assertThat(node.nodetool("gettraceprobability").out()).isEqualTo("Current trace probability: 0.0\n");
+        assertThat(node.nodetool("settraceprobability", "1").exit()).isZero();
         try {
-          assertThat(nodetool(http, "gettraceprobability").out()).isEqualTo("Current trace probability: 1.0\n");
+          assertThat(node.nodetool("gettraceprobability").out()).isEqualTo("Current trace probability: 1.0\n");
           for (int i = 0; i < 3; i++) {
             s.execute("SELECT release_version FROM system.local WHERE key = 'local'");
           }
         } finally {
-          assertThat(nodetool(http, "settraceprobability", "0").exit()).isZero();
+          assertThat(node.nodetool("settraceprobability", "0").exit()).isZero();
         }
         long traced = s.execute("SELECT parameters FROM system_traces.sessions").all().stream()
             .filter(r -> r.getMap(0, String.class, String.class).getOrDefault("query", "")
                 .equals("SELECT release_version FROM system.local WHERE key = 'local'")).count();
         assertThat(traced).isGreaterThanOrEqualTo(3);
-        Run bad = nodetool(http, "settraceprobability", "2");
+        Run bad = node.nodetool("settraceprobability", "2");
         assertThat(bad.exit()).isEqualTo(1);
         assertThat(bad.err()).isEqualTo("nodetool: Trace probability must be between 0 and 1\n");
       }
@@ -137,27 +85,16 @@ class NodetoolAgainstNodeTest {
   /** Cassandra's drain stops writes: after it both doors refuse writes clearly and still serve reads. */
   @Test
   void afterDrainCqlAndRedisWritesFailAndReadsAreServed() throws Exception {
-    int cql = freePort();
-    int http = freePort();
-    int resp = freePort();
-    Config config = ConfigLoader.load(null, Map.of(), Map.of(
-        "data_directory", new FlagValue(dir.toString(), "test"),
-        "native_transport_port", new FlagValue(Integer.toString(cql), "test"),
-        "http_port", new FlagValue(Integer.toString(http), "test"),
-        "resp_port", new FlagValue(Integer.toString(resp), "test")));
-    try (CassetteNode node = new CassetteNode(config, ResourceSizing.forThisJvm(null, null))) {
-      node.start();
-      try (CqlSession s = CqlSession.builder().addContactPoint(new InetSocketAddress("127.0.0.1", cql))
-          .withConfigLoader(DriverConfigLoader.programmaticBuilder()
-              .withBoolean(DefaultDriverOption.TIMESTAMP_GENERATOR_FORCE_JAVA_CLOCK, true).build())
-          .withLocalDatacenter("datacenter1").build()) {
+    try (TestNode node = TestNode.start(dir, true, Map.of())) {
+      int resp = node.resp;
+      try (CqlSession s = node.session()) {
         s.execute("CREATE KEYSPACE shop WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
         s.execute("CREATE TABLE shop.orders (id int PRIMARY KEY, item text)");
         s.execute("INSERT INTO shop.orders (id, item) VALUES (1, 'one')");
         assertThat(redis(resp, "SET", "k", "v")).isEqualTo("+OK");
 
-        assertThat(nodetool(http, "drain").exit()).isZero();
-        assertThat(nodetool(http, "info").out()).contains("Mode                   : DRAINED");
+        assertThat(node.nodetool("drain").exit()).isZero();
+        assertThat(node.nodetool("info").out()).contains("Mode                   : DRAINED");
 
         // CQL answers a refused write as Cassandra answers a replica's failure: WriteFailure.
         org.assertj.core.api.Assertions.assertThatThrownBy(

@@ -23,7 +23,7 @@ import java.util.Set;
  * ANTLR messages: {@code line 1:9 mismatched input 'FRM' expecting K_FROM (SELECT * [FRM] t)}.
  * Not thread-safe; one instance per statement.
  */
-public final class Parser {
+public final class Parser extends TokenCursor {
   /** Words that cannot be used as unquoted identifiers (Cassandra's reserved keywords). */
   private static final Set<String> RESERVED = Set.of("add", "allow", "alter", "and", "apply",
       "asc", "authorize", "batch", "begin", "by", "columnfamily", "create", "delete", "desc",
@@ -32,7 +32,6 @@ public final class Parser {
       "not", "null", "of", "on", "or", "order", "primary", "rename", "revoke", "schema", "select",
       "set", "table", "to", "token", "truncate", "unlogged", "update", "use", "using", "where",
       "with");
-  private static final int SNIPPET_TOKENS_BEFORE = 10;
   /**
    * Deepest nesting of terms, selectors and types one statement may have (function calls,
    * parentheses, collection and tuple literals, casts, operator chains, nested types). Everything
@@ -43,10 +42,6 @@ public final class Parser {
    */
   public static final int MAX_NESTING = 100;
 
-  private final String query;
-  private final List<Token> tokens;
-  private final List<Token> all = new ArrayList<>();
-  private int pos;
   private int markers;
   /** Current nesting of terms, selectors and types, against {@link #MAX_NESTING}. */
   private int depth;
@@ -56,8 +51,7 @@ public final class Parser {
   }
 
   private Parser(String query, int maxTokens) {
-    this.query = query;
-    this.tokens = Lexer.tokenize(query, all, maxTokens);
+    super(query, maxTokens);
   }
 
   /**
@@ -108,40 +102,6 @@ public final class Parser {
 
   // ------------------------------------------------------------------ token helpers
 
-  private Token peek() {
-    return tokens.get(pos);
-  }
-
-  private Token peek(int ahead) {
-    return tokens.get(Math.min(pos + ahead, tokens.size() - 1));
-  }
-
-  private Token next() {
-    Token t = tokens.get(pos);
-    if (t.kind() != Kind.EOF) {
-      pos++;
-    }
-    return t;
-  }
-
-  private boolean at(String kw) {
-    return peek().is(kw);
-  }
-
-  private boolean accept(String kw) {
-    if (at(kw)) {
-      pos++;
-      return true;
-    }
-    return false;
-  }
-
-  private void expect(String kw) {
-    if (!accept(kw)) {
-      throw mismatched(peek(), tokenName(kw));
-    }
-  }
-
   /** One level deeper; a SyntaxError past {@link #MAX_NESTING}. Callers undo it with {@code depth--}. */
   private void enter() {
     if (++depth > MAX_NESTING) {
@@ -149,55 +109,6 @@ public final class Parser {
       throw Errors.syntax(position(t) + " statement nested too deeply at input '" + t.text() + "' (more than "
           + MAX_NESTING + " nested terms, selectors or types)");
     }
-  }
-
-  private static String tokenName(String kw) {
-    return Character.isLetter(kw.charAt(0)) ? "K_" + kw.toUpperCase(Locale.ROOT) : "'" + kw + "'";
-  }
-
-  CqlException mismatched(Token t, String expecting) {
-    return Errors.syntax(position(t) + " mismatched input '" + t.text() + "' expecting " + expecting
-        + snippet(t, t));
-  }
-
-  CqlException noViable(Token t) {
-    // ANTLR's stream sits on the last consumed token when a decision fails: that is the one
-    // Cassandra's snippet brackets, followed by the offending token.
-    int i = tokens.indexOf(t);
-    Token bracket = i > 0 ? tokens.get(i - 1) : t;
-    return Errors.syntax(position(t) + " no viable alternative at input '" + t.text() + "'" + snippet(bracket, t));
-  }
-
-  /** ANTLR reports the end of input at line 0, column -1. */
-  private static String position(Token t) {
-    return t.kind() == Kind.EOF ? "line 0:-1" : "line " + t.line() + ":" + t.column();
-  }
-
-  /**
-   * Cassandra's ErrorCollector snippet: from ~10 raw tokens (whitespace included) before the
-   * offending one up to it, the offending token in brackets, "..." where the query goes on.
-   * None at the end of input.
-   */
-  private String snippet(Token bracket, Token offending) {
-    if (offending.kind() == Kind.EOF) {
-      return "";
-    }
-    int index = bracket.rawIndex();
-    Token from = all.get(Math.max(0, index - SNIPPET_TOKENS_BEFORE));
-    boolean includeStart = from.start() == 0;
-    boolean includeEnd = offending.end() >= query.length();
-    StringBuilder sb = new StringBuilder(" (");
-    if (!includeStart) {
-      sb.append("...");
-    }
-    String before = query.substring(from.start(), bracket.start());
-    String after = query.substring(bracket.end(), offending.end());
-    sb.append(before.replace("\n", "")).append('[').append(bracket.text()).append(']')
-        .append(after.replace("\n", ""));
-    if (!includeEnd) {
-      sb.append("...");
-    }
-    return sb.append(')').toString();
   }
 
   /** An identifier: unquoted (not reserved, lower-cased) or "quoted" (exact). */
