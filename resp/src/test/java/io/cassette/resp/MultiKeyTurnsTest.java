@@ -86,6 +86,12 @@ class MultiKeyTurnsTest {
       assertThat(exists[1]).isEqualTo(":" + keys + "\r\n");
       assertThat((int) exists[0]).as("witness PINGs answered during EXISTS").isGreaterThanOrEqualTo(3);
 
+      // SCAN's COUNT is a hint: a huge one visits at most one KEYS turn (10,000 keys)
+      big.command("SCAN", "0", "COUNT", "1000000000");
+      String[] scan = big.reply().split("\r\n");
+      assertThat(scan[2]).as("cursor").isNotEqualTo("0");
+      assertThat(Integer.parseInt(scan[3].substring(1))).isBetween(1, 10_000);
+
       // pipelined behind a big DEL: answered after it, in order
       big.command(command("DEL", keys, false));
       big.command("EXISTS", "key:0", "key:" + (keys - 1));

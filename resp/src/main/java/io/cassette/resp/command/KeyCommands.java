@@ -326,7 +326,9 @@ final class KeyCommands {
         if (n < 1) {
           throw new RedisException(Errors.SYNTAX);
         }
-        count = (int) Math.min(n, Integer.MAX_VALUE);
+        // COUNT is a hint (Redis may return fewer): one SCAN visits at most what one turn of
+        // KEYS does, so SCAN 0 COUNT 1000000000 is not KEYS in one go on the command thread.
+        count = (int) Math.min(n, KEYS_PER_TURN);
       } else if (Args.is(c.arg(i), "type") && i + 1 < c.argc()) {
         typeName = c.argString(++i);
         type = KeyType.ofName(typeName);
