@@ -367,10 +367,16 @@ public final class HintedHandoff implements HintSink, AutoCloseable {
     closed = true;
     // Not shutdownNow for the timer: an interrupt inside a FileChannel call closes the channel.
     timer.shutdown();
-    delivery.shutdownNow(); // a delivery only reads; it stops after the hint in flight
+    // Not shutdownNow for deliveries either: a delivery fsyncs the file it takes over
+    // (closeForDelivery), and an interrupt there closed that file's channel under the store,
+    // whose close then failed. A delivery sees `closed` after the hint in flight.
+    delivery.shutdown();
     try {
       timer.awaitTermination(10, TimeUnit.SECONDS);
-      delivery.awaitTermination(5, TimeUnit.SECONDS);
+      if (!delivery.awaitTermination(SAFETY_WAIT_SECONDS + 1, TimeUnit.SECONDS)) {
+        delivery.shutdownNow();
+        delivery.awaitTermination(5, TimeUnit.SECONDS);
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
