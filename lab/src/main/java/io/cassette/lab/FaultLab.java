@@ -139,6 +139,7 @@ public final class FaultLab {
       nemesisThread.join(LabRing.startTimeoutMillis() * 2);
       long runMillis = clock.millis();
       errors.addAll(nemesis.errors());
+      errors.addAll(ring.startFailures());
       log.println("fault-lab: workloads done; faults: " + nemesis.windows().size() + "; settling");
 
       awaitAllUp(session, o.nodes(), SETTLE);

@@ -89,8 +89,7 @@ public final class Nemesis implements Runnable {
         case KILL -> {
           node.kill9();
           Thread.sleep(faultMillis);
-          node.start();
-          node.awaitReady(LabRing.startTimeoutMillis());
+          ring.restart(node);
           note = "restarted, ready after " + (clock.getAsLong() - start) + " ms";
         }
         case PAUSE -> {
@@ -157,8 +156,7 @@ public final class Nemesis implements Runnable {
       n.resume();
       if (!n.alive()) {
         try {
-          n.start();
-          n.awaitReady(LabRing.startTimeoutMillis());
+          ring.restart(n);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           return;

@@ -84,7 +84,7 @@ public final class LabReport {
       b.append("```\n");
     }
     if (!errors.isEmpty()) {
-      b.append("\n## Faults the ring did not recover from, and errors of the lab itself\n\n");
+      b.append("\n## Nodes that exited during start (started again), faults not recovered, errors of the lab\n\n");
       for (String e : errors) {
         b.append("- ").append(e).append('\n');
       }
