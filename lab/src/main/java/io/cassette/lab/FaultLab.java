@@ -139,6 +139,7 @@ public final class FaultLab {
       nemesisThread.join(LabRing.startTimeoutMillis() * 2);
       long runMillis = clock.millis();
       errors.addAll(nemesis.errors());
+      errors.addAll(ring.startFailures());
       log.println("fault-lab: workloads done; faults: " + nemesis.windows().size() + "; settling");
 
       awaitAllUp(session, o.nodes(), SETTLE);
@@ -149,12 +150,13 @@ public final class FaultLab {
       Map<String, long[]> counts = new LinkedHashMap<>();
       for (Workload w : workloads) {
         verdicts.add(w.check());
+        w.writeHistory(o.out());
         long[] c = new long[3];
         w.records().forEach(r -> c[r.status().ordinal()]++);
         counts.put(w.name(), c);
       }
       Path report = LabReport.write(o, network.describe(), nemesis.windows(), workloads, verdicts, errors,
-          runMillis);
+          runMillis, clock.wallOrigin());
       LabResult result = new LabResult(nemesis.windows(), counts, verdicts, errors, report);
       log.println("fault-lab: " + result.summary());
       log.println("fault-lab: report " + report);
@@ -330,7 +332,8 @@ public final class FaultLab {
         --nodes N            ring size (default 3; RF = min(3, N))
         --seeds N            the first N nodes are seeds, members of the metadata service (default 1)
         --seconds S          workload run time (default 60)
-        --faults LIST        kill,pause,partition,partition-one-way or none (default kill,pause,partition)
+        --faults LIST        kill,pause,partition,partition-one-way,partition-halves,partition-bridge
+                             or none (default kill,pause,partition)
         --quiet S            seconds between faults (default 5)
         --fault-seconds S    length of each fault (default 8)
         --workloads LIST     cas-register,set,counter,redis-incr (default all)

@@ -25,6 +25,7 @@ public record LabResult(List<FaultWindow> faults, Map<String, long[]> counts, Li
       b.append(b.length() > 0 ? "; " : "").append(v.workload()).append(' ').append(c[0]).append('/').append(c[1])
           .append('/').append(c[2]).append(" ok/fail/indet: ").append(v.verdict());
     }
-    return b.append(" (").append(faults.size()).append(" faults)").toString();
+    return b.append(" (").append(faults.size()).append(" faults").append(errors.isEmpty() ? "" : ", " + errors.size()
+        + " errors: see the report").append(')').toString();
   }
 }

@@ -73,13 +73,16 @@ public final class SetChecker {
         seenAtEnd.addAll(r.elements());
       }
     }
+    Map<Integer, List<Read>> readsByGroup = new HashMap<>();
+    for (Read r : reads) {
+      readsByGroup.computeIfAbsent(r.group(), k -> new ArrayList<>()).add(r);
+    }
     for (Insert i : inserts) {
       if (i.status() != Status.OK) {
         continue;
       }
-      int g = grouping.group(i.element());
-      for (Read r : reads) {
-        if (r.group() == g && r.call() > i.ret() && !r.elements().contains(i.element())) {
+      for (Read r : readsByGroup.getOrDefault(grouping.group(i.element()), List.of())) {
+        if (r.call() > i.ret() && !r.elements().contains(i.element())) {
           stale.putIfAbsent(i.element(), "inserted [" + i.call() + ", " + i.ret() + "], missing from the "
               + (r.fin() ? "final " : "") + "read via " + r.via() + " [" + r.call() + ", " + r.ret() + "] of "
               + r.elements().size() + " elements");

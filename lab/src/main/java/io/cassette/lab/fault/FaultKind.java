@@ -9,7 +9,14 @@ public enum FaultKind {
   /** nftables: one node cut off from the others both ways (a minority of one, the rest a majority). */
   PARTITION,
   /** nftables: one node's packets to the others dropped, theirs to it delivered. */
-  PARTITION_ONE_WAY;
+  PARTITION_ONE_WAY,
+  /** nftables: a random minority (at most half, at least one) cut off from the majority. */
+  PARTITION_HALVES,
+  /**
+   * nftables: two halves that cannot talk to each other, and one node (the bridge) that
+   * reaches both (Jepsen's "bridge"); with three nodes, 1 and 2 cut apart with 3 in between.
+   */
+  PARTITION_BRIDGE;
 
   public String label() {
     return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');

@@ -24,7 +24,8 @@ public final class LabReport {
   private LabReport() {}
 
   public static Path write(LabOptions o, String network, List<FaultWindow> faults, List<Workload> workloads,
-                           List<Workload.Verdict> verdicts, List<String> errors, long runMillis) throws IOException {
+                           List<Workload.Verdict> verdicts, List<String> errors, long runMillis, Instant runBegan)
+      throws IOException {
     Map<String, List<OpRecord>> byWorkload = new LinkedHashMap<>();
     for (Workload w : workloads) {
       byWorkload.put(w.name(), w.records());
@@ -33,7 +34,8 @@ public final class LabReport {
         StandardCharsets.UTF_8);
     StringBuilder b = new StringBuilder();
     b.append("# ").append(o.title()).append("\n\n");
-    b.append("- when: ").append(Instant.now()).append(", seed ").append(o.seed()).append('\n');
+    b.append("- when: run began ").append(runBegan).append(" (time 0 of the histories; the nodes' logs use this clock), "
+        + "seed ").append(o.seed()).append('\n');
     b.append("- network: ").append(network).append('\n');
     b.append("- nodes: ").append(o.nodes()).append(" started as ").append(o.launcher().describe()).append('\n');
     b.append("- workloads: ").append(o.clients()).append(" clients each, think time ").append(o.thinkMillis())
@@ -42,7 +44,8 @@ public final class LabReport {
     b.append("## Faults\n\n| # | fault | node | from ms | to ms | note |\n|---|---|---|---|---|---|\n");
     int i = 1;
     for (FaultWindow f : faults) {
-      b.append("| ").append(i++).append(" | ").append(f.kind().label()).append(" | n").append(f.node()).append(" | ")
+      b.append("| ").append(i++).append(" | ").append(f.kind().label()).append(" | ")
+          .append(f.node() > 0 ? "n" + f.node() : "-").append(" | ")
           .append(f.start()).append(" | ").append(f.end()).append(" | ").append(f.note()).append(" |\n");
     }
     if (faults.isEmpty()) {
@@ -81,13 +84,13 @@ public final class LabReport {
       b.append("```\n");
     }
     if (!errors.isEmpty()) {
-      b.append("\n## Errors of the lab itself\n\n");
+      b.append("\n## Nodes that exited during start (started again), faults not recovered, errors of the lab\n\n");
       for (String e : errors) {
         b.append("- ").append(e).append('\n');
       }
     }
     b.append("\n![latency over time](latency.svg)\n\nTimes in histories are nanoseconds since the run began; "
-        + "fault windows above in milliseconds on the same clock.\n");
+        + "fault windows above in milliseconds on the same clock. Whole histories: history-*.txt beside this file.\n");
     Path report = o.out().resolve("report.md");
     Files.writeString(report, b.toString(), StandardCharsets.UTF_8);
     return report;

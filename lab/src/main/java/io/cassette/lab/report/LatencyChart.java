@@ -55,8 +55,8 @@ public final class LatencyChart {
       s.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\" "
           + "opacity=\"0.8\"><title>%s</title></rect>%n", x0, TOP, Math.max(1, x1 - x0), plotH, fill,
           escape(f.describe())));
-      s.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" font-size=\"10\">%s n%d</text>%n", x0 + 2,
-          TOP + 12, f.kind().label(), f.node()));
+      s.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" font-size=\"10\">%s%s</text>%n", x0 + 2,
+          TOP + 12, f.kind().label(), f.node() > 0 ? " n" + f.node() : ""));
     }
     // Axes: log latency, linear time.
     for (double v = bottom; v <= top * 1.001; v *= 10) {

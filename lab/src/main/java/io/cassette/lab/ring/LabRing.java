@@ -24,6 +24,8 @@ public final class LabRing implements AutoCloseable {
   private final LabNetwork network;
   private final List<LabNode> nodes = new ArrayList<>();
   private final int seedCount;
+  private static final int START_ATTEMPTS = 3;
+  private final List<String> startFailures = new ArrayList<>();
 
   public LabRing(LabNetwork network, NodeLauncher launcher, Path dir, int count, int seedCount) {
     this.network = network;
@@ -50,7 +52,7 @@ public final class LabRing implements AutoCloseable {
     }
     for (LabNode n : nodes) {
       if (n.index() <= seedCount) {
-        n.awaitReady(START_TIMEOUT_MILLIS);
+        awaitOrRestart(n);
       }
     }
     for (LabNode n : nodes) {
@@ -59,7 +61,51 @@ public final class LabRing implements AutoCloseable {
       }
     }
     for (LabNode n : nodes) {
-      n.awaitReady(START_TIMEOUT_MILLIS);
+      awaitOrRestart(n);
+    }
+  }
+
+  /** Starts a node (again, after kill -9) and waits for it, as {@link #awaitOrRestart} does. */
+  public void restart(LabNode n) throws IOException, InterruptedException {
+    n.start();
+    awaitOrRestart(n);
+  }
+
+  /**
+   * Waits until {@code n} is ready; a node that exits during its start is started again, up to
+   * {@link #START_ATTEMPTS} times, as a service manager would (systemd Restart=on-failure), and
+   * each such exit is kept for the report ({@link #startFailures}): seen here, a node whose RESP
+   * door found no QUORUM at start ("Cannot listen for RESP ... Cannot achieve consistency level
+   * QUORUM") before its failure detector had seen its peers UP.
+   */
+  private void awaitOrRestart(LabNode n) throws IOException, InterruptedException {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        n.awaitReady(START_TIMEOUT_MILLIS);
+        return;
+      } catch (IOException e) {
+        if (n.alive() || attempt >= START_ATTEMPTS) {
+          throw e;
+        }
+        String error = "(no ERROR line)";
+        for (String line : n.tail(60).split("\n")) {
+          if (line.contains(" ERROR ")) {
+            error = line;
+          }
+        }
+        synchronized (startFailures) {
+          startFailures.add("n" + n.index() + " exited during start (attempt " + attempt + "), started again: " + error);
+        }
+        Thread.sleep(1_000);
+        n.start();
+      }
+    }
+  }
+
+  /** Nodes that exited while starting and were started again: findings, for the report. */
+  public List<String> startFailures() {
+    synchronized (startFailures) {
+      return new ArrayList<>(startFailures);
     }
   }
 

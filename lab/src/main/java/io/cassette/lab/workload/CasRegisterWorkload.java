@@ -146,6 +146,20 @@ public final class CasRegisterWorkload implements Workload {
   }
 
   @Override
+  public void writeHistory(java.nio.file.Path dir) throws java.io.IOException {
+    List<Operation<Op, Object>> h;
+    synchronized (history) {
+      h = new ArrayList<>(history);
+    }
+    h.sort(java.util.Comparator.comparingLong(Operation::call));
+    List<String> lines = new ArrayList<>();
+    for (Operation<Op, Object> op : h) {
+      lines.add(op.toString());
+    }
+    java.nio.file.Files.write(dir.resolve("history-" + name() + ".txt"), lines);
+  }
+
+  @Override
   public List<OpRecord> records() {
     synchronized (records) {
       return new ArrayList<>(records);

@@ -98,7 +98,9 @@ public final class CounterWorkload implements Workload {
 
   static Verdict counterVerdict(String name, String checker, List<CounterChecker.Result> results) {
     List<String> details = new ArrayList<>();
-    CheckResult.Verdict v = results.isEmpty() ? CheckResult.Verdict.UNKNOWN : CheckResult.Verdict.OK;
+    // Nothing acknowledged proves nothing: UNKNOWN, not a vacuous OK.
+    boolean anyAcknowledged = results.stream().anyMatch(r -> r.acknowledged() > 0);
+    CheckResult.Verdict v = anyAcknowledged ? CheckResult.Verdict.OK : CheckResult.Verdict.UNKNOWN;
     for (CounterChecker.Result r : results) {
       details.add(r.describe() + " (" + r.failed() + " failed)");
       if (r.verdict() != CheckResult.Verdict.OK) {

@@ -29,6 +29,8 @@ public final class RedisIncrWorkload implements Workload {
   private final AtomicLongArray indeterminate;
   private final List<OpRecord> records = Collections.synchronizedList(new ArrayList<>());
   private final List<CounterChecker.Result> results = new ArrayList<>();
+  /** The first distinct error texts, for the report: a run whose every INCR failed must say why. */
+  private final java.util.Set<String> errorSamples = Collections.synchronizedSet(new java.util.LinkedHashSet<>());
 
   public RedisIncrWorkload(List<String> hosts, int port, LabClock clock, int keys, long operations, long thinkMillis,
                            long seed) {
@@ -71,6 +73,9 @@ public final class RedisIncrWorkload implements Workload {
           s = Status.OK;
         } catch (RuntimeException e) {
           s = Outcomes.ofRedisWrite(e);
+          if (errorSamples.size() < 5) {
+            errorSamples.add(s + " " + e.getClass().getSimpleName() + ": " + e.getMessage());
+          }
           if (e instanceof redis.clients.jedis.exceptions.JedisConnectionException) {
             if (jedis != null) {
               jedis.close();
@@ -106,8 +111,15 @@ public final class RedisIncrWorkload implements Workload {
 
   @Override
   public Verdict check() {
-    return CounterWorkload.counterVerdict(name(), "counter (acknowledged <= final <= acknowledged + indeterminate)",
+    Verdict v = CounterWorkload.counterVerdict(name(), "counter (acknowledged <= final <= acknowledged + indeterminate)",
         results);
+    List<String> details = new ArrayList<>(v.details());
+    synchronized (errorSamples) {
+      for (String e : errorSamples) {
+        details.add("error seen: " + e);
+      }
+    }
+    return new Verdict(v.workload(), v.checker(), v.verdict(), details);
   }
 
   @Override

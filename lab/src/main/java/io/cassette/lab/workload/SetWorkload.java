@@ -148,8 +148,29 @@ public final class SetWorkload implements Workload {
       details.add("  element " + e.getKey() + ": " + e.getValue());
     }
     details.add("never inserted but read: " + r.unexpected().size() + abbreviate(r.unexpected()));
-    CheckResult.Verdict v = r.verdict();
+    // Nothing acknowledged proves nothing: UNKNOWN, not a vacuous OK.
+    CheckResult.Verdict v = r.acknowledged() == 0 && r.verdict() == CheckResult.Verdict.OK
+        ? CheckResult.Verdict.UNKNOWN : r.verdict();
     return new Verdict(name(), "set (acknowledged inserts visible to every later QUORUM read)", v, details);
+  }
+
+  @Override
+  public void writeHistory(java.nio.file.Path dir) throws java.io.IOException {
+    List<String> lines = new ArrayList<>();
+    synchronized (inserts) {
+      for (SetChecker.Insert i : inserts) {
+        lines.add(i.call() + " insert " + i.element() + " (group " + i.element() % groups + ") -> " + i.status()
+            + " at " + i.ret());
+      }
+    }
+    synchronized (reads) {
+      for (SetChecker.Read r : reads) {
+        lines.add(r.call() + " read group " + r.group() + (r.fin() ? " (final)" : "") + " via " + r.via() + " -> "
+            + new java.util.TreeSet<>(r.elements()) + " at " + r.ret());
+      }
+    }
+    lines.sort(java.util.Comparator.comparingLong(l -> Long.parseLong(l.substring(0, l.indexOf(' ')))));
+    java.nio.file.Files.write(dir.resolve("history-" + name() + ".txt"), lines);
   }
 
   private static String abbreviate(Set<Integer> s) {

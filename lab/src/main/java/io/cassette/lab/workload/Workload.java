@@ -21,6 +21,12 @@ public interface Workload {
   /** The checker's verdict and the lines that explain it. */
   Verdict check();
 
+  /**
+   * Writes the history the checker saw to {@code history-NAME.txt} in {@code dir}, one operation
+   * a line in call order, so a violation can be read in full (the report shows an excerpt).
+   */
+  default void writeHistory(java.nio.file.Path dir) throws java.io.IOException {}
+
   /** Every operation, for counts and the latency chart. */
   List<OpRecord> records();
 
