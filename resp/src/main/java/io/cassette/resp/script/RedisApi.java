@@ -189,8 +189,13 @@ final class RedisApi {
     if (denied != null) {
       return fail(run, denied, raise);
     }
-    if (write) {
-      run.wrote = true;
+    synchronized (run) { // against SCRIPT KILL: a killed script writes nothing more
+      if (run.killed) {
+        throw new ScriptGuard.ScriptAbort(run.killMessage());
+      }
+      if (write) {
+        run.wrote = true;
+      }
     }
     ByteBuf buf = Unpooled.buffer(64);
     Reply reply = run.scriptClient.reply;

@@ -301,12 +301,14 @@ public final class ScriptEngine {
     if (r.function != function) {
       return busyError();
     }
-    if (r.wrote) {
-      return "UNKILLABLE Sorry the script already executed write commands against the dataset. "
-          + "You can either wait the script termination or kill the server in a hard way using "
-          + "the SHUTDOWN NOSAVE command.";
+    synchronized (r) { // against a write starting now (RedisApi.call)
+      if (r.wrote) {
+        return "UNKILLABLE Sorry the script already executed write commands against the dataset. "
+            + "You can either wait the script termination or kill the server in a hard way using "
+            + "the SHUTDOWN NOSAVE command.";
+      }
+      r.killed = true;
     }
-    r.killed = true;
     return null;
   }
 

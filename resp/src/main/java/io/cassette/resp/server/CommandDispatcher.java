@@ -341,7 +341,16 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
     }
     if (server.scriptBusy()
         && !io.cassette.resp.script.ScriptEngine.allowedWhileBusy(name, args)) {
-      rejectInMulti(s, server.scripts.busyError()); // a long script owns the dataset
+      String busy = server.scripts.busyError(); // a long script owns the dataset
+      if (s.inMulti && name.equals("exec")) { // Redis aborts the transaction, never half of it
+        s.inMulti = false;
+        s.multiFailed = false;
+        server.dropMultiQueue(s);
+        server.watches.unwatchAll(s);
+        error(r, "EXECABORT Transaction discarded because of: " + busy);
+        return;
+      }
+      rejectInMulti(s, busy);
       return;
     }
     if (s.inMulti && !spec.has(CommandSpec.NO_QUEUE)) {

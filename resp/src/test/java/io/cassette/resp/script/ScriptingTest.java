@@ -160,7 +160,7 @@ class ScriptingTest {
     try (TestServer s = TestServer.start(dir);
          Jedis admin = new Jedis("127.0.0.1", s.port());
          Jedis runner = new Jedis("127.0.0.1", s.port(), 30_000)) {
-      admin.configSet("busy-reply-threshold", "50");
+      admin.configSet("busy-reply-threshold", "200");
       ExecutorService pool = Executors.newSingleThreadExecutor();
       try {
         Future<Object> script = pool.submit(() -> runner.eval(
@@ -171,20 +171,26 @@ class ScriptingTest {
         String kill = null;
         while (System.nanoTime() < deadline && kill == null) {
           try {
-            admin.scriptKill();
-            Thread.sleep(10);
+            kill = admin.scriptKill(); // OK: on a loaded machine it may come before the write
           } catch (JedisDataException e) {
             if (!e.getMessage().startsWith("NOTBUSY")) {
               kill = e.getMessage();
             }
           }
+          Thread.sleep(10);
         }
-        assertThat(kill).startsWith("UNKILLABLE");
-        assertThat(script.get(20, TimeUnit.SECONDS)).isEqualTo("done");
+        if (kill.equals("OK")) { // killed before its write: nothing was written
+          assertThatThrownBy(() -> script.get(20, TimeUnit.SECONDS))
+              .hasMessageContaining("Script killed by user");
+          assertThat(admin.get("w")).isNull();
+        } else {
+          assertThat(kill).startsWith("UNKILLABLE");
+          assertThat(script.get(20, TimeUnit.SECONDS)).isEqualTo("done");
+          assertThat(admin.get("w")).isEqualTo("1");
+        }
       } finally {
         pool.shutdownNow();
       }
-      assertThat(admin.get("w")).isEqualTo("1");
     }
   }
 }
