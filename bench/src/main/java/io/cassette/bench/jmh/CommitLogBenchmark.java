@@ -36,7 +36,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx128m"})
+@Fork(value = 1, jvmArgsAppend = {"-Xbatch", "-Xmx128m"})
 public class CommitLogBenchmark {
   private static final UUID TABLE = UUID.nameUUIDFromBytes("jmh".getBytes());
   private static final List<UUID> TABLES = List.of(TABLE);

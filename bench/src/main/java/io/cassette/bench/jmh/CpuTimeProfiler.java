@@ -16,10 +16,26 @@ import org.openjdk.jmh.results.ScalarResult;
  * system, every thread: GC and JIT included) per operation of each iteration, as
  * {@code ·cpu.time}. On a shared machine wall time per operation grows with every other
  * process on the cores; CPU time much less (caches are still shared), so it is the figure
- * to compare across runs here.
+ * to compare across runs here. {@code ·cpu.worker} counts the benchmark threads alone (JMH's
+ * "jmh-worker" threads): the code under test without JIT compiler and GC threads, which on
+ * a starved machine may still be compiling long after warm-up.
  */
 public final class CpuTimeProfiler implements InternalProfiler {
   private long startNanos;
+  private long startWorkerNanos;
+
+  /** CPU time of the live JMH worker threads (they live for the whole trial). */
+  private static long workerCpuNanos() {
+    java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    long sum = 0;
+    for (java.lang.management.ThreadInfo t : threads.getThreadInfo(threads.getAllThreadIds())) {
+      if (t != null && t.getThreadName().contains("jmh-worker")) {
+        long ns = threads.getThreadCpuTime(t.getThreadId());
+        sum += Math.max(0, ns);
+      }
+    }
+    return sum;
+  }
 
   @Override
   public String getDescription() {
@@ -33,18 +49,20 @@ public final class CpuTimeProfiler implements InternalProfiler {
   @Override
   public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {
     startNanos = processCpuNanos();
+    startWorkerNanos = workerCpuNanos();
   }
 
   @Override
   public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
                                                      IterationResult result) {
     long cpu = processCpuNanos() - startNanos;
+    long worker = workerCpuNanos() - startWorkerNanos;
     long ops = result.getMetadata().getMeasuredOps();
-    double perOp = ops == 0 ? Double.NaN : (double) cpu / ops;
     double scale = benchmarkParams.getTimeUnit().toNanos(1);
-    return List.of(new ScalarResult("cpu.time", perOp / scale,
-        benchmarkParams.getTimeUnit() == java.util.concurrent.TimeUnit.NANOSECONDS ? "ns/op"
-            : benchmarkParams.getTimeUnit() == java.util.concurrent.TimeUnit.MICROSECONDS ? "us/op" : "?/op",
-        AggregationPolicy.AVG));
+    String unit = benchmarkParams.getTimeUnit() == java.util.concurrent.TimeUnit.NANOSECONDS ? "ns/op"
+        : benchmarkParams.getTimeUnit() == java.util.concurrent.TimeUnit.MICROSECONDS ? "us/op" : "?/op";
+    return List.of(
+        new ScalarResult("cpu.time", ops == 0 ? Double.NaN : cpu / scale / ops, unit, AggregationPolicy.AVG),
+        new ScalarResult("cpu.worker", ops == 0 ? Double.NaN : worker / scale / ops, unit, AggregationPolicy.AVG));
   }
 }

@@ -29,7 +29,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx128m"})
+@Fork(value = 1, jvmArgsAppend = {"-Xbatch", "-Xmx128m"})
 public class Lz4ChunkBenchmark {
   static final int CHUNK = Compressors.DEFAULT_CHUNK_LENGTH;
 

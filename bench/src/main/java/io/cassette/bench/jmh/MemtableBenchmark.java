@@ -27,7 +27,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx256m", "-Xms256m"})
+@Fork(value = 1, jvmArgsAppend = {"-Xbatch", "-Xmx256m", "-Xms256m"})
 public class MemtableBenchmark {
   /** About 40 MB of heap when full, as a 128 MB node's memtable share allows. */
   static final int ROWS = 100_000;

@@ -38,7 +38,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx128m", "-Xms128m"})
+@Fork(value = 1, jvmArgsAppend = {"-Xbatch", "-Xmx128m", "-Xms128m"})
 public class SSTableReadBenchmark {
   static final int ROWS = 200_000;
   static final int HOT_ROWS = 1_000;
