@@ -53,14 +53,54 @@ public final class Database {
 
   Database(int index, Coordinator coordinator, RedisClock clock, MetaCache cache, SubRowCache subRows,
            io.cassette.coordinator.Request request) {
+    this(index, coordinator, clock, cache, subRows, request, 0);
+  }
+
+  /**
+   * @param startWaitMillis how long to try again while too few replicas answer the reads of
+   *                        the marks: a node's start waits for its peers, a SELECT does not
+   */
+  Database(int index, Coordinator coordinator, RedisClock clock, MetaCache cache, SubRowCache subRows,
+           io.cassette.coordinator.Request request, long startWaitMillis) {
     this.cache = cache;
     this.subRowCache = subRows;
     this.index = index;
     this.clock = clock;
     this.table = RedisTable.open(coordinator, index, request);
-    checkLayout();
-    this.legacyExpiry = !table.read(RedisLayout.LEGACY_EXPIRY_KEY,
-        new ReadQuery(List.of(Slice.ALL), false, 1, nowSeconds())).rows().isEmpty();
+    whenReplicasAnswer(startWaitMillis, () -> {
+      checkLayout();
+      return null;
+    });
+    this.legacyExpiry = whenReplicasAnswer(startWaitMillis, () -> !table.read(RedisLayout.LEGACY_EXPIRY_KEY,
+        new ReadQuery(List.of(Slice.ALL), false, 1, nowSeconds())).rows().isEmpty());
+  }
+
+  /** How long a starting node waits for enough replicas to read its databases' marks. */
+  static final long START_WAIT_MILLIS = 120_000;
+
+  /**
+   * Runs a start-up read or write of the marks, again while too few replicas answer: a ring
+   * node restarting before it sees its peers UP got Unavailable here, and the whole node
+   * exited ("Cannot listen for RESP ... Cannot achieve consistency level QUORUM").
+   */
+  private static <T> T whenReplicasAnswer(long waitMillis, java.util.function.Supplier<T> step) {
+    long deadline = System.nanoTime() + waitMillis * 1_000_000L;
+    while (true) {
+      try {
+        return step.get();
+      } catch (io.cassette.coordinator.CoordinatorException.Unavailable
+               | io.cassette.coordinator.CoordinatorException.Timeout e) {
+        if (System.nanoTime() - deadline > 0) {
+          throw e;
+        }
+        try {
+          Thread.sleep(250);
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
+      }
+    }
   }
 
   /**
