@@ -32,9 +32,10 @@ import org.junit.jupiter.api.io.TempDir;
  * coordinates on node (thread % 3), as a token-unaware client would spread its requests.
  *
  * <pre>
- * printf '#!/bin/sh\nexec taskset -c 0 java "$@"\n' > /tmp/java-core0; chmod +x /tmp/java-core0
+ * mkdir -p /tmp/core0/bin   # surefire wants a path ending in java: a wrapper pinning core 0
+ * printf '#!/bin/sh\nexec taskset -c 0 java "$@"\n' > /tmp/core0/bin/java; chmod +x /tmp/core0/bin/java
  * ./mvnw -B -q -pl coordinator -am verify -Dsurefire.failIfNoSpecifiedTests=false \
- *     -Dtest=RingWriteProbe -Djvm=/tmp/java-core0 -DargLine="-XX:ActiveProcessorCount=1 -Xmx256m"
+ *     -Dtest=RingWriteProbe -Djvm=/tmp/core0/bin/java -DargLine="-XX:ActiveProcessorCount=1 -Xmx256m"
  * </pre>
  * Prints one line per round to stdout ("ring write probe: ...").
  */
