@@ -350,7 +350,8 @@ public final class CassetteNode implements AutoCloseable {
       }
       throw new StartException("Cannot listen for " + what + " on "
           + config.string(ConfigKeys.LISTEN_ADDRESS) + ":" + config.integer(key) + " (" + key
-          + ", from " + config.source(key) + "): " + cause.getMessage());
+          + ", from " + config.source(key) + "): "
+          + (cause.getMessage() != null ? cause.getMessage() : cause.toString()), e);
     }
   }
 
@@ -378,6 +379,10 @@ public final class CassetteNode implements AutoCloseable {
   public static final class StartException extends RuntimeException {
     public StartException(String message) {
       super(message);
+    }
+
+    public StartException(String message, Throwable cause) {
+      super(message, cause);
     }
   }
 }

@@ -136,6 +136,9 @@ public final class Main {
         node.start();
       } catch (CassetteNode.StartException | io.cassette.storage.StorageException e) {
         log.error("{}", e.getMessage());
+        if (e.getCause() != null && !(e.getCause() instanceof java.net.BindException)) {
+          log.error("What failed:", e.getCause()); // not a busy port: the trace is for the bug report
+        }
         return 1;
       } catch (java.net.UnknownHostException e) {
         log.error("Invalid listen_address '{}' (from {}): not an address of this machine",
