@@ -11,13 +11,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The fault lab's short form, in the default test run: three real nodes (network namespaces
- * when run as root, else 127.0.0.1-3), every workload for 40 s while a node is killed and
+ * when run as root, else 127.0.0.1-3), every workload for 30 s while a node is killed and
  * restarted, paused, and cut off; then the report and the checkers' verdicts.
  */
 class FaultLabTest {
   @Test
   void shortRunWithEveryFaultKindReportsVerdictsForEveryWorkload() throws Exception {
-    LabResult r = FaultLab.run(LabRuns.options("short", 3, 40,
+    LabResult r = FaultLab.run(LabRuns.options("short", 3, 30,
         List.of(FaultKind.KILL, FaultKind.PARTITION, FaultKind.PAUSE), 3, 6, LabOptions.ALL_WORKLOADS, 2, List.of()),
         System.out);
     System.out.println(Files.readString(r.report()));
