@@ -188,8 +188,15 @@ class ThreeNodeRingTest {
                 Duration.ofSeconds(10)).build())
         .build()) {
       Node node1 = node(session, "127.0.0.1");
-      session.execute(SimpleStatement.newInstance("CREATE KEYSPACE rf3 WITH replication = "
-          + "{'class': 'SimpleStrategy', 'replication_factor': 3}").setNode(node1).setTimeout(DDL_TIMEOUT));
+      // RF 3 on three nodes draws no warning; RF 4 names the ring's node count (the fault lab
+      // saw "higher than the number of nodes 1" here).
+      assertThat(session.execute(SimpleStatement.newInstance("CREATE KEYSPACE rf3 WITH replication = "
+          + "{'class': 'SimpleStrategy', 'replication_factor': 3}").setNode(node1).setTimeout(DDL_TIMEOUT))
+          .getExecutionInfo().getWarnings()).isEmpty();
+      assertThat(session.execute(SimpleStatement.newInstance("CREATE KEYSPACE rf4 WITH replication = "
+          + "{'class': 'SimpleStrategy', 'replication_factor': 4}").setNode(node1).setTimeout(DDL_TIMEOUT))
+          .getExecutionInfo().getWarnings())
+          .containsExactly("Your replication factor 4 for keyspace rf4 is higher than the number of nodes 3");
       session.execute(SimpleStatement.newInstance("CREATE TABLE rf3.t (k int PRIMARY KEY, v int)").setNode(node1)
           .setTimeout(DDL_TIMEOUT));
       session.execute(SimpleStatement.newInstance("CREATE TABLE rf3.py (k int PRIMARY KEY, v text)").setNode(node1)

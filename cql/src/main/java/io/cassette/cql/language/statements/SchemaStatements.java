@@ -9,6 +9,7 @@ import io.cassette.cql.CqlType;
 import io.cassette.cql.CqlType.UdtType;
 import io.cassette.cql.Result;
 import io.cassette.cql.language.Errors;
+import io.cassette.cql.language.NodeInfo;
 import io.cassette.cql.language.parser.Statement;
 import io.cassette.cql.language.schema.ColumnMetadata;
 import io.cassette.cql.language.schema.IndexMetadata;
@@ -57,7 +58,7 @@ final class SchemaStatements {
       checkModifiable(ck.name());
       KeyspaceMetadata built = SchemaBuilder.keyspace(ck.name(), ck.props(), null);
       return new Ddl(ctx -> {
-        warnReplication(built);
+        warnReplication(built, services);
         return sm.change(m -> {
           if (m.containsKey(ck.name())) {
             if (ck.ifNotExists()) {
@@ -84,7 +85,7 @@ final class SchemaStatements {
           throw invalid("Keyspace '" + ak.name() + "' doesn't exist");
         }
         KeyspaceMetadata neu = SchemaBuilder.keyspace(ak.name(), ak.props(), old);
-        warnReplication(neu);
+        warnReplication(neu, services);
         m.put(ak.name(), neu);
         return m;
       }, event("UPDATED", "KEYSPACE", ak.name(), null)));
@@ -329,16 +330,34 @@ final class SchemaStatements {
     throw invalid("Unsupported schema statement");
   }
 
-  private static void warnReplication(KeyspaceMetadata k) {
-    String rf = k.replication().get("replication_factor");
-    if (rf == null) {
-      rf = k.replication().get("datacenter1");
+  private static void warnReplication(KeyspaceMetadata k, Services services) {
+    // This node and its peers (none on a single node).
+    NodeInfo self = services.node();
+    List<String> dcs = new ArrayList<>();
+    dcs.add(self.dataCenter());
+    for (io.cassette.cql.language.RingView.Peer p : self.ring().peers()) {
+      dcs.add(p.dataCenter());
     }
-    if (rf != null && Integer.parseInt(rf.split("/")[0]) > 1) {
-      // SimpleStrategy counts the ring's nodes; NetworkTopologyStrategy those of the data centre.
-      ClientWarnings.add("Your replication factor " + rf + " for keyspace " + k.name()
-          + " is higher than the number of nodes 1"
-          + (k.replication().containsKey("replication_factor") ? "" : " for datacenter datacenter1"));
+    String simple = k.replication().get("replication_factor");
+    if (simple != null) {
+      // SimpleStrategy counts the ring's nodes.
+      if (Integer.parseInt(simple.split("/")[0]) > dcs.size()) {
+        ClientWarnings.add("Your replication factor " + simple + " for keyspace " + k.name()
+            + " is higher than the number of nodes " + dcs.size());
+      }
+      return;
+    }
+    // NetworkTopologyStrategy counts the nodes of each data centre it names.
+    for (Map.Entry<String, String> e : k.replication().entrySet()) {
+      String dc = e.getKey();
+      if (dc.equals("class") || !e.getValue().matches("\\d+(/\\d+)?")) {
+        continue;
+      }
+      long nodes = dcs.stream().filter(dc::equals).count();
+      if (nodes > 0 && Integer.parseInt(e.getValue().split("/")[0]) > nodes) {
+        ClientWarnings.add("Your replication factor " + e.getValue() + " for keyspace " + k.name()
+            + " is higher than the number of nodes " + nodes + " for datacenter " + dc);
+      }
     }
   }
 
