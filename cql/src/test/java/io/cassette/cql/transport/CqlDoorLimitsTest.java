@@ -183,9 +183,13 @@ class CqlDoorLimitsTest {
           s.close();
         }
       }
+      // Zero twice, 100 ms apart: a frame already in a closed socket's buffer may still be
+      // decoded (and reserved) once before its close is handled (a clean-clone run read 0, then 31).
       long deadline = System.currentTimeMillis() + 5000;
-      while (server.budget().usedBytes() > 0 && System.currentTimeMillis() < deadline) {
-        Thread.sleep(20);
+      int zeros = 0;
+      while (zeros < 2 && System.currentTimeMillis() < deadline) {
+        zeros = server.budget().usedBytes() == 0 ? zeros + 1 : 0;
+        Thread.sleep(100);
       }
       assertThat(server.budget().usedBytes()).as("reservations released when the attackers leave").isZero();
     }
