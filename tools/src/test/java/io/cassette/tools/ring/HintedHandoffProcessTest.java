@@ -14,6 +14,7 @@ import com.datastax.oss.driver.api.core.metadata.Node;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * shows node 3 DOWN), node 3 restarts and gets them ("no pending hints" on node 1), and with
  * nodes 1 and 2 killed node 3 alone serves every row at ONE from its own storage.
  */
+@Tag("slow") // real processes; the in-JVM ring tests cover this path in the default suite
 class HintedHandoffProcessTest {
   private static final int ROWS = 50;
 

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * writes: no hints), {@code nodetool repair} runs to "Repair completed successfully", and with
  * nodes 1 and 2 killed node 3 alone serves every row, and none of the deleted ones, at ONE.
  */
+@Tag("slow") // real processes; the in-JVM ring tests cover this path in the default suite
 class RepairProcessTest {
   private static final String HEARTBEAT = "200ms";
   private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
