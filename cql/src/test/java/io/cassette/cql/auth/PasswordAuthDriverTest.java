@@ -6,27 +6,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.datastax.oss.driver.api.core.AllNodesFailedException;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.auth.AuthenticationException;
-import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
-import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
 import com.datastax.oss.driver.api.core.servererrors.UnauthorizedException;
-import io.cassette.cql.language.CqlLanguage;
-import io.cassette.cql.language.NodeInfo;
-import io.cassette.cql.transport.CqlServer;
-import io.cassette.cql.transport.CqlServerOptions;
-import io.cassette.storage.Engine;
-import io.cassette.storage.EngineOptions;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -44,21 +33,13 @@ class PasswordAuthDriverTest {
 
   @TempDir
   static Path dir;
-  static Engine engine;
-  static CqlServer server;
+  static AuthNode node;
   static InetSocketAddress address;
-  static CqlLanguage language;
 
   @BeforeAll
   static void start() throws Exception {
-    engine = Engine.open(EngineOptions.defaults(dir));
-    language = new CqlLanguage(io.cassette.coordinator.local.LocalCoordinator.open(engine, null),
-        NodeInfo.singleNode("Test Cluster", InetAddress.getByName("127.0.0.1"), 9042, UUID.randomUUID(),
-            List.of(0L)));
-    AccessControl access = language.configureAuth(AuthSettings.passwords(VALIDITY_MILLIS));
-    server = new CqlServer(CqlServerOptions.defaults("127.0.0.1", 0).withAuthenticator(access.authenticator()),
-        language);
-    address = server.start();
+    node = AuthNode.start(dir, AuthSettings.passwords(VALIDITY_MILLIS));
+    address = node.address;
     try (CqlSession admin = session("cassandra", "cassandra")) {
       admin.execute("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
       admin.execute("CREATE TABLE ks.t (k int PRIMARY KEY, v int)");
@@ -68,21 +49,13 @@ class PasswordAuthDriverTest {
 
   @AfterAll
   static void stop() {
-    if (server != null) {
-      server.close();
-    }
-    if (engine != null) {
-      engine.close();
+    if (node != null) {
+      node.close();
     }
   }
 
   static CqlSession session(String user, String password) {
-    return CqlSession.builder().addContactPoint(address).withLocalDatacenter("datacenter1")
-        .withAuthCredentials(user, password)
-        .withConfigLoader(DriverConfigLoader.programmaticBuilder()
-            .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(20))
-            .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(20)).build())
-        .build();
+    return node.session(user, password);
   }
 
   /** The AuthenticationException the driver raised for the one node. */

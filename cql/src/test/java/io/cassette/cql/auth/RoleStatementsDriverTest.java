@@ -6,28 +6,17 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.datastax.oss.driver.api.core.AllNodesFailedException;
 import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
-import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
 import com.datastax.oss.driver.api.core.servererrors.SyntaxError;
 import com.datastax.oss.driver.api.core.servererrors.UnauthorizedException;
-import io.cassette.cql.language.CqlLanguage;
-import io.cassette.cql.language.NodeInfo;
-import io.cassette.cql.transport.CqlServer;
-import io.cassette.cql.transport.CqlServerOptions;
-import io.cassette.storage.Engine;
-import io.cassette.storage.EngineOptions;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -44,40 +33,25 @@ class RoleStatementsDriverTest {
 
   @TempDir
   static Path dir;
-  static Engine engine;
-  static CqlServer server;
+  static AuthNode node;
   static InetSocketAddress address;
 
   @BeforeAll
   static void start() throws Exception {
-    engine = Engine.open(EngineOptions.defaults(dir));
-    CqlLanguage language = new CqlLanguage(io.cassette.coordinator.local.LocalCoordinator.open(engine, null),
-        NodeInfo.singleNode("Test Cluster", InetAddress.getByName("127.0.0.1"), 9042, UUID.randomUUID(),
-            List.of(0L)));
-    AccessControl access = language.configureAuth(AuthSettings.passwords(VALIDITY_MILLIS)
+    node = AuthNode.start(dir, AuthSettings.passwords(VALIDITY_MILLIS)
         .withNetworkAuthorizer("CassandraNetworkAuthorizer"));
-    server = new CqlServer(CqlServerOptions.defaults("127.0.0.1", 0).withAuthenticator(access.authenticator()),
-        language);
-    address = server.start();
+    address = node.address;
   }
 
   @AfterAll
   static void stop() {
-    if (server != null) {
-      server.close();
-    }
-    if (engine != null) {
-      engine.close();
+    if (node != null) {
+      node.close();
     }
   }
 
   static CqlSession session(String user, String password) {
-    return CqlSession.builder().addContactPoint(address).withLocalDatacenter("datacenter1")
-        .withAuthCredentials(user, password)
-        .withConfigLoader(DriverConfigLoader.programmaticBuilder()
-            .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(20))
-            .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(20)).build())
-        .build();
+    return node.session(user, password);
   }
 
   @Test
