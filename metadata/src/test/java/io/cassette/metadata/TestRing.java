@@ -48,10 +48,20 @@ final class TestRing implements AutoCloseable {
         return "127.0.0." + (index + 1);
     }
 
+    /**
+     * A port free on {@code host}, below the ephemeral range (32768+): Ratis binds it seconds
+     * later, and a port the kernel hands out to client sockets could be taken by then.
+     */
     static int freePort(String host) throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(host))) {
-            return s.getLocalPort();
+        for (int attempt = 0; attempt < 100; attempt++) {
+            int port = java.util.concurrent.ThreadLocalRandom.current().nextInt(10_000, 32_000);
+            try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getByName(host))) {
+                return s.getLocalPort();
+            } catch (IOException taken) {
+                // try another
+            }
         }
+        throw new IOException("no free port below 32000 on " + host);
     }
 
     TestRing startAll() throws Exception {

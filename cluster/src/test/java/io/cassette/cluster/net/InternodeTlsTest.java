@@ -50,7 +50,7 @@ class InternodeTlsTest {
   private List<MessagingService> pair(InternodeEncryption first, InternodeEncryption second) {
     IllegalStateException last = null;
     for (int attempt = 0; attempt < 20; attempt++) {
-      int port = ThreadLocalRandom.current().nextInt(20_000, 60_000);
+      int port = ThreadLocalRandom.current().nextInt(10_000, 32_000); // below the ephemeral range (32768+): a client socket cannot take it
       List<MessagingService> two = new ArrayList<>();
       try {
         InternodeEncryption[] enc = {first, second};

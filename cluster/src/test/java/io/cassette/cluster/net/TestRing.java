@@ -24,7 +24,7 @@ public final class TestRing implements AutoCloseable {
   public TestRing(int n, UnaryOperator<MessagingConfig.Builder> tweak) {
     RuntimeException last = null;
     for (int attempt = 0; attempt < 20; attempt++) {
-      int candidate = ThreadLocalRandom.current().nextInt(20_000, 60_000);
+      int candidate = ThreadLocalRandom.current().nextInt(10_000, 32_000); // below the ephemeral range (32768+)
       try {
         for (int i = 0; i < n; i++) {
           MessagingConfig c = tweak.apply(MessagingConfig.builder(address(i))

@@ -80,7 +80,7 @@ public final class RingHarness implements AutoCloseable {
     }
     RuntimeException last = null;
     for (int attempt = 0; attempt < 20 && nodes.isEmpty(); attempt++) {
-      int port = ThreadLocalRandom.current().nextInt(20_000, 60_000);
+      int port = ThreadLocalRandom.current().nextInt(10_000, 32_000); // below the ephemeral range (32768+): a client socket cannot take it
       List<MessagingService> started = new ArrayList<>();
       try {
         for (int i = 0; i < n; i++) {

@@ -106,7 +106,7 @@ public final class LoopbackNetwork implements LabNetwork {
   private static Ports pickPorts(int nodes) throws IOException {
     Random random = new Random();
     for (int attempt = 0; attempt < 100; attempt++) {
-      int base = 20_000 + random.nextInt(20_000);
+      int base = 10_000 + random.nextInt(22_000); // below the ephemeral range (32768+): between the pick and a node's bind, a client socket could take it
       boolean free = true;
       for (int i = 1; i <= nodes && free; i++) {
         for (int p = base; p < base + 5 && free; p++) {

@@ -90,7 +90,7 @@ final class RingProcesses implements AutoCloseable {
   RingProcesses pickPorts(boolean redis) throws IOException {
     Random random = new Random();
     for (int attempt = 0; attempt < 50; attempt++) {
-      int base = 20_000 + random.nextInt(20_000);
+      int base = 10_000 + random.nextInt(22_000); // below the ephemeral range (32768+): between the pick and a node's bind, a client socket could take it
       if (free(base) && free(base + 1) && free(base + 2) && free(base + 3) && (!redis || free(base + 4))) {
         return ports(base, base + 1, base + 2, base + 3, redis ? base + 4 : 0);
       }
@@ -192,7 +192,7 @@ final class RingProcesses implements AutoCloseable {
     return nodetool(node, "status");
   }
 
-  /** nodetool against node {@code node}, in this JVM: its output, or "failed: " and its error. */
+  /** nodetool against node {@code node}, in this JVM: its output, or "failed: ", its output and its error. */
   String nodetool(int node, String... command) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -200,7 +200,8 @@ final class RingProcesses implements AutoCloseable {
     args.addAll(List.of(command));
     int code = io.cassette.tools.nodetool.NodetoolTestAccess.run(args.toArray(new String[0]),
         new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-    return code == 0 ? out.toString(StandardCharsets.UTF_8) : "failed: " + err.toString(StandardCharsets.UTF_8);
+    return code == 0 ? out.toString(StandardCharsets.UTF_8)
+        : "failed: " + out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
   }
 
   /** Lines of nodetool status in {@code state} (UN, DN ...). */
