@@ -133,7 +133,7 @@ public final class MetadataService implements MetadataLog, AutoCloseable {
                 startRaft();
                 done.complete(null);
             } catch (IOException | RuntimeException e) {
-                LOG.error("metadata service {} failed to start: {}", config.nodeId(), e.toString());
+                LOG.error("metadata service {} failed to start", config.nodeId(), e); // the cause chain names the port or file
                 done.completeExceptionally(e);
             }
         });

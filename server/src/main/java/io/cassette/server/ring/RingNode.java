@@ -248,6 +248,11 @@ public final class RingNode implements AutoCloseable {
     long lastWaitLog = System.currentTimeMillis();
     String lastProblem = null;
     while (!closed) {
+      if (metadata.started().isCompletedExceptionally()) { // a dead Raft server never recovers: stop, say why
+        Throwable cause = metadata.started().handle((ok, e) -> e).join();
+        throw new StartException("Cannot start the metadata service on " + settings.listenAddress().getHostAddress()
+            + " (metadata_port " + metadata.config().port() + "): " + rootMessage(cause));
+      }
       ClusterMetadata m = metadata.current();
       if (!m.clusterName().isEmpty() && !m.clusterName().equals(settings.clusterName())) {
         throw mismatch(m.clusterName());
