@@ -8,14 +8,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
-import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
-import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.metadata.Node;
 import com.datastax.oss.driver.api.core.metadata.NodeState;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -59,13 +56,7 @@ class RepeatedKillsProcessTest {
     int[] starts = {0, 1, 1, 1};
     List<Integer> acknowledged = new ArrayList<>();
     int failed = 0;
-    try (CqlSession session = CqlSession.builder()
-        .addContactPoint(new InetSocketAddress("127.0.0.1", ring.cqlPort))
-        .withLocalDatacenter("datacenter1")
-        .withConfigLoader(DriverConfigLoader.programmaticBuilder()
-            .withString(DefaultDriverOption.REQUEST_CONSISTENCY, "QUORUM")
-            .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(10)).build())
-        .build()) {
+    try (CqlSession session = ring.session(1, "QUORUM")) {
       Node node1 = node(session, "127.0.0.1");
       session.execute(SimpleStatement.newInstance("CREATE KEYSPACE rf3 WITH replication = "
           + "{'class': 'SimpleStrategy', 'replication_factor': 3}").setNode(node1).setTimeout(DDL_TIMEOUT));

@@ -1,6 +1,8 @@
 package io.cassette.tools.ring;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
+import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.metadata.Node;
 import io.cassette.server.Main;
 import java.io.ByteArrayOutputStream;
@@ -214,6 +216,17 @@ final class RingProcesses implements AutoCloseable {
     return session.getMetadata().getNodes().values().stream()
         .filter(n -> n.getBroadcastRpcAddress().get().getAddress().getHostAddress().equals(address))
         .findFirst().orElseThrow();
+  }
+
+  /** A driver session with node {@code i} as contact point, at {@code consistency}, 10 s per request. */
+  CqlSession session(int i, String consistency) {
+    return CqlSession.builder()
+        .addContactPoint(new InetSocketAddress(address(i), cqlPort))
+        .withLocalDatacenter("datacenter1")
+        .withConfigLoader(DriverConfigLoader.programmaticBuilder()
+            .withString(DefaultDriverOption.REQUEST_CONSISTENCY, consistency)
+            .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(10)).build())
+        .build();
   }
 
   /** Kills every node started (bounded wait). */

@@ -179,14 +179,7 @@ class ThreeNodeRingTest {
     ring = new RingProcesses(dir, 6).pickPorts(false);
     ring.startAll(3);
     ring.await("3 UN on node 1", START_TIMEOUT, () -> countState(ring.status(1), "UN") == 3);
-    try (CqlSession session = CqlSession.builder()
-        .addContactPoint(new InetSocketAddress("127.0.0.1", ring.cqlPort))
-        .withLocalDatacenter("datacenter1")
-        .withConfigLoader(com.datastax.oss.driver.api.core.config.DriverConfigLoader.programmaticBuilder()
-            .withString(com.datastax.oss.driver.api.core.config.DefaultDriverOption.REQUEST_CONSISTENCY, "QUORUM")
-            .withDuration(com.datastax.oss.driver.api.core.config.DefaultDriverOption.REQUEST_TIMEOUT,
-                Duration.ofSeconds(10)).build())
-        .build()) {
+    try (CqlSession session = ring.session(1, "QUORUM")) {
       Node node1 = node(session, "127.0.0.1");
       // RF 3 on three nodes draws no warning; RF 4 names the ring's node count (the fault lab
       // saw "higher than the number of nodes 1" here).
