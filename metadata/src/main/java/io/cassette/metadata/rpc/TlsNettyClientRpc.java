@@ -76,6 +76,16 @@ final class TlsNettyClientRpc extends RaftClientRpcWithProxy<TlsNettyProxy> {
         }
     }
 
+    /**
+     * Ratis' client asks to reconnect on any error when it moves on to another member; a
+     * connection whose handshake is still running is kept instead (closing it would throw the
+     * handshake's work away and start a new one next time).
+     */
+    @Override
+    public boolean handleException(org.apache.ratis.protocol.RaftPeerId serverId, Throwable t, boolean reconnect) {
+        return super.handleException(serverId, t, reconnect && !TlsNettyProxy.HandshakePending.in(t));
+    }
+
     @Override
     public RaftClientReply sendRequest(RaftClientRequest request) throws IOException {
         TlsNettyProxy proxy = getProxies().getProxy(request.getServerId());

@@ -214,8 +214,24 @@ final class TlsNettyProxy implements Closeable {
      */
     IOException timeout(String after) {
         return handshaking()
-                ? new IOException("TLS handshake with " + peer + " not finished after " + after)
+                ? new HandshakePending("TLS handshake with " + peer + " not finished after " + after)
                 : new TimeoutIOException("no answer from " + peer + " after " + after);
+    }
+
+    /** A request timed out while its connection was still handshaking: keep the connection. */
+    static final class HandshakePending extends IOException {
+        HandshakePending(String message) {
+            super(message);
+        }
+
+        static boolean in(Throwable t) {
+            for (; t != null; t = t.getCause()) {
+                if (t instanceof HandshakePending) {
+                    return true;
+                }
+            }
+            return false;
+        }
     }
 
     private void failOutstanding(Throwable cause) {
