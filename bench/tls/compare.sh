@@ -7,7 +7,8 @@
 # ANCHOR_TRUSTSTORE_PASSWORD; login cassandra/cassandra).
 #
 #   bench/tls/compare.sh OUTDIR          (REPS=4 N=20000 THREADS=8 REDIS_N=50000;
-#                                         CASSETTE_RUN=no: the anchor only)
+#                                         CASSETTE_RUN=no: the anchor only; REDIS_RUN=no)
+# bench/tls/with-anchor.sh starts the anchor with TLS and runs this with both.
 # Prints one line per run: door op mode rep op/s p99ms; summarise with bench/tls/summary.py.
 set -eu
 HERE=$(cd "$(dirname "$0")/../.." && pwd)
@@ -82,25 +83,28 @@ done
 
 TLS=$(tls_opts "$OUT/certs/truststore.p12" "$PW")
 stress cassette write plain 0 "$CQL" "" "" >/dev/null # warm-up: schema, JIT
-for rep in $(seq 1 "$REPS"); do
-  for op in write read; do
-    stress cassette "$op" plain "$rep" "$CQL" "" ""
-    stress cassette "$op" tls "$rep" "$CQL" "$TLS" ""
-  done
-  redis plain "$rep"
-  redis tls "$rep"
-done
-kill $NODE 2>/dev/null || true
 fi
 
+# With an anchor, its pairs run in the same loop as Cassette's (each rep: Cassette's pairs,
+# then Cassandra's), so both see the same hour of machine load.
 if [ -n "${ANCHOR_PORT:-}" ]; then
   ATLS=$(tls_opts "$ANCHOR_TRUSTSTORE" "$ANCHOR_TRUSTSTORE_PASSWORD")
   AUTH="-mode native cql3 user=cassandra password=cassandra"
   stress cassandra write plain 0 "$ANCHOR_PORT" "" "$AUTH" >/dev/null
-  for rep in $(seq 1 "$REPS"); do
+fi
+for rep in $(seq 1 "$REPS"); do
+  if [ "${CASSETTE_RUN:-yes}" = yes ]; then
+    for op in write read; do
+      stress cassette "$op" plain "$rep" "$CQL" "" ""
+      stress cassette "$op" tls "$rep" "$CQL" "$TLS" ""
+    done
+    [ "${REDIS_RUN:-yes}" = yes ] && { redis plain "$rep"; redis tls "$rep"; }
+  fi
+  if [ -n "${ANCHOR_PORT:-}" ]; then
     for op in write read; do
       stress cassandra "$op" plain "$rep" "$ANCHOR_PORT" "" "$AUTH"
       stress cassandra "$op" tls "$rep" "$ANCHOR_PORT" "$ATLS" "$AUTH"
     done
-  done
-fi
+  fi
+done
+[ -n "$NODE" ] && kill $NODE 2>/dev/null || true

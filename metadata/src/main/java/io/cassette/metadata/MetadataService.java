@@ -18,7 +18,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.ratis.RaftConfigKeys;
+import io.cassette.metadata.rpc.TlsNettyRpcType;
 import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.client.RaftClientConfigKeys;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.netty.NettyConfigKeys;
@@ -87,6 +89,8 @@ public final class MetadataService implements MetadataLog, AutoCloseable {
     private boolean used;                      // guarded by this: start() was called
     private volatile boolean followerReady;
     private volatile long startNanos;
+    /** TLS on the metadata port (server_encryption_options), or null for plain text. */
+    private volatile MetadataTls tls;
 
     public MetadataService(MetadataServiceConfig config) {
         this.config = config;
@@ -98,6 +102,18 @@ public final class MetadataService implements MetadataLog, AutoCloseable {
         }
         this.peers = List.copyOf(list);
         this.group = RaftGroup.valueOf(GROUP_ID, peers);
+    }
+
+    /**
+     * Speaks TLS on the metadata port and to the members (call before {@link #start()}); every
+     * member and follower of one ring must agree (a plain-text node cannot talk to a TLS one).
+     */
+    public MetadataService useTls(MetadataTls tls) {
+        synchronized (this) {
+            if (used) throw new IllegalStateException("useTls must come before start()");
+        }
+        this.tls = tls;
+        return this;
     }
 
     public MetadataServiceConfig config() {
@@ -146,10 +162,13 @@ public final class MetadataService implements MetadataLog, AutoCloseable {
 
     private void startRaft() throws IOException {
         RaftProperties properties = properties();
+        Parameters parameters = new Parameters();
+        if (tls != null) TlsNettyRpcType.configure(properties, parameters, tls);
         if (isMember()) {
             RaftServer s = RaftServer.newBuilder()
                     .setGroup(group)
                     .setProperties(properties)
+                    .setParameters(parameters)
                     .setServerId(RaftPeerId.valueOf(config.nodeId()))
                     .setStateMachine(new MetadataStateMachine(publisher))
                     .setOption(RaftStorage.StartupOption.RECOVER)
@@ -161,6 +180,7 @@ public final class MetadataService implements MetadataLog, AutoCloseable {
         client = RaftClient.newBuilder()
                 .setRaftGroup(group)
                 .setProperties(properties)
+                .setParameters(parameters)
                 .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(attempts,
                         TimeDuration.valueOf(CLIENT_RETRY_SLEEP.toMillis(), TimeUnit.MILLISECONDS)))
                 .build();
@@ -168,7 +188,8 @@ public final class MetadataService implements MetadataLog, AutoCloseable {
             long poll = config.tuning().followerPollInterval().toMillis();
             worker.scheduleWithFixedDelay(this::catchUp, 0, poll, TimeUnit.MILLISECONDS);
         }
-        LOG.info("metadata service {} as {} of {} in {} ms (data {})", isMember() ? "member started" : "follower started",
+        LOG.info("metadata service {}{} as {} of {} in {} ms (data {})", isMember() ? "member started" : "follower started",
+                tls == null ? "" : " with TLS",
                 config.nodeId(), config.members(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos), config.dataDir());
     }
 

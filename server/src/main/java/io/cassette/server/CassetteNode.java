@@ -87,6 +87,10 @@ public final class CassetteNode implements AutoCloseable {
     if (ringSettings.isRing()) {
       // Raft loads ~2,000 classes: start it first, beside storage, not after it.
       ring = new RingNode(ringSettings, identity, config.dataDirectory());
+      io.cassette.metadata.MetadataTls metadataTls = DoorTls.metadata(config);
+      if (metadataTls != null) {
+        ring.metadata().useTls(metadataTls);
+      }
       ring.startMetadata();
     }
     engine = Engine.open(engineOptions());

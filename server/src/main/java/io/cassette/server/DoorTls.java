@@ -65,6 +65,43 @@ final class DoorTls {
     }
   }
 
+  /**
+   * TLS on the metadata service's Raft port, or null when internode_encryption is none: the
+   * same key, trust and require_client_auth as internode messaging, in every mode but none
+   * ({@code dc} too: the metadata port carries the whole ring's membership and schema, and a
+   * Raft group spans datacenters). {@code optional} lets the port take plain text as well.
+   */
+  static io.cassette.metadata.MetadataTls metadata(Config c) {
+    String section = ConfigKeys.SERVER_ENCRYPTION_OPTIONS;
+    if (c.string(section + ".internode_encryption").equals("none")) {
+      return null;
+    }
+    try {
+      TlsSettings s = settings(c, section);
+      ReloadingTlsContext server = ReloadingTlsContext.forServer("metadata port", s);
+      ReloadingTlsContext client = ReloadingTlsContext.forClient("metadata port", s);
+      boolean optional = c.bool(section + ".optional");
+      return new io.cassette.metadata.MetadataTls() {
+        @Override
+        public javax.net.ssl.SSLEngine serverEngine() {
+          return server.current().newEngine(io.netty.buffer.ByteBufAllocator.DEFAULT);
+        }
+
+        @Override
+        public javax.net.ssl.SSLEngine clientEngine(String host, int port) {
+          return client.current().newEngine(io.netty.buffer.ByteBufAllocator.DEFAULT, host, port);
+        }
+
+        @Override
+        public boolean acceptsPlainText() {
+          return optional;
+        }
+      };
+    } catch (TlsConfigException e) {
+      throw new StartException(section + " (metadata port): " + e.getMessage());
+    }
+  }
+
   /** The Redis door's TLS acceptor, or null when tls_port is 0 (Redis's default). */
   static TlsAcceptor redis(Config c) {
     if (c.integer(ConfigKeys.TLS_PORT) == 0) {

@@ -145,6 +145,18 @@ class CqlTlsTest {
         client.privateKeyPem().toString())).contains("OK 5");
   }
 
+  /** require_client_auth: true with the Python driver: refused without a certificate, served with one. */
+  @Test
+  void pythonDriverWhereAClientCertificateIsRequired() throws Exception {
+    assumeTrue(PythonDriverTest.driverInstalled(), "python3-cassandra not installed");
+    InetSocketAddress a = start(TlsSettings.pem(node.certificatePem(), node.privateKeyPem(), certs.caPem())
+        .withClientAuth(TlsSettings.ClientAuthMode.REQUIRE), false);
+    String refused = pythonExpectingFailure(a, certs.caPem().toString());
+    assertThat(refused).doesNotContain("OK ").contains("NoHostAvailable");
+    assertThat(python(a, certs.caPem().toString(), client.certificatePem().toString(),
+        client.privateKeyPem().toString())).contains("OK 5");
+  }
+
   /**
    * The Node.js driver's sslOptions: trusted CA, then a client certificate where one is
    * required, and another CA refused. Runs when NODE_PATH holds cassandra-driver (CI installs
@@ -181,6 +193,26 @@ class CqlTlsTest {
     }
     assertThat(finished).as("node driver finished: %s", output).isTrue();
     assertThat(p.exitValue()).as("node driver output: %s", output).isEqualTo(expectedExit);
+    return output;
+  }
+
+  /** The Python check where the connection must fail: its output (exit code not zero). */
+  private static String pythonExpectingFailure(InetSocketAddress a, String... tlsArgs) throws Exception {
+    Path script = dir.resolve("python_tls_check.py");
+    try (var in = CqlTlsTest.class.getResourceAsStream("python_tls_check.py")) {
+      Files.write(script, in.readAllBytes());
+    }
+    List<String> cmd = new ArrayList<>(List.of("/usr/bin/python3", script.toString(), "127.0.0.1",
+        String.valueOf(a.getPort())));
+    cmd.addAll(List.of(tlsArgs));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    boolean finished = p.waitFor(60, TimeUnit.SECONDS);
+    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!finished) {
+      p.destroyForcibly();
+    }
+    assertThat(finished).as("python driver finished: %s", output).isTrue();
+    assertThat(p.exitValue()).as("python driver output: %s", output).isNotZero();
     return output;
   }
 
