@@ -689,6 +689,13 @@ public final class Parser extends TokenCursor {
       expect("by");
       do {
         String c = ident();
+        if (at("ann") && peek(1).is("of")) {
+          // Cassandra 5.0's vector search: ORDER BY v ANN OF [...]
+          next();
+          next();
+          orderBy.add(new Ordering(c, false, term()));
+          continue;
+        }
         boolean desc = accept("desc");
         if (!desc) {
           accept("asc");

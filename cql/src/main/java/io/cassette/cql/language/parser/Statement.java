@@ -75,7 +75,11 @@ public sealed interface Statement {
     public static final int COUNTER = 2;
   }
 
-  record Ordering(String column, boolean descending) {}
+  record Ordering(String column, boolean descending, Term ann) {
+    public Ordering(String column, boolean descending) {
+      this(column, descending, null);
+    }
+  }
 
   record Select(QualifiedName table, boolean json, boolean distinct, List<Selector.Aliased> selectors,
                 List<Relation> where, List<String> groupBy, List<Ordering> orderBy,

@@ -475,7 +475,9 @@ public final class Selection {
     List<CqlType> literalTypes = new ArrayList<>();
     for (int i = 0; i < args.size(); i++) {
       literalTypes.add(argTypes.get(i) == null && f.args().get(i) instanceof Selector.Value v
-          ? preferredNumericType(v.term()) : null);
+          ? (v.term() instanceof io.cassette.cql.language.parser.Term.ListLiteral l
+              && io.cassette.cql.language.functions.VectorFunctions.isSimilarity(name)
+              ? new CqlType.VectorType(Types.FLOAT, l.elements().size()) : preferredNumericType(v.term())) : null);
     }
     NativeFunction fn = NativeFunctions.resolve(name, argTypes, literalTypes);
     for (int i = 0; i < args.size(); i++) {
