@@ -9,8 +9,72 @@ public final class ClientState {
   private volatile String user;
   private volatile java.util.Map<String, String> clientOptions = java.util.Map.of();
 
+  /** The open connections of this node, for system_views.clients. */
+  private static final java.util.Set<ClientState> CONNECTED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  private volatile int protocolVersion;
+  private volatile String stage = "established";
+  private volatile String sslProtocol;
+  private volatile String sslCipherSuite;
+  private final java.util.concurrent.atomic.AtomicLong requests = new java.util.concurrent.atomic.AtomicLong();
+
   public ClientState(InetSocketAddress remoteAddress) {
     this.remoteAddress = remoteAddress;
+  }
+
+  /** The connections open now (system_views.clients). */
+  public static java.util.Collection<ClientState> connected() {
+    return java.util.List.copyOf(CONNECTED);
+  }
+
+  /** Called by the transport when the connection opens (true) and closes (false). */
+  public void open(boolean open) {
+    if (open) {
+      CONNECTED.add(this);
+    } else {
+      CONNECTED.remove(this);
+    }
+  }
+
+  /** The protocol version agreed at STARTUP (0 before). */
+  public int protocolVersion() {
+    return protocolVersion;
+  }
+
+  public void setProtocolVersion(int version) {
+    this.protocolVersion = version;
+  }
+
+  /** Cassandra's connection stage: established, authenticating, ready. */
+  public String stage() {
+    return stage;
+  }
+
+  public void setStage(String stage) {
+    this.stage = stage;
+  }
+
+  /** TLS protocol and cipher suite of the connection, or null without TLS. */
+  public String sslProtocol() {
+    return sslProtocol;
+  }
+
+  public String sslCipherSuite() {
+    return sslCipherSuite;
+  }
+
+  public void setSsl(String protocol, String cipherSuite) {
+    this.sslProtocol = protocol;
+    this.sslCipherSuite = cipherSuite;
+  }
+
+  /** Requests received on this connection. */
+  public long requestCount() {
+    return requests.get();
+  }
+
+  public void countRequest() {
+    requests.incrementAndGet();
   }
 
   public InetSocketAddress remoteAddress() {

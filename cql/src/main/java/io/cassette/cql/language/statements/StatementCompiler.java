@@ -128,6 +128,9 @@ public final class StatementCompiler {
 
   static TableMetadata writableTable(Schema schema, Statement.QualifiedName name, String keyspace) {
     TableMetadata t = table(schema, name, keyspace);
+    if (t.keyspace.equals(SystemKeyspaces.VIEWS) || t.keyspace.equals(SystemKeyspaces.VIRTUAL_SCHEMA)) {
+      throw invalid("Modification is not supported by table " + t.keyspace + "." + t.name);
+    }
     if (t.virtual || SystemKeyspaces.isSystem(t.keyspace)) {
       SchemaStatements.checkModifiable(t.keyspace);
       throw io.cassette.cql.language.Errors.unauthorized("System keyspace '" + t.keyspace + "' is not user-modifiable");
