@@ -99,7 +99,8 @@ public final class NativeFunctions {
   }
 
   public static boolean exists(String name) {
-    return BY_NAME.containsKey(name.toLowerCase(Locale.ROOT)) || VectorFunctions.isSimilarity(name);
+    return BY_NAME.containsKey(name.toLowerCase(Locale.ROOT)) || VectorFunctions.isSimilarity(name)
+        || MaskFunctions.isMask(name);
   }
 
   /**
@@ -118,6 +119,9 @@ public final class NativeFunctions {
   public static NativeFunction resolve(String name, List<CqlType> argTypes, List<CqlType> literalTypes) {
     if (VectorFunctions.isSimilarity(name)) {
       return VectorFunctions.resolve(name, argTypes, literalTypes);
+    }
+    if (MaskFunctions.isMask(name)) {
+      return MaskFunctions.resolve(name, argTypes, null);
     }
     List<NativeFunction> cands = BY_NAME.get(name.toLowerCase(Locale.ROOT));
     if (cands == null) {
