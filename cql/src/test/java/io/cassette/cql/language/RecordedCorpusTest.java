@@ -32,24 +32,41 @@ import org.junit.jupiter.api.io.TempDir;
  * </pre>
  */
 class RecordedCorpusTest {
-  static final String CORPUS = "differential/corpus7.cql";
-  static final String EXPECTED = "differential/corpus7.expected";
+  /**
+   * The recorded corpora: corpus7 against an anchor with user_defined_functions_enabled,
+   * materialized_views_enabled and dynamic_data_masking_enabled (so its SAI, vector, masking
+   * function answers are 5.0's with everything on); corpus8 against an anchor with Cassandra's
+   * default cassandra.yaml (those features off, as in Cassette). See differential/README.md.
+   */
+  static final List<String> CORPORA = List.of("corpus7", "corpus8");
 
   /**
    * Statements whose answer may differ from the recording, each with its reason (the rest must
    * agree exactly); see differential/README.md.
    */
-  static final List<String> KNOWN_DIFFERENCES = List.of();
+  static final List<String> KNOWN_DIFFERENCES = List.of(
+      // With masking off Cassandra 5.0.4 still stores the mask of a column added by ALTER TABLE ADD
+      // ... MASKED WITH (and never applies it); Cassette adds the column without a mask.
+      "SELECT * FROM system_schema.column_masks WHERE keyspace_name = 'diff8'");
 
   @TempDir
   Path dir;
 
   @Test
   void corpus7AgreesWithRecordedCassandraAnswers() throws Exception {
-    List<String> corpus = DifferentialCorpusTest.corpus(CORPUS);
-    List<String> expected = expected();
-    assertThat(expected).as("one recorded answer per statement of %s", CORPUS).hasSize(corpus.size());
-    List<String> ours = runOnCassette(dir, corpus);
+    agrees("corpus7");
+  }
+
+  @Test
+  void corpus8AgreesWithRecordedCassandraAnswers() throws Exception {
+    agrees("corpus8");
+  }
+
+  private void agrees(String name) throws Exception {
+    List<String> corpus = DifferentialCorpusTest.corpus("differential/" + name + ".cql");
+    List<String> expected = expected(name);
+    assertThat(expected).as("one recorded answer per statement of %s", name).hasSize(corpus.size());
+    List<String> ours = runOnCassette(dir.resolve(name), corpus);
     List<String> differ = new ArrayList<>();
     for (int i = 0; i < corpus.size(); i++) {
       if (!ours.get(i).equals(expected.get(i)) && !KNOWN_DIFFERENCES.contains(corpus.get(i))) {
@@ -59,8 +76,8 @@ class RecordedCorpusTest {
     assertThat(differ).as("statements answering unlike Cassandra 5.0.4").isEmpty();
   }
 
-  static List<String> expected() throws Exception {
-    try (InputStream in = RecordedCorpusTest.class.getResourceAsStream(EXPECTED)) {
+  static List<String> expected(String name) throws Exception {
+    try (InputStream in = RecordedCorpusTest.class.getResourceAsStream("differential/" + name + ".expected")) {
       if (in == null) {
         return List.of();
       }
@@ -92,9 +109,11 @@ class RecordedCorpusTest {
     }
   }
 
-  /** {@code record HOST:PORT} writes the anchor's answers; {@code diff} prints where Cassette differs. */
+  /**
+   * {@code record NAME HOST:PORT} writes the anchor's answers to NAME.expected; {@code diff NAME}
+   * prints where Cassette differs; {@code ask HOST:PORT|cassette FILE} prints every answer.
+   */
   public static void main(String[] args) throws Exception {
-    List<String> corpus = DifferentialCorpusTest.corpus(CORPUS);
     if (args[0].equals("ask")) {
       // ask HOST:PORT|cassette FILE: every statement of FILE and its answer
       List<String> qs = new ArrayList<>();
@@ -124,9 +143,10 @@ class RecordedCorpusTest {
       }
       System.exit(0);
     }
-    if (args.length == 2 && args[0].equals("record")) {
+    List<String> corpus = DifferentialCorpusTest.corpus("differential/" + args[1] + ".cql");
+    if (args.length == 3 && args[0].equals("record")) {
       List<String> theirs;
-      String[] hp = args[1].split(":");
+      String[] hp = args[2].split(":");
       try (CqlSession s = DifferentialCorpusTest.session(new InetSocketAddress(hp[0], Integer.parseInt(hp[1])))) {
         theirs = DifferentialCorpusTest.run(s, corpus);
       }
@@ -134,12 +154,12 @@ class RecordedCorpusTest {
       for (String t : theirs) {
         sb.append(escape(t)).append('\n');
       }
-      Path out = Path.of("cql/src/test/resources/io/cassette/cql/language", EXPECTED);
+      Path out = Path.of("cql/src/test/resources/io/cassette/cql/language/differential", args[1] + ".expected");
       Files.writeString(out, sb.toString());
       System.out.println("recorded " + theirs.size() + " answers in " + out);
     } else {
-      List<String> expected = expected();
-      Path tmp = Files.createTempDirectory("corpus7");
+      List<String> expected = expected(args[1]);
+      Path tmp = Files.createTempDirectory("corpus");
       List<String> ours = runOnCassette(tmp, corpus);
       int agree = 0;
       for (int i = 0; i < corpus.size(); i++) {

@@ -91,6 +91,16 @@ public sealed interface Statement {
    */
   record Describe(String what, QualifiedName name, boolean full) implements Statement {}
 
+  /**
+   * A Cassandra 5.0 feature that is off by default there and in Cassette (user-defined functions
+   * and aggregates, materialized views, dynamic data masking): answered as Cassandra answers with
+   * it off. {@code what}: CREATE FUNCTION, CREATE AGGREGATE, DROP FUNCTION, DROP AGGREGATE,
+   * CREATE VIEW, ALTER VIEW, DROP VIEW, MASKED; {@code other} is a view's base table;
+   * {@code detail} an aggregate's state function signature, "sfunc(stype, args...)".
+   */
+  record OffByDefault(String what, QualifiedName name, QualifiedName other, boolean ifExists, String detail)
+      implements Statement {}
+
   /** A statement Cassette parses but does not run (roles, permissions, functions, views...). */
   record Unsupported(String what) implements Statement {}
 }

@@ -77,6 +77,9 @@ public final class StatementCompiler {
     if (s instanceof Statement.Describe d) {
       return new DescribeStatement(d, keyspace, services);
     }
+    if (s instanceof Statement.OffByDefault o) {
+      return OffByDefaultFeatures.compile(o, schema, keyspace);
+    }
     if (s instanceof Statement.Unsupported u) {
       throw invalid(u.what() + " statements are not supported by Cassette");
     }

@@ -76,11 +76,12 @@ public final class SystemKeyspaces {
           + " base_table_name text, bloom_filter_fp_chance double, caching frozen<map<text, text>>,"
           + " cdc boolean, comment text, compaction frozen<map<text, text>>,"
           + " compression frozen<map<text, text>>, crc_check_chance double,"
+          + " dclocal_read_repair_chance double,"
           + " default_time_to_live int, extensions frozen<map<text, blob>>, gc_grace_seconds int,"
           + " id uuid, include_all_columns boolean, incremental_backups boolean,"
           + " max_index_interval int, memtable text, memtable_flush_period_in_ms int,"
-          + " min_index_interval int, read_repair text, speculative_retry text, where_clause text,"
-          + " PRIMARY KEY ((keyspace_name), view_name))",
+          + " min_index_interval int, read_repair text, read_repair_chance double, speculative_retry text,"
+          + " where_clause text, PRIMARY KEY ((keyspace_name), view_name))",
       "CREATE TABLE system_schema.types (keyspace_name text, type_name text,"
           + " field_names frozen<list<text>>, field_types frozen<list<text>>,"
           + " PRIMARY KEY ((keyspace_name), type_name))",
