@@ -415,7 +415,9 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
     // Requests still executing release their bytes when their (failed) write completes.
     metrics.connectionClosed();
-    state.open(false);
+    if (state != null) {
+      state.open(false);
+    }
     unread.notHolding(holder);
     Pending parked;
     while ((parked = waiting.poll()) != null) {

@@ -96,6 +96,9 @@ class DifferentialCorpusTest {
     return CqlSession.builder().addContactPoint(a).withLocalDatacenter("datacenter1")
         .withConfigLoader(DriverConfigLoader.programmaticBuilder()
             .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(20))
+            // a loaded 2-core machine took more than the default 5 s to answer the init queries
+            .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(30))
+            .withDuration(DefaultDriverOption.CONNECTION_CONNECT_TIMEOUT, Duration.ofSeconds(30))
             .withDuration(DefaultDriverOption.CONTROL_CONNECTION_AGREEMENT_TIMEOUT, Duration.ofSeconds(20))
             .build())
         .build();

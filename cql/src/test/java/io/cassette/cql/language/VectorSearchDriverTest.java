@@ -32,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Cassandra 5.0 refuses them by default.
  */
 class VectorSearchDriverTest {
-  static final int ROWS = 300;
+  static final int ROWS = 120;
   static final int DIMENSION = 8;
 
   @TempDir
@@ -65,11 +65,11 @@ class VectorSearchDriverTest {
         // SAI: a numeric range and an equality, combined, with no ALLOW FILTERING
         PreparedStatement range = s.prepare("SELECT id FROM vs.items WHERE price >= ? AND price < ? AND category = ?");
         Set<Integer> got = new HashSet<>();
-        for (Row r : s.execute(range.bind(100, 130, "c1"))) {
+        for (Row r : s.execute(range.bind(40, 70, "c1"))) {
           got.add(r.getInt("id"));
         }
         Set<Integer> expected = new HashSet<>();
-        for (int id = 100; id < 130; id++) {
+        for (int id = 40; id < 70; id++) {
           if (id % 3 == 1) {
             expected.add(id);
           }
@@ -91,10 +91,10 @@ class VectorSearchDriverTest {
         // ANN restricted by an SAI-indexed column
         PreparedStatement filtered = s.prepare("SELECT id FROM vs.items WHERE price > ? ORDER BY embedding ANN OF ? LIMIT 5");
         List<Integer> fids = new ArrayList<>();
-        for (Row r : s.execute(filtered.bind(250, vector(query)))) {
+        for (Row r : s.execute(filtered.bind(90, vector(query)))) {
           fids.add(r.getInt("id"));
         }
-        assertThat(fids).isEqualTo(nearest(query, vectors, 5, id -> id > 250));
+        assertThat(fids).isEqualTo(nearest(query, vectors, 5, id -> id > 90));
 
         assertThatThrownBy(() -> s.execute("SELECT id FROM vs.items ORDER BY embedding ANN OF [1,2,3,4,5,6,7,8]"))
             .isInstanceOf(InvalidQueryException.class)
