@@ -22,14 +22,27 @@ public final class ClientState {
     this.remoteAddress = remoteAddress;
   }
 
-  /** The connections open now (system_views.clients). */
-  public static java.util.Collection<ClientState> connected() {
-    return java.util.List.copyOf(CONNECTED);
+  /** The server address this connection came in on (several nodes may share a JVM in tests). */
+  private volatile java.net.SocketAddress localAddress;
+
+  /**
+   * The connections open now to the same server address as {@code asking} (all of them when
+   * {@code asking} is null): system_views.clients of the node that answers.
+   */
+  public static java.util.List<ClientState> connectedLike(ClientState asking) {
+    java.util.List<ClientState> out = new java.util.ArrayList<>();
+    for (ClientState c : CONNECTED) {
+      if (asking == null || asking.localAddress == null || asking.localAddress.equals(c.localAddress)) {
+        out.add(c);
+      }
+    }
+    return out;
   }
 
-  /** Called by the transport when the connection opens (true) and closes (false). */
-  public void open(boolean open) {
-    if (open) {
+  /** Called by the transport when the connection opens (with the server address) and closes (null). */
+  public void open(java.net.SocketAddress local) {
+    if (local != null) {
+      localAddress = local;
       CONNECTED.add(this);
     } else {
       CONNECTED.remove(this);

@@ -153,7 +153,7 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void channelActive(ChannelHandlerContext ctx) throws Exception {
     state = new ClientState(ctx.channel().remoteAddress() instanceof InetSocketAddress remote ? remote : null);
-    state.open(true);
+    state.open(ctx.channel().localAddress());
     metrics.connectionOpened();
     flushTask = () -> {
       flushScheduled = false;
@@ -416,7 +416,7 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
     // Requests still executing release their bytes when their (failed) write completes.
     metrics.connectionClosed();
     if (state != null) {
-      state.open(false);
+      state.open(null);
     }
     unread.notHolding(holder);
     Pending parked;

@@ -107,6 +107,9 @@ public final class StatementCompiler {
         if (t.keyspace.equals(SystemKeyspaces.TRACES)) {
           return new io.cassette.cql.language.system.TraceTables(t, services.traces());
         }
+        if (t.keyspace.equals(SystemKeyspaces.VIEWS) && t.name.equals("clients")) {
+          return new VirtualTable(t, io.cassette.cql.language.system.SystemViews.clients(ctx.state));
+        }
         return new VirtualTable(t, SystemTables.rows(t, services.schema().current(), services.node()));
       }
       if (services.coordinator().table(t.keyspace, t.name).isEmpty()) {

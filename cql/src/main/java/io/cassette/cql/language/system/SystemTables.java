@@ -42,7 +42,7 @@ public final class SystemTables {
       case "system_virtual_schema.columns" -> columns(schema, true);
       case "system_views.settings" -> SystemViews.settings(node);
       case "system_views.system_properties" -> SystemViews.systemProperties();
-      case "system_views.clients" -> SystemViews.clients();
+      case "system_views.clients" -> SystemViews.clients(null);
       case "system_views.caches" -> SystemViews.caches();
       default -> List.of();
     };

@@ -18,7 +18,7 @@ import java.util.TreeMap;
  * clients (the open CQL connections) and caches (Cassette keeps no key, row or counter cache:
  * the three rows Cassandra lists, all zero).
  */
-final class SystemViews {
+public final class SystemViews {
   /** The system properties Cassandra 5.0 lists (its table holds the JVM's and its own). */
   private static final List<String> PROPERTY_PREFIXES = List.of("java.", "os.", "file.", "user.", "line.separator",
       "path.separator", "sun.arch.data.model", "cassandra.", "cassette.");
@@ -57,9 +57,10 @@ final class SystemViews {
     return out;
   }
 
-  static List<Map<String, byte[]>> clients() {
+  /** The connections to the node {@code asking} is connected to. */
+  public static List<Map<String, byte[]>> clients(ClientState asking) {
     List<Map<String, byte[]>> out = new ArrayList<>();
-    for (ClientState c : ClientState.connected()) {
+    for (ClientState c : ClientState.connectedLike(asking)) {
       InetSocketAddress a = c.remoteAddress();
       if (a == null) {
         continue;
