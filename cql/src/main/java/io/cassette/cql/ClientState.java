@@ -9,8 +9,85 @@ public final class ClientState {
   private volatile String user;
   private volatile java.util.Map<String, String> clientOptions = java.util.Map.of();
 
+  /** The open connections of this node, for system_views.clients. */
+  private static final java.util.Set<ClientState> CONNECTED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  private volatile int protocolVersion;
+  private volatile String stage = "established";
+  private volatile String sslProtocol;
+  private volatile String sslCipherSuite;
+  private final java.util.concurrent.atomic.AtomicLong requests = new java.util.concurrent.atomic.AtomicLong();
+
   public ClientState(InetSocketAddress remoteAddress) {
     this.remoteAddress = remoteAddress;
+  }
+
+  /** The server address this connection came in on (several nodes may share a JVM in tests). */
+  private volatile java.net.SocketAddress localAddress;
+
+  /**
+   * The connections open now to the same server address as {@code asking} (all of them when
+   * {@code asking} is null): system_views.clients of the node that answers.
+   */
+  public static java.util.List<ClientState> connectedLike(ClientState asking) {
+    java.util.List<ClientState> out = new java.util.ArrayList<>();
+    for (ClientState c : CONNECTED) {
+      if (asking == null || asking.localAddress == null || asking.localAddress.equals(c.localAddress)) {
+        out.add(c);
+      }
+    }
+    return out;
+  }
+
+  /** Called by the transport when the connection opens (with the server address) and closes (null). */
+  public void open(java.net.SocketAddress local) {
+    if (local != null) {
+      localAddress = local;
+      CONNECTED.add(this);
+    } else {
+      CONNECTED.remove(this);
+    }
+  }
+
+  /** The protocol version agreed at STARTUP (0 before). */
+  public int protocolVersion() {
+    return protocolVersion;
+  }
+
+  public void setProtocolVersion(int version) {
+    this.protocolVersion = version;
+  }
+
+  /** Cassandra's connection stage: established, authenticating, ready. */
+  public String stage() {
+    return stage;
+  }
+
+  public void setStage(String stage) {
+    this.stage = stage;
+  }
+
+  /** TLS protocol and cipher suite of the connection, or null without TLS. */
+  public String sslProtocol() {
+    return sslProtocol;
+  }
+
+  public String sslCipherSuite() {
+    return sslCipherSuite;
+  }
+
+  public void setSsl(String protocol, String cipherSuite) {
+    this.sslProtocol = protocol;
+    this.sslCipherSuite = cipherSuite;
+  }
+
+  /** Requests received on this connection. */
+  public long requestCount() {
+    return requests.get();
+  }
+
+  public void countRequest() {
+    requests.incrementAndGet();
   }
 
   public InetSocketAddress remoteAddress() {

@@ -153,6 +153,7 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void channelActive(ChannelHandlerContext ctx) throws Exception {
     state = new ClientState(ctx.channel().remoteAddress() instanceof InetSocketAddress remote ? remote : null);
+    state.open(ctx.channel().localAddress());
     metrics.connectionOpened();
     flushTask = () -> {
       flushScheduled = false;
@@ -288,6 +289,11 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
     }
     driverName = options.get("DRIVER_NAME");
     state.setClientOptions(options);
+    state.setProtocolVersion(version);
+    io.netty.handler.ssl.SslHandler tls = ctx.pipeline().get(io.netty.handler.ssl.SslHandler.class);
+    if (tls != null && tls.engine().getSession() != null) {
+      state.setSsl(tls.engine().getSession().getProtocol(), tls.engine().getSession().getCipherSuite());
+    }
     String compression = options.get("COMPRESSION");
     BodyCompressor compressor = null;
     boolean lz4Segments = false;
@@ -310,11 +316,13 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
     int opcode;
     if (authenticate) {
       negotiator = authenticator.newNegotiator(state.remoteAddress());
+      state.setStage("authenticating");
       body = ctx.alloc().buffer(64);
       CqlCodec.writeString(body, authenticator.className());
       opcode = Opcode.AUTHENTICATE;
     } else {
       ready = true;
+      state.setStage("ready");
       body = Unpooled.EMPTY_BUFFER;
       opcode = Opcode.READY;
     }
@@ -407,6 +415,9 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
     // Requests still executing release their bytes when their (failed) write completes.
     metrics.connectionClosed();
+    if (state != null) {
+      state.open(null);
+    }
     unread.notHolding(holder);
     Pending parked;
     while ((parked = waiting.poll()) != null) {
@@ -572,6 +583,7 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
   }
 
   private ByteBuf execute(ChannelHandlerContext ctx, Request request, int v) {
+    state.countRequest();
     if (request instanceof Request.Query q) {
       Result r = handler.query(q.query(), q.options(), state);
       return ResultEncoder.encode(ctx.alloc(), r, v, q.options().skipMetadata(), null, null);
@@ -610,6 +622,7 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
       byte[] token = n.evaluateResponse(a.token() == null ? new byte[0] : a.token());
       if (n.isComplete()) {
         state.setUser(n.authenticatedUser());
+        state.setStage("ready");
         ready = true;
       }
       ByteBuf body = ctx.alloc().buffer(4 + (token == null ? 0 : token.length));

@@ -99,7 +99,8 @@ public final class NativeFunctions {
   }
 
   public static boolean exists(String name) {
-    return BY_NAME.containsKey(name.toLowerCase(Locale.ROOT));
+    return BY_NAME.containsKey(name.toLowerCase(Locale.ROOT)) || VectorFunctions.isSimilarity(name)
+        || MaskFunctions.isMask(name);
   }
 
   /**
@@ -116,6 +117,12 @@ public final class NativeFunctions {
    * {@code abs(-3)} is the int overload. An overload whose types all equal the given ones wins.
    */
   public static NativeFunction resolve(String name, List<CqlType> argTypes, List<CqlType> literalTypes) {
+    if (VectorFunctions.isSimilarity(name)) {
+      return VectorFunctions.resolve(name, argTypes, literalTypes);
+    }
+    if (MaskFunctions.isMask(name)) {
+      return MaskFunctions.resolve(name, argTypes, null);
+    }
     List<NativeFunction> cands = BY_NAME.get(name.toLowerCase(Locale.ROOT));
     if (cands == null) {
       throw invalid("Unknown function '" + name + "'");

@@ -233,6 +233,9 @@ public final class Parser extends TokenCursor {
     expect("create");
     if (accept("or")) {
       expect("replace");
+      if (at("function") || at("aggregate")) {
+        return createFunctionOrAggregate();
+      }
       return unsupportedRest("CREATE OR REPLACE");
     }
     if (accept("keyspace") || accept("schema")) {
@@ -262,12 +265,78 @@ public final class Parser extends TokenCursor {
       return createIndex(custom);
     }
     Token t = peek();
-    if (t.is("materialized") || t.is("function") || t.is("aggregate") || t.is("role")
-        || t.is("user") || t.is("trigger")) {
+    if (t.is("function") || t.is("aggregate")) {
+      return createFunctionOrAggregate();
+    }
+    if (t.is("materialized")) {
+      next();
+      expect("view");
+      ifNotExists();
+      QualifiedName view = qualifiedName();
+      expect("as");
+      while (peek().kind() != Kind.EOF && !at("from")) {
+        next();
+      }
+      expect("from");
+      QualifiedName base = qualifiedName();
+      unsupportedRest("");
+      return new Statement.OffByDefault("CREATE VIEW", view, base, false, null);
+    }
+    if (t.is("role") || t.is("user") || t.is("trigger")) {
       return unsupportedRest("CREATE " + t.value().toUpperCase(Locale.ROOT));
     }
     throw noViable(t);
   }
+
+  /** CREATE [OR REPLACE] FUNCTION|AGGREGATE ..., read far enough to answer as Cassandra with UDFs off. */
+  private Statement createFunctionOrAggregate() {
+    boolean aggregate = next().is("aggregate");
+    ifNotExists();
+    QualifiedName name = qualifiedName();
+    if (!aggregate) {
+      unsupportedRest("");
+      return new Statement.OffByDefault("CREATE FUNCTION", name, null, false, null);
+    }
+    expect("(");
+    List<String> args = new ArrayList<>();
+    if (!at(")")) {
+      do {
+        args.add(type().toString());
+      } while (accept(","));
+    }
+    expect(")");
+    expect("sfunc");
+    String sfunc = ident();
+    expect("stype");
+    String stype = type().toString();
+    unsupportedRest("");
+    List<String> sig = new ArrayList<>();
+    sig.add(stype);
+    sig.addAll(args);
+    return new Statement.OffByDefault("CREATE AGGREGATE", name, null, false,
+        sfunc + "(" + String.join(", ", sig) + ")");
+  }
+
+  /** Skips "MASKED WITH DEFAULT" or "MASKED WITH f(args)" after a column's type. */
+  private boolean maskClause() {
+    if (!accept("masked")) {
+      return false;
+    }
+    expect("with");
+    if (!accept("default")) {
+      qualifiedName();
+      expect("(");
+      int depth = 1;
+      while (depth > 0 && peek().kind() != Kind.EOF) {
+        Token x = next();
+        depth += x.is("(") ? 1 : x.is(")") ? -1 : 0;
+      }
+    }
+    return true;
+  }
+
+  /** Set when a column definition of the statement being parsed carries a mask. */
+  private boolean masked;
 
   private Statement createIndex(boolean custom) {
     boolean ine = ifNotExists();
@@ -343,6 +412,7 @@ public final class Parser extends TokenCursor {
         String col = ident();
         RawType t = type();
         boolean isStatic = accept("static");
+        masked |= maskClause();
         if (accept("primary")) {
           expect("key");
           if (pkSeen) {
@@ -358,6 +428,9 @@ public final class Parser extends TokenCursor {
     Properties props = emptyProperties();
     if (accept("with")) {
       props = properties();
+    }
+    if (masked) {
+      return new Statement.OffByDefault("MASKED", name, null, false, null);
     }
     return new Statement.CreateTable(name, ine, columns, pk, ck, props);
   }
@@ -385,6 +458,8 @@ public final class Parser extends TokenCursor {
         } else {
           defs.add(columnDef());
         }
+        // With masking off Cassandra 5.0.4 still adds a column declared MASKED (the mask is then
+        // never applied); Cassette adds it without the mask.
         return new Statement.AlterTable(name, ie, AlterKind.ADD, ine, defs, List.of(), Map.of(), null, null);
       }
       if (accept("drop")) {
@@ -406,6 +481,15 @@ public final class Parser extends TokenCursor {
       }
       if (accept("alter")) {
         String col = ident();
+        if (at("masked")) {
+          maskClause();
+          return new Statement.OffByDefault("MASKED", name, null, false, null);
+        }
+        if (at("drop") && peek(1).is("masked")) {
+          next();
+          next();
+          return new Statement.OffByDefault("DROP MASK", name, null, false, col);
+        }
         expect("type");
         RawType ty = type();
         return new Statement.AlterTable(name, ie, AlterKind.ALTER, false, List.of(), List.of(col),
@@ -448,7 +532,15 @@ public final class Parser extends TokenCursor {
       throw noViable(peek());
     }
     Token t = peek();
-    if (t.is("materialized") || t.is("role") || t.is("user")) {
+    if (t.is("materialized")) {
+      next();
+      expect("view");
+      boolean ie = ifExists();
+      QualifiedName name = qualifiedName();
+      unsupportedRest("");
+      return new Statement.OffByDefault("ALTER VIEW", name, null, ie, null);
+    }
+    if (t.is("role") || t.is("user")) {
       return unsupportedRest("ALTER " + t.value().toUpperCase(Locale.ROOT));
     }
     throw noViable(t);
@@ -457,7 +549,9 @@ public final class Parser extends TokenCursor {
   private ColumnDef columnDef() {
     String col = ident();
     RawType t = type();
-    return new ColumnDef(col, t, accept("static"));
+    boolean isStatic = accept("static");
+    masked |= maskClause();
+    return new ColumnDef(col, t, isStatic);
   }
 
   private Statement drop() {
@@ -479,8 +573,18 @@ public final class Parser extends TokenCursor {
       return new Statement.DropIndex(qualifiedName(), ie);
     }
     Token t = peek();
-    if (t.is("materialized") || t.is("function") || t.is("aggregate") || t.is("role")
-        || t.is("user") || t.is("trigger")) {
+    if (t.is("materialized") || t.is("function") || t.is("aggregate")) {
+      next();
+      String what = t.is("materialized") ? "DROP VIEW" : "DROP " + t.value().toUpperCase(Locale.ROOT);
+      if (t.is("materialized")) {
+        expect("view");
+      }
+      boolean ie = ifExists();
+      QualifiedName name = qualifiedName();
+      unsupportedRest("");
+      return new Statement.OffByDefault(what, name, null, ie, null);
+    }
+    if (t.is("role") || t.is("user") || t.is("trigger")) {
       return unsupportedRest("DROP " + t.value().toUpperCase(Locale.ROOT));
     }
     throw noViable(t);
@@ -689,6 +793,13 @@ public final class Parser extends TokenCursor {
       expect("by");
       do {
         String c = ident();
+        if (at("ann") && peek(1).is("of")) {
+          // Cassandra 5.0's vector search: ORDER BY v ANN OF [...]
+          next();
+          next();
+          orderBy.add(new Ordering(c, false, term()));
+          continue;
+        }
         boolean desc = accept("desc");
         if (!desc) {
           accept("asc");

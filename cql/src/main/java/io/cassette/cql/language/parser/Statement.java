@@ -75,7 +75,11 @@ public sealed interface Statement {
     public static final int COUNTER = 2;
   }
 
-  record Ordering(String column, boolean descending) {}
+  record Ordering(String column, boolean descending, Term ann) {
+    public Ordering(String column, boolean descending) {
+      this(column, descending, null);
+    }
+  }
 
   record Select(QualifiedName table, boolean json, boolean distinct, List<Selector.Aliased> selectors,
                 List<Relation> where, List<String> groupBy, List<Ordering> orderBy,
@@ -86,6 +90,16 @@ public sealed interface Statement {
    * INDEX, CLUSTER, FUNCTIONS, AGGREGATES or NAME (a keyspace or table, resolved at run time).
    */
   record Describe(String what, QualifiedName name, boolean full) implements Statement {}
+
+  /**
+   * A Cassandra 5.0 feature that is off by default there and in Cassette (user-defined functions
+   * and aggregates, materialized views, dynamic data masking): answered as Cassandra answers with
+   * it off. {@code what}: CREATE FUNCTION, CREATE AGGREGATE, DROP FUNCTION, DROP AGGREGATE,
+   * CREATE VIEW, ALTER VIEW, DROP VIEW, MASKED; {@code other} is a view's base table;
+   * {@code detail} an aggregate's state function signature, "sfunc(stype, args...)".
+   */
+  record OffByDefault(String what, QualifiedName name, QualifiedName other, boolean ifExists, String detail)
+      implements Statement {}
 
   /** A statement Cassette parses but does not run (roles, permissions, functions, views...). */
   record Unsupported(String what) implements Statement {}

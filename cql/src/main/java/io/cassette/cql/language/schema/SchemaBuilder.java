@@ -291,6 +291,11 @@ public final class SchemaBuilder {
       options.put("class_name", ci.customClass());
     }
     options.put("target", target);
+    if (ci.props() != null && ci.props().values().get("options") instanceof Map<?, ?> given) {
+      for (Map.Entry<?, ?> e : given.entrySet()) {
+        options.put(String.valueOf(e.getKey()), String.valueOf(e.getValue()));
+      }
+    }
     return new IndexMetadata(ci.indexName(), ci.customClass() != null ? "CUSTOM" : "COMPOSITES", options);
   }
 }

@@ -31,8 +31,7 @@ public final class TypeResolver {
   private static CqlType resolve(RawType raw, KeyspaceMetadata ks, boolean frozen, boolean inCollection) {
     String n = raw.name();
     if (n.startsWith("'")) {
-      String cls = n.substring(1, n.length() - 1);
-      return new CqlType.CustomType(cls);
+      return CustomTypes.resolve(n.substring(1, n.length() - 1));
     }
     if (raw.params().isEmpty() && raw.keyspace() == null) {
       CqlType nt = Types.nativeNamed(n);

@@ -280,6 +280,13 @@ public final class Restrictions {
             }
             r.indexQuery = new IndexQuery(index, terms.compile(rel.value(), receiver(table, c).named(c.name(), vt)));
           }
+        } else if (rel.kind() == Relation.Kind.SINGLE && rel.op() == Operator.NEQ
+            && SecondaryIndexes.saiOn(table, c) != null) {
+          throw invalid("Unsupported \"!=\" relation: " + c.name() + " != " + rel.value());
+        } else if (rel.kind() == Relation.Kind.SINGLE && rel.op().isSlice() && SecondaryIndexes.saiOn(table, c) != null
+            && !Types.isNative(c.type(), CqlType.Native.TEXT) && !Types.isNative(c.type(), CqlType.Native.ASCII)) {
+          // SAI answers ranges on numeric, date and time columns (not on text): no ALLOW FILTERING
+          r.usesIndex = true;
         } else if (customIndexed(table, c) && (rel.op() == Operator.EQ || rel.op() == Operator.CONTAINS
             || rel.op() == Operator.CONTAINS_KEY)) {
           r.usesIndex = true; // a custom index: answered by a filtered scan
@@ -316,7 +323,8 @@ public final class Restrictions {
   /** A custom index (SAI, SASI...) on {@code c}: Cassette answers it with a filtered scan. */
   private static boolean customIndexed(TableMetadata t, ColumnMetadata c) {
     for (IndexMetadata i : t.indexes.values()) {
-      if (i.options().containsKey("class_name") && indexed(t, c)) {
+      // SAI targets are exact (its lookups go through indexFor); other custom classes are trusted
+      if (i.options().containsKey("class_name") && !SecondaryIndexes.isSai(i) && indexed(t, c)) {
         return true;
       }
     }

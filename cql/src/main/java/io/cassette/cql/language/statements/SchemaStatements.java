@@ -290,7 +290,11 @@ final class SchemaStatements {
         Map<String, IndexMetadata> idx = new LinkedHashMap<>(t.indexes);
         Statement.CreateIndex named = new Statement.CreateIndex(name, ci.table(), ci.ifNotExists(), ci.column(),
             ci.target(), ci.customClass(), ci.props());
-        idx.put(name, SchemaBuilder.index(named, t));
+        IndexMetadata created = SchemaBuilder.index(named, t);
+        if (SecondaryIndexes.isSai(created)) {
+          StorageAttachedIndexes.validate(t, c, ci.indexName(), created);
+        }
+        idx.put(name, created);
         m.put(ks, k.withTable(t.with(t.columns, t.options, idx)));
         return m;
       }, event("UPDATED", "TABLE", ks, ci.table().name())));

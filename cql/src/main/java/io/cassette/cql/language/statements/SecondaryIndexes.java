@@ -67,6 +67,27 @@ public final class SecondaryIndexes {
         base.gcGraceSeconds(), base.bloomFilterFpChance(), 0);
   }
 
+  /** Cassandra 5.0's names of the Storage-Attached Index class ('sai' is case-insensitive there). */
+  public static boolean isSai(IndexMetadata i) {
+    String cls = i.options().get("class_name");
+    return cls != null && (cls.equalsIgnoreCase("sai") || cls.equalsIgnoreCase("StorageAttachedIndex")
+        || cls.equals("org.apache.cassandra.index.sai.StorageAttachedIndex"));
+  }
+
+  /** The SAI index on {@code c} itself (not on its keys, values or entries), or null. */
+  public static IndexMetadata saiOn(TableMetadata t, ColumnMetadata c) {
+    for (IndexMetadata i : t.indexes.values()) {
+      if (!isSai(i)) {
+        continue;
+      }
+      String target = i.options().getOrDefault("target", "");
+      if (target.equals(c.name()) || target.equals(io.cassette.cql.language.types.Identifiers.quoteIfNeeded(c.name()))) {
+        return i;
+      }
+    }
+    return null;
+  }
+
   /** The target of {@code i}, or null for custom indexes Cassette answers by scanning. */
   public static Target target(TableMetadata t, IndexMetadata i) {
     String target = i.options().getOrDefault("target", "");
@@ -81,7 +102,9 @@ public final class SecondaryIndexes {
       col = col.substring(1, col.length() - 1).replace("\"\"", "\"");
     }
     ColumnMetadata c = t.column(col);
-    if (c == null || kind == Kind.ENTRIES || c.kind() == ColumnMetadata.Kind.PARTITION_KEY) {
+    if (c == null || kind == Kind.ENTRIES || c.kind() == ColumnMetadata.Kind.PARTITION_KEY
+        || c.type() instanceof CqlType.VectorType) {
+      // vectors are answered by ANN over a scan (SelectStatement), never looked up by value
       return null;
     }
     if (kind == Kind.SIMPLE && Types.isMultiCell(c.type())) {

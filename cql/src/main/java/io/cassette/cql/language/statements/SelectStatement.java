@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 
 /** A compiled SELECT: partitions, slices, filters, selection, ordering, limits and paging. */
 public final class SelectStatement implements Executable {
@@ -43,6 +44,12 @@ public final class SelectStatement implements Executable {
   private final boolean distinct;
   private final List<ColumnMetadata> groupBy = new ArrayList<>();
   private final int[] pkIndexes;
+  /** ORDER BY c ANN OF [...]: the vector column, the query vector and the index's similarity; else null. */
+  private final ColumnMetadata annColumn;
+  private final Value annVector;
+  private final String annSimilarity;
+  /** Cassandra 5.0's bound on LIMIT with ANN ordering. */
+  static final int MAX_ANN_LIMIT = 1000;
 
   public SelectStatement(TableMetadata table, Statement.Select s, TermCompiler terms,
                          TableSource source) {
@@ -87,7 +94,29 @@ public final class SelectStatement implements Executable {
       }
     }
     boolean rev = false;
-    if (!ordering.isEmpty()) {
+    Statement.Ordering ann = ordering.size() == 1 && ordering.get(0).ann() != null ? ordering.get(0) : null;
+    if (ann != null) {
+      ColumnMetadata c = table.column(ann.column());
+      if (c == null) {
+        throw invalid("Undefined column name " + ann.column() + " in table " + table);
+      }
+      if (!(c.type() instanceof io.cassette.cql.CqlType.VectorType)) {
+        throw invalid("Unexpected receiver type '" + Types.toCql(c.type()) + "'; only list and vector are expected");
+      }
+      this.annVector = terms.compile(ann.ann(), Restrictions.receiver(table, c));
+      io.cassette.cql.language.schema.IndexMetadata index = SecondaryIndexes.saiOn(table, c);
+      if (index == null) {
+        throw invalid("ANN ordering by vector requires the column to be indexed");
+      }
+      this.annColumn = c;
+      this.annSimilarity = index.options().getOrDefault("similarity_function", "COSINE")
+          .toUpperCase(java.util.Locale.ROOT);
+    } else {
+      this.annColumn = null;
+      this.annVector = null;
+      this.annSimilarity = null;
+    }
+    if (!ordering.isEmpty() && ann == null) {
       if (!where.partitionComplete) {
         throw invalid("ORDER BY is only supported when the partition key is restricted by an EQ or an IN.");
       }
@@ -121,7 +150,7 @@ public final class SelectStatement implements Executable {
       rev = r;
     }
     this.reversed = rev;
-    this.orderAcrossPartitions = !ordering.isEmpty();
+    this.orderAcrossPartitions = !ordering.isEmpty() && ann == null;
     for (String g : s.groupBy()) {
       ColumnMetadata c = table.column(g);
       if (c == null) {
@@ -213,10 +242,25 @@ public final class SelectStatement implements Executable {
           + " you must either remove the ORDER BY or the IN and sort client side, or disable paging for this query");
     }
     List<Slice> slices = where.clusteringRestricted ? where.slices(ctx) : List.of(Slice.ALL);
+    if (annColumn != null) {
+      if (limit == null || userLimit == Integer.MAX_VALUE) {
+        throw invalid("Top-K queries must have a limit specified and the limit must be less than the query page size");
+      }
+      if (userLimit > MAX_ANN_LIMIT) {
+        throw invalid("Use of ANN OF in an ORDER BY clause requires a LIMIT that is not greater than "
+            + MAX_ANN_LIMIT + ". LIMIT was " + userLimit);
+      }
+      state = null; // the k nearest rows come in one page
+      pageSize = Integer.MAX_VALUE;
+    }
     Collector out = new Collector(ctx, grouped, pageSize, state == null ? userLimit : state.remaining());
     ctx.readColumns(readColumns());
     TableReader t = source.open(table, ctx);
-    if (!slices.isEmpty() || !where.clusteringRestricted) {
+    if (annColumn != null) {
+      if (!slices.isEmpty() || !where.clusteringRestricted) {
+        nearest(t, ctx, out, keys, slices, ppl);
+      }
+    } else if (!slices.isEmpty() || !where.clusteringRestricted) {
       if (keys != null) {
         boolean sortAll = orderAcrossPartitions && keys.size() > 1;
         int startIndex = 0;
@@ -255,6 +299,46 @@ public final class SelectStatement implements Executable {
     List<List<ByteBuffer>> rows = out.finish();
     ByteBuffer paging = out.paging == null ? null : out.paging.serialize();
     return new Result.Rows(selection.resultSpecs(), rows, paging);
+  }
+
+  /**
+   * ORDER BY v ANN OF q LIMIT k: every row the restrictions select, scored by the index's
+   * similarity to q, the k best first (exact: recall 1.0, a scan of the rows selected).
+   */
+  private void nearest(TableReader t, QueryContext ctx, Collector out, List<byte[]> keys, List<Slice> slices, int ppl) {
+    byte[] q = annVector.get(ctx);
+    if (q == null || q == QueryContext.UNSET) {
+      throw invalid("Unsupported null value for column " + annColumn.name());
+    }
+    float[] query = io.cassette.cql.language.functions.VectorFunctions.floats(q);
+    List<RowView> rows = new ArrayList<>();
+    ReadQuery rq = new ReadQuery(slices, false, Integer.MAX_VALUE, ctx.nowInSeconds());
+    if (keys != null) {
+      for (byte[] key : keys) {
+        partition(t.read(key, rq), ctx, out, ppl, rows, false);
+      }
+    } else {
+      try (Table.CloseableIterator<PartitionView> it = t.scan(new KeyRange(null, Long.MAX_VALUE), rq)) {
+        while (it.hasNext()) {
+          partition(it.next(), ctx, out, ppl, rows, false);
+        }
+      }
+    }
+    List<Map.Entry<Float, RowView>> scored = new ArrayList<>(rows.size());
+    for (RowView r : rows) {
+      byte[] v = r.value(annColumn);
+      if (v != null && v.length > 0) {
+        scored.add(Map.entry(io.cassette.cql.language.functions.VectorFunctions.score(annSimilarity, query,
+            io.cassette.cql.language.functions.VectorFunctions.floats(v)), r));
+      }
+    }
+    scored.sort((a, b) -> Float.compare(b.getKey(), a.getKey()));
+    for (Map.Entry<Float, RowView> e : scored) {
+      if (out.done) {
+        break;
+      }
+      out.add(e.getValue());
+    }
   }
 
   /** The regular and static columns selected, in table order; "*" for SELECT * or when none are. */

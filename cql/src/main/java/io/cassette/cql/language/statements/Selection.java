@@ -475,14 +475,32 @@ public final class Selection {
     List<CqlType> literalTypes = new ArrayList<>();
     for (int i = 0; i < args.size(); i++) {
       literalTypes.add(argTypes.get(i) == null && f.args().get(i) instanceof Selector.Value v
-          ? preferredNumericType(v.term()) : null);
+          ? (v.term() instanceof io.cassette.cql.language.parser.Term.ListLiteral l
+              && io.cassette.cql.language.functions.VectorFunctions.isSimilarity(name)
+              ? new CqlType.VectorType(Types.FLOAT, l.elements().size()) : preferredNumericType(v.term())) : null);
     }
-    NativeFunction fn = NativeFunctions.resolve(name, argTypes, literalTypes);
+    List<String> argTexts = new ArrayList<>();
+    for (Sel a : args) {
+      argTexts.add(a.name());
+    }
+    NativeFunction fn = io.cassette.cql.language.functions.MaskFunctions.isMask(name)
+        ? io.cassette.cql.language.functions.MaskFunctions.resolve(name, argTypes, argTexts)
+        : NativeFunctions.resolve(name, argTypes, literalTypes);
     for (int i = 0; i < args.size(); i++) {
       if (argTypes.get(i) == null) {
         Selector.Value v = (Selector.Value) f.args().get(i);
-        Value compiled = terms.compile(v.term(), new Receiver(table.keyspace, table.name,
-            fn.name() + "(arg" + i + ")", fn.argTypes().get(i)));
+        Value compiled;
+        try {
+          compiled = terms.compile(v.term(), new Receiver(table.keyspace, table.name,
+              fn.name() + "(arg" + i + ")", fn.argTypes().get(i)));
+        } catch (io.cassette.cql.CqlException e) {
+          if (!io.cassette.cql.language.functions.MaskFunctions.isMask(name)) {
+            throw e;
+          }
+          // Cassandra's FunctionCall text (kept to the 5.0 functions here; older ones have their own texts)
+          throw invalid("Type error: " + v.term() + " cannot be passed as argument " + i + " of function system."
+              + fn.name() + " of type " + Types.toCql(fn.argTypes().get(i)));
+        }
         args.set(i, simple(v.term().toString(), fn.argTypes().get(i), (row, ctx) -> compiled.get(ctx)));
       }
     }

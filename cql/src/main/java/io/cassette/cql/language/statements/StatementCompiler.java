@@ -77,6 +77,9 @@ public final class StatementCompiler {
     if (s instanceof Statement.Describe d) {
       return new DescribeStatement(d, keyspace, services);
     }
+    if (s instanceof Statement.OffByDefault o) {
+      return OffByDefaultFeatures.compile(o, schema, keyspace);
+    }
     if (s instanceof Statement.Unsupported u) {
       throw invalid(u.what() + " statements are not supported by Cassette");
     }
@@ -104,6 +107,9 @@ public final class StatementCompiler {
         if (t.keyspace.equals(SystemKeyspaces.TRACES)) {
           return new io.cassette.cql.language.system.TraceTables(t, services.traces());
         }
+        if (t.keyspace.equals(SystemKeyspaces.VIEWS) && t.name.equals("clients")) {
+          return new VirtualTable(t, io.cassette.cql.language.system.SystemViews.clients(ctx.state));
+        }
         return new VirtualTable(t, SystemTables.rows(t, services.schema().current(), services.node()));
       }
       if (services.coordinator().table(t.keyspace, t.name).isEmpty()) {
@@ -128,6 +134,9 @@ public final class StatementCompiler {
 
   static TableMetadata writableTable(Schema schema, Statement.QualifiedName name, String keyspace) {
     TableMetadata t = table(schema, name, keyspace);
+    if (t.keyspace.equals(SystemKeyspaces.VIEWS) || t.keyspace.equals(SystemKeyspaces.VIRTUAL_SCHEMA)) {
+      throw invalid("Modification is not supported by table " + t.keyspace + "." + t.name);
+    }
     if (t.virtual || SystemKeyspaces.isSystem(t.keyspace)) {
       SchemaStatements.checkModifiable(t.keyspace);
       throw io.cassette.cql.language.Errors.unauthorized("System keyspace '" + t.keyspace + "' is not user-modifiable");

@@ -40,6 +40,10 @@ public final class SystemTables {
       case "system_virtual_schema.keyspaces" -> keyspaces(schema, true);
       case "system_virtual_schema.tables" -> virtualTables(schema);
       case "system_virtual_schema.columns" -> columns(schema, true);
+      case "system_views.settings" -> SystemViews.settings(node);
+      case "system_views.system_properties" -> SystemViews.systemProperties();
+      case "system_views.clients" -> SystemViews.clients(null);
+      case "system_views.caches" -> SystemViews.caches();
       default -> List.of();
     };
   }
@@ -277,7 +281,7 @@ public final class SystemTables {
         Map<String, byte[]> r = new HashMap<>();
         r.put("keyspace_name", text(k.name()));
         r.put("table_name", text(t.name));
-        r.put("comment", text(""));
+        r.put("comment", text(t.options.comment()));
         out.add(r);
       }
     }

@@ -30,12 +30,21 @@ import java.util.TreeMap;
  */
 public final class VirtualTable implements TableReader {
   private final TableMetadata table;
-  private final TreeMap<DecoratedKey, PartitionView> partitions = new TreeMap<>();
+  private final TreeMap<DecoratedKey, PartitionView> partitions;
+  /**
+   * Cassandra's virtual keyspaces (system_views, system_virtual_schema) order partitions by
+   * key, not by token (their LocalPartitioner); the other computed tables are token-ordered.
+   */
+  private final boolean keyOrdered;
 
   /** @param rows each row as column name → serialized value (null or absent = no value) */
   public VirtualTable(TableMetadata table, List<Map<String, byte[]>> rows) {
     this.table = table;
-    TreeMap<DecoratedKey, TreeMap<byte[], Row>> byKey = new TreeMap<>();
+    this.keyOrdered = table.keyspace.equals(SystemKeyspaces.VIEWS) || table.keyspace.equals(SystemKeyspaces.VIRTUAL_SCHEMA);
+    java.util.Comparator<DecoratedKey> order = keyOrdered ? (a, b) -> Bytes.compare(a.key(), b.key())
+        : java.util.Comparator.naturalOrder();
+    this.partitions = new TreeMap<>(order);
+    TreeMap<DecoratedKey, TreeMap<byte[], Row>> byKey = new TreeMap<>(order);
     for (Map<String, byte[]> r : rows) {
       List<byte[]> pk = new ArrayList<>();
       for (ColumnMetadata c : table.partitionKey) {
@@ -108,7 +117,12 @@ public final class VirtualTable implements TableReader {
     List<PartitionView> out = new ArrayList<>();
     for (PartitionView p : partitions.values()) {
       DecoratedKey k = p.key();
-      if (range.after() != null) {
+      if (keyOrdered) {
+        // paging resumes after the last key returned (key order); token bounds do not apply
+        if (range.after() != null && range.after().key() != null && Bytes.compare(k.key(), range.after().key()) <= 0) {
+          continue;
+        }
+      } else if (range.after() != null) {
         int c = Long.compare(k.token(), range.after().token());
         if (c < 0 || (c == 0 && (range.after().key() == null ? false
             : Bytes.compare(k.key(), range.after().key()) <= 0))) {
@@ -118,7 +132,7 @@ public final class VirtualTable implements TableReader {
           continue;
         }
       }
-      if (k.token() > range.endToken()) {
+      if (!keyOrdered && k.token() > range.endToken()) {
         continue;
       }
       PartitionView f = filter(p, query);

@@ -12,6 +12,6 @@ out="$(LISTEN="$LISTEN" PORT="$PORT" STORAGE_PORT="${STORAGE_PORT:-17000}" JMX_P
   "$ANCHOR_DIR/start-cassandra.sh" | tail -1)"
 data_dir="$(echo "$out" | sed -n 's/.*DATA_DIR=\([^ ]*\).*/\1/p')"
 trap '"$ANCHOR_DIR/stop-cassandra.sh" "$data_dir" >/dev/null 2>&1 || true' EXIT
-./mvnw -q -o -pl cql -Pslow -Dtest=DifferentialCorpusTest -Dsurefire.failIfNoSpecifiedTests=false \
+./mvnw -q -o -pl cql -am -Pslow -Dtest=DifferentialCorpusTest -Dsurefire.failIfNoSpecifiedTests=false \
   -Dcassandra.anchor="$LISTEN:$PORT" test
 head -1 cql/target/differential-report.txt

@@ -1,0 +1,87 @@
+package io.cassette.cql.language.statements;
+
+import static io.cassette.cql.language.Errors.invalid;
+
+import io.cassette.cql.ColumnSpec;
+import io.cassette.cql.Result;
+import io.cassette.cql.language.parser.Statement;
+import io.cassette.cql.language.schema.Schema;
+import java.util.List;
+
+/**
+ * User-defined functions and aggregates, materialized views and dynamic data masking: Cassandra
+ * 5.0 ships them off ({@code user_defined_functions_enabled}, {@code materialized_views_enabled},
+ * {@code dynamic_data_masking_enabled} all false), and so does Cassette, which has no Java UDF
+ * compiler that runs on a JRE without the JDK's javac and keeps no views. Each statement gets
+ * the answer Cassandra 5.0.4 gives with the feature off (checked against the anchor started with
+ * its default cassandra.yaml): the refusal, or, for the DROP/ALTER of what cannot exist, its
+ * "doesn't exist" (nothing at all with IF EXISTS).
+ */
+final class OffByDefaultFeatures {
+  static final String UDF_DISABLED = "User-defined functions are disabled in cassandra.yaml -"
+      + " set user_defined_functions_enabled=true to enable";
+  static final String VIEWS_DISABLED = "Materialized views are disabled. Enable in cassandra.yaml to use.";
+  static final String MASKING_DISABLED = "Cannot mask columns because dynamic data masking is not enabled."
+      + " You can enable it with the dynamic_data_masking_enabled property on cassandra.yaml";
+
+  private OffByDefaultFeatures() {}
+
+  static Executable compile(Statement.OffByDefault s, Schema schema, String current) {
+    String ks = s.name().keyspace() != null ? s.name().keyspace() : current;
+    String qualified = ks + "." + s.name().name();
+    switch (s.what()) {
+      case "CREATE FUNCTION" -> throw invalid(UDF_DISABLED);
+      case "MASKED" -> throw invalid(MASKING_DISABLED);
+      case "CREATE VIEW" -> {
+        String baseKs = s.other().keyspace() != null ? s.other().keyspace() : ks;
+        if (baseKs != null && !baseKs.equals(ks)) {
+          throw invalid("Cannot create a materialized view on a table in a different keyspace");
+        }
+        throw invalid(VIEWS_DISABLED);
+      }
+      case "CREATE AGGREGATE" -> {
+        if (ks == null || schema.keyspace(ks) == null) {
+          throw invalid("Keyspace '" + ks + "' doesn't exist");
+        }
+        throw invalid("State function " + ks + "." + s.detail() + " doesn't exist");
+      }
+      case "DROP MASK" -> {
+        // no column can carry a mask: dropping one changes nothing (Cassandra answers OK)
+        io.cassette.cql.language.schema.TableMetadata t = StatementCompiler.table(schema, s.name(), current);
+        if (t.column(s.detail()) == null) {
+          throw invalid("Column with name '" + s.detail() + "' doesn't exist on table '" + t.name + "'");
+        }
+        return done();
+      }
+      case "ALTER VIEW" -> {
+        if (s.ifExists()) {
+          return done();
+        }
+        throw invalid("Materialized view '" + qualified + "' doesn't exist");
+      }
+      default -> {
+        if (s.ifExists()) {
+          return done();
+        }
+        String kind = switch (s.what()) {
+          case "DROP VIEW" -> "Materialized view";
+          case "DROP AGGREGATE" -> "Aggregate";
+          default -> "Function";
+        };
+        throw invalid(kind + " '" + qualified + "' doesn't exist");
+      }
+    }
+  }
+
+  private static Executable done() {
+    return new Executable() {
+      public Result execute(QueryContext ctx) {
+        return Result.Void.INSTANCE;
+      }
+
+      public List<ColumnSpec> variables() {
+        return List.of();
+      }
+    };
+  }
+}

@@ -1,0 +1,127 @@
+package io.cassette.cql.language.system;
+
+import io.cassette.cql.ClientState;
+import io.cassette.cql.language.NodeInfo;
+import io.cassette.cql.language.types.CollectionCodec;
+import io.cassette.cql.language.types.Values;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Rows of the system_views tables tools read (Cassandra 5.0's virtual tables): settings (the
+ * keys Cassette shares with cassandra.yaml, values as Cassandra prints them), system_properties,
+ * clients (the open CQL connections) and caches (Cassette keeps no key, row or counter cache:
+ * the three rows Cassandra lists, all zero).
+ */
+public final class SystemViews {
+  /** The system properties Cassandra 5.0 lists (its table holds the JVM's and its own). */
+  private static final List<String> PROPERTY_PREFIXES = List.of("java.", "os.", "file.", "user.", "line.separator",
+      "path.separator", "sun.arch.data.model", "cassandra.", "cassette.");
+
+  private SystemViews() {}
+
+  static List<Map<String, byte[]>> settings(NodeInfo node) {
+    Map<String, String> s = new LinkedHashMap<>();
+    s.put("cluster_name", node.clusterName());
+    s.put("listen_address", node.listenAddress().getHostAddress());
+    s.put("rpc_address", node.rpcAddress().getHostAddress());
+    s.put("native_transport_port", Integer.toString(node.rpcPort()));
+    s.put("storage_port", Integer.toString(node.ring().storagePort()));
+    s.put("num_tokens", Integer.toString(node.localTokens().size()));
+    s.put("partitioner", SystemTables.PARTITIONER);
+    s.put("user_defined_functions_enabled", "false");
+    s.put("materialized_views_enabled", "false");
+    List<Map<String, byte[]>> out = new ArrayList<>();
+    for (Map.Entry<String, String> e : s.entrySet()) {
+      out.add(nameValue(e.getKey(), e.getValue()));
+    }
+    return out;
+  }
+
+  static List<Map<String, byte[]>> systemProperties() {
+    List<Map<String, byte[]>> out = new ArrayList<>();
+    for (Map.Entry<Object, Object> e : new TreeMap<>(System.getProperties()).entrySet()) {
+      String name = String.valueOf(e.getKey());
+      for (String p : PROPERTY_PREFIXES) {
+        if (name.startsWith(p)) {
+          out.add(nameValue(name, String.valueOf(e.getValue())));
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The connections to the node {@code asking} is connected to. */
+  public static List<Map<String, byte[]>> clients(ClientState asking) {
+    List<Map<String, byte[]>> out = new ArrayList<>();
+    for (ClientState c : ClientState.connectedLike(asking)) {
+      InetSocketAddress a = c.remoteAddress();
+      if (a == null) {
+        continue;
+      }
+      Map<String, String> options = c.clientOptions();
+      Map<String, byte[]> r = new HashMap<>();
+      r.put("address", Values.ofInet(a.getAddress()));
+      r.put("port", Values.ofInt(a.getPort()));
+      List<byte[]> ks = new ArrayList<>();
+      List<byte[]> vs = new ArrayList<>();
+      for (Map.Entry<String, String> e : new TreeMap<>(options).entrySet()) {
+        ks.add(Values.ofText(e.getKey()));
+        vs.add(Values.ofText(e.getValue()));
+      }
+      r.put("client_options", CollectionCodec.packMap(ks, vs));
+      r.put("connection_stage", Values.ofText(c.stage()));
+      putText(r, "driver_name", options.get("DRIVER_NAME"));
+      putText(r, "driver_version", options.get("DRIVER_VERSION"));
+      r.put("hostname", Values.ofText(a.getHostName()));
+      putText(r, "keyspace_name", c.keyspace());
+      if (c.protocolVersion() > 0) {
+        r.put("protocol_version", Values.ofInt(c.protocolVersion()));
+      }
+      r.put("request_count", Values.ofLong(c.requestCount()));
+      putText(r, "ssl_cipher_suite", c.sslCipherSuite());
+      r.put("ssl_enabled", Values.ofBoolean(c.sslProtocol() != null));
+      putText(r, "ssl_protocol", c.sslProtocol());
+      r.put("username", Values.ofText(c.user() == null ? "anonymous" : c.user()));
+      out.add(r);
+    }
+    return out;
+  }
+
+  static List<Map<String, byte[]>> caches() {
+    List<Map<String, byte[]>> out = new ArrayList<>();
+    for (String name : List.of("counters", "keys", "rows")) {
+      Map<String, byte[]> r = new HashMap<>();
+      r.put("name", Values.ofText(name));
+      r.put("capacity_bytes", Values.ofLong(0));
+      r.put("entry_count", Values.ofInt(0));
+      r.put("hit_count", Values.ofLong(0));
+      r.put("hit_ratio", Values.ofDouble(Double.NaN));
+      r.put("recent_hit_rate_per_second", Values.ofLong(0));
+      r.put("recent_request_rate_per_second", Values.ofLong(0));
+      r.put("request_count", Values.ofLong(0));
+      r.put("size_bytes", Values.ofLong(0));
+      out.add(r);
+    }
+    return out;
+  }
+
+  private static void putText(Map<String, byte[]> r, String column, String value) {
+    if (value != null) {
+      r.put(column, Values.ofText(value));
+    }
+  }
+
+  private static Map<String, byte[]> nameValue(String name, String value) {
+    Map<String, byte[]> r = new HashMap<>();
+    r.put("name", Values.ofText(name));
+    r.put("value", Values.ofText(value));
+    return r;
+  }
+}
