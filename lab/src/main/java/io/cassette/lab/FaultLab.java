@@ -51,10 +51,36 @@ public final class FaultLab {
 
   private FaultLab() {}
 
+  /** {@code --disk-mb}: each node's data directory on a tmpfs of this size (0: the ordinary disk). */
+  static volatile int diskMb;
+
   public static LabResult run(LabOptions o, PrintStream log) throws Exception {
     Files.createDirectories(o.out());
     Path nodesDir = o.out().resolve("nodes");
     Files.createDirectories(nodesDir);
+    List<Path> mounted = new ArrayList<>();
+    if (diskMb > 0) {
+      // A full disk: the node's data directory on a small tmpfs (root only), unmounted at the end.
+      for (int i = 1; i <= o.nodes(); i++) {
+        Path d = nodesDir.resolve("n" + i);
+        Files.createDirectories(d);
+        if (io.cassette.lab.ring.Shell.tryRun("mount", "-t", "tmpfs", "-o", "size=" + diskMb + "m", "tmpfs", d.toString()) != null) {
+          mounted.add(d);
+        } else {
+          log.println("fault-lab: cannot mount a " + diskMb + " MB tmpfs on " + d + " (root needed): disk not limited");
+        }
+      }
+    }
+    try {
+      return runWithDisks(o, log, nodesDir);
+    } finally {
+      for (Path d : mounted) {
+        io.cassette.lab.ring.Shell.tryRun("umount", "-l", d.toString());
+      }
+    }
+  }
+
+  private static LabResult runWithDisks(LabOptions o, PrintStream log, Path nodesDir) throws Exception {
     boolean netns = switch (o.network()) {
       case "netns" -> true;
       case "loopback" -> false;
@@ -178,6 +204,7 @@ public final class FaultLab {
         case "cas-register" -> new CasRegisterWorkload(session, clock, 4, o.maxOperations(), o.thinkMillis(), seed);
         case "set" -> new SetWorkload(session, clock, 8, o.maxOperations(), o.thinkMillis(), seed);
         case "counter" -> new CounterWorkload(session, clock, 2, o.maxOperations(), o.thinkMillis(), seed);
+        case "bank" -> new io.cassette.lab.workload.BankWorkload(session, clock, 5, o.maxOperations(), o.thinkMillis(), seed);
         case "redis-incr" -> new RedisIncrWorkload(ring.nodes().stream().map(LabNode::address).toList(),
             network.ports().resp(), clock, 2, o.maxOperations(), o.thinkMillis(), seed);
         default -> throw new IllegalArgumentException("unknown workload " + name + " (known: "
@@ -272,6 +299,7 @@ public final class FaultLab {
     Path out = null;
     long seed = System.currentTimeMillis();
     String classPath = null;
+    long clockSkewMs = 0;
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       String v = i + 1 < args.length ? args[i + 1] : null;
@@ -291,6 +319,10 @@ public final class FaultLab {
         case "--classpath" -> classPath = args[++i];
         case "--heap" -> heap = args[++i];
         case "--test-fault" -> jvm.add("-Dcassette.test_fault." + args[++i] + "=true");
+        case "--clock-skew" -> clockSkewMs = Long.parseLong(args[++i]);
+        case "--message-faults" -> jvm.add("-Dcassette.test_fault.message_filter=" + args[++i]);
+        case "--slow-fsync" -> jvm.add("-Dcassette.test_fault.slow_fsync_ms=" + Long.parseLong(args[++i]));
+        case "--disk-mb" -> diskMb = Integer.parseInt(args[++i]);
         case "--out" -> out = Path.of(args[++i]);
         case "--seed" -> seed = Long.parseLong(args[++i]);
         case "-h", "--help" -> {
@@ -308,8 +340,19 @@ public final class FaultLab {
     }
     NodeLauncher launcher = classPath != null ? NodeLauncher.classPath(classPath, heap, jvm)
         : NodeLauncher.binCassette(home.resolve("bin").resolve("cassette").toAbsolutePath(), heap, jvm);
+    if (clockSkewMs != 0) {
+      // Node i's clock is off by (i - 1) x the skew minus half the spread: 3 nodes, 5000 -> -5 s, 0, +5 s.
+      java.util.Map<Integer, List<String>> perNode = new java.util.HashMap<>();
+      for (int n = 1; n <= nodes; n++) {
+        long offset = (n - 1) * clockSkewMs - (nodes - 1) * clockSkewMs / 2;
+        perNode.put(n, List.of("-Dcassette.test_fault.clock_offset_ms=" + offset));
+      }
+      launcher = launcher.withNodeOptions(perNode);
+    }
     String title = "fault lab: " + nodes + " nodes, " + seconds + " s, faults " + faults
-        + (jvm.isEmpty() ? "" : ", TEST FAULT " + jvm);
+        + (jvm.isEmpty() && clockSkewMs == 0 && diskMb == 0 ? "" : ", CONDITIONS " + jvm
+        + (clockSkewMs != 0 ? " clock skew " + clockSkewMs + " ms between neighbours" : "")
+        + (diskMb > 0 ? " disk " + diskMb + " MB" : ""));
     LabResult r = run(new LabOptions(nodes, seeds, seconds, faults, quiet, faultSeconds, workloads, clients, maxOps, think,
         network, launcher, out, seed, title), System.out);
     boolean allOk = r.verdicts().stream().allMatch(v -> v.verdict() == io.cassette.lab.check.CheckResult.Verdict.OK);
@@ -336,12 +379,17 @@ public final class FaultLab {
                              or none (default kill,pause,partition)
         --quiet S            seconds between faults (default 5)
         --fault-seconds S    length of each fault (default 8)
-        --workloads LIST     cas-register,set,counter,redis-incr (default all)
+        --workloads LIST     cas-register,set,counter,redis-incr,bank (default all but bank)
         --clients N          client threads per workload (default 3)
         --max-ops N          operations per workload at most (default 50000)
         --think-ms MS        pause after each operation (default 10)
         --network auto|netns|loopback
         --test-fault NAME    start nodes with -Dcassette.test_fault.NAME=true (a deliberately broken build)
+        --clock-skew MS      node clocks apart by MS each (3 nodes: -MS, 0, +MS): write timestamps and ballots
+        --message-faults SPEC  the transport's message filter on every node, all run long, every verb but
+                             PING: drop:P, duplicate:P, delay:MS[:P], reorder:MS[:P], comma-separated
+        --slow-fsync MS      every commit-log and Paxos-log fsync takes MS longer
+        --disk-mb N          each node's data directory on an N MB tmpfs (root): a disk that fills up
         --out DIR            report directory (default a new one under the temp directory)
         --seed N             nemesis and workload seed
         --home DIR           Cassette checkout or installation whose bin/cassette starts the nodes

@@ -117,6 +117,17 @@ public final class CassetteNode implements AutoCloseable {
       RingCoordinator forwarding = new RingCoordinator(coordinator, ring.messaging(), r::tokenRing, r::awaitEpoch,
           ringWrites.hints());
       forwarding.batchlog(ringWrites.batchlog());
+      // Paxos registers on disk (fsynced before each promise and acceptance); ballots from this
+      // node's clock, with the fault lab's skew when it sets one.
+      long skewMicros = Long.getLong("cassette.test_fault.clock_offset_ms", 0) * 1000;
+      java.util.function.LongSupplier wallMicros = () -> System.currentTimeMillis() * 1000 + skewMicros;
+      forwarding.paxosState(io.cassette.coordinator.ring.paxos.PaxosStore.open(config.dataDirectory().resolve("paxos"),
+          io.cassette.coordinator.ring.paxos.PaxosStore.PURGE_GRACE_MICROS, wallMicros));
+      forwarding.clock(wallMicros);
+      long slowFsyncMs = Long.getLong("cassette.test_fault.slow_fsync_ms", 0); // the fault lab's slow disk
+      if (slowFsyncMs > 0) {
+        io.cassette.storage.commitlog.CommitLogSegment.simulatedSyncStallNanos = slowFsyncMs * 1_000_000L;
+      }
       ringCoordinator.set(forwarding);
       forwarding.registerHandlers();
       repair = new io.cassette.coordinator.ring.repair.RepairService(coordinator, ring.messaging(), r::tokenRing)

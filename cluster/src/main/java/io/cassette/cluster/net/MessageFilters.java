@@ -40,6 +40,36 @@ public final class MessageFilters {
     return new Builder(EnumSet.allOf(Verb.class));
   }
 
+  /**
+   * Rules from a test-fault spec, as the fault lab starts a node with
+   * {@code -Dcassette.test_fault.message_filter=SPEC}: comma-separated {@code drop:P},
+   * {@code duplicate:P}, {@code delay:MS[:P]}, {@code reorder:MS[:P]} on every verb except the
+   * failure detector's PING (heartbeats lost at random would make nodes flap DOWN instead of
+   * testing what happens to requests). The first matching rule decides, in the spec's order.
+   */
+  public void addSpec(String spec) {
+    for (String part : spec.split(",")) {
+      String[] f = part.trim().split(":");
+      if (f[0].isEmpty()) {
+        continue;
+      }
+      EnumSet<Verb> verbs = EnumSet.allOf(Verb.class);
+      verbs.remove(Verb.PING_REQ);
+      verbs.remove(Verb.PING_RSP);
+      Builder b = new Builder(verbs);
+      switch (f[0]) {
+        case "drop" -> b.probability(Double.parseDouble(f[1])).drop();
+        case "duplicate" -> b.probability(Double.parseDouble(f[1])).duplicate();
+        case "delay" -> b.probability(f.length > 2 ? Double.parseDouble(f[2]) : 1.0)
+            .delay(Duration.ofMillis(Long.parseLong(f[1])));
+        case "reorder" -> b.probability(f.length > 2 ? Double.parseDouble(f[2]) : 1.0)
+            .reorder(Duration.ofMillis(Long.parseLong(f[1])));
+        default -> throw new IllegalArgumentException("message filter '" + part + "': expected drop:P, duplicate:P, "
+            + "delay:MS[:P] or reorder:MS[:P]");
+      }
+    }
+  }
+
   /** Removes every rule. */
   public void reset() {
     rules.clear();

@@ -77,6 +77,10 @@ public final class MessagingService {
 
   public MessagingService(MessagingConfig config) {
     this(config, CURRENT_VERSION, MIN_VERSION);
+    String faults = System.getProperty("cassette.test_fault.message_filter");
+    if (faults != null && !faults.isBlank()) {
+      filters.addSpec(faults); // the fault lab's message faults (never set in production)
+    }
   }
 
   /** With other messaging versions: tests of version refusal. */

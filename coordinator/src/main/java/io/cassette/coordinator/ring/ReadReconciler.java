@@ -36,7 +36,7 @@ import java.util.TreeMap;
  * ({@link #after}, {@link #union}: short-read protection, in {@code ConsistentRead}); a range
  * scan reads such a partition again that way ({@code RingScan}).
  */
-final class ReadReconciler {
+public final class ReadReconciler {
   private ReadReconciler() {}
 
   /**
@@ -50,7 +50,7 @@ final class ReadReconciler {
   }
 
   /** The live view of the replicas' unfiltered answers merged, as the query asks it (order, limit, TTLs). */
-  static PartitionView live(List<PartitionUpdate> answers, ReadQuery query) {
+  public static PartitionView live(List<PartitionUpdate> answers, ReadQuery query) {
     return PartitionReader.read(DecoratedKey.of(answers.get(0).key()), sources(answers), query);
   }
 

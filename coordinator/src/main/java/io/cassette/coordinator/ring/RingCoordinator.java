@@ -18,6 +18,10 @@ import io.cassette.coordinator.metadata.MetadataLog;
 import io.cassette.coordinator.replication.LocalStrategy;
 import io.cassette.coordinator.replication.ReplicaCount;
 import io.cassette.coordinator.replication.ReplicationStrategy;
+import io.cassette.coordinator.ring.paxos.BallotClock;
+import io.cassette.coordinator.ring.paxos.PaxosCoordinator;
+import io.cassette.coordinator.ring.paxos.PaxosReplica;
+import io.cassette.coordinator.ring.paxos.PaxosStore;
 import io.cassette.storage.KeyRange;
 import io.cassette.storage.Murmur3Token;
 import io.cassette.storage.Mutation;
@@ -35,12 +39,11 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiFunction;
 import java.util.function.LongFunction;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -61,9 +64,8 @@ import java.util.function.Supplier;
  *       range's replicas and merge ({@link RingScan}).
  *   <li>No answer in time: {@link CoordinatorException.Timeout} (received, blockfor, write type or
  *       data_present); FAILURE_RSPs that make the level unreachable: {@link CoordinatorException.Failure}.
- *   <li>Compare-and-set and read-modify-write (counters): serialised on the partition's leader,
- *       its first live replica, then replicated at the level (see {@code readModifyWrite}).
- *       With replication factor 1 the leader is the owner and this is issue 15's behaviour.
+ *   <li>Compare-and-set, serial reads and read-modify-write (counters): a Paxos round among the
+ *       partition's replicas ({@link PaxosCoordinator}, package {@code paxos}), committed at the level.
  * </ul>
  */
 public final class RingCoordinator implements Coordinator {
@@ -80,6 +82,9 @@ public final class RingCoordinator implements Coordinator {
   private volatile BiFunction<String, String, ReadPolicy> readPolicies = (ks, t) -> ReadPolicy.DEFAULT;
   private final WriteFanOut writes;
   private final ConsistentRead reads;
+  private volatile PaxosStore paxosStore;
+  private volatile LongSupplier wallMicros = () -> System.currentTimeMillis() * 1000;
+  private PaxosCoordinator paxos;
 
   /**
    * @param local      this node's storage, where requests from peers (and for partitions this
@@ -129,9 +134,33 @@ public final class RingCoordinator implements Coordinator {
     this.batchlog = batchlog;
   }
 
+  /**
+   * Where this node keeps its Paxos state ({@link PaxosStore#open}: durable; default: in memory).
+   * Call before {@link #registerHandlers}.
+   */
+  public void paxosState(PaxosStore store) {
+    this.paxosStore = store;
+  }
+
+  /** This node's clock for ballots, in µs (the server's, with any configured offset); any time. */
+  public void clock(LongSupplier wallMicros) {
+    this.wallMicros = wallMicros;
+  }
+
+  private synchronized PaxosCoordinator paxos() {
+    if (paxos == null) {
+      PaxosStore store = paxosStore != null ? paxosStore : PaxosStore.inMemory();
+      Endpoint self = ring.get().self();
+      paxos = new PaxosCoordinator(new PaxosReplica(local, store), self, messaging,
+          new BallotClock(self.hostId(), () -> wallMicros.getAsLong()));
+    }
+    return paxos;
+  }
+
   /** Registers the verb handlers that execute peers' requests on {@code local}. */
   public void registerHandlers() {
     new ReplicaHandlers(local, messaging, ring, awaitEpoch).register();
+    paxos().replica().register(messaging);
   }
 
   /** The current ring snapshot. */
@@ -175,11 +204,8 @@ public final class RingCoordinator implements Coordinator {
     requireTable(keyspace, table);
     TokenRing r = ring.get();
     if (cl.isSerial()) {
-      // No Paxos yet (issue 18): a serial read is a read at the Paxos round's level through the
-      // partition's leader, repaired, so it sees every acknowledged read-modify-write.
-      ConsistencyLevel round = LevelRules.paxosRound(cl);
-      return reads.read(r, keyspace, table, partitionKey, query, round,
-          leader(r, keyspace, partitionKey, round, null), true, null);
+      // A serial read is a Paxos round that proposes nothing (it completes a round in progress).
+      return viaPaxos(keyspace, table, partitionKey, cl, null, null, request, (current, writes) -> current.read(query));
     }
     return reads.read(r, keyspace, table, partitionKey, query, cl, null, false, null);
   }
@@ -355,102 +381,61 @@ public final class RingCoordinator implements Coordinator {
   // ------------------------------------------------------------------ read-modify-write
 
   /**
-   * Counters, list-by-index updates and compare-and-set on a ring with copies: one serialisation
-   * point per partition, its <em>leader</em> (the first live replica in placement order), whose
-   * partition lock orders every such operation on the partition. The operation's reads are
-   * consistent reads through the leader, repaired whatever the table says, so the leader's copy
-   * holds everything the read saw; its writes are applied by the leader under its lock only if
-   * the partition still reads the same, then sent to the other replicas at the request's level
-   * (the leader counting as one acknowledgement). A lost answer is never retried: a commit whose
-   * answer did not come back is a write timeout, so a counter increment is applied at most once.
+   * Counters, list-by-index updates and compare-and-set on a ring: a Paxos round among the
+   * partition's replicas at the serial level (CAS: the request's serial consistency; others:
+   * SERIAL, or LOCAL_SERIAL for a data-centre-local level), its updates committed at the
+   * request's level. Counters and list updates go through Paxos too because they are stored
+   * as values, not as Cassandra's counter shards: a read and a write that must not interleave
+   * with another coordinator's, whatever the failure detectors believe.
    */
   private <R> R readModifyWrite(String keyspace, String table, byte[] key, boolean counter,
                                 PartitionOperation<R> operation, Request request, String writeType) {
     ConsistencyLevel writeCl = request.consistency();
-    // CAS reads at the Paxos round's level; others at their own level (ANY writes read at ONE).
-    ConsistencyLevel readCl = writeType.equals("CAS") ? LevelRules.paxosRound(request.serialConsistency())
-        : writeCl == ConsistencyLevel.ANY ? ConsistencyLevel.ONE : writeCl;
-    requireTable(keyspace, table);
-    TokenRing r = ring.get();
-    Endpoint leader = leader(r, keyspace, key, readCl, writeCl);
-    List<PartitionUpdate> all = new ArrayList<>();
-    if (leader.equals(r.self())) {
-      R answer;
-      try {
-        answer = local.readModifyWrite(keyspace, table, key, counter, (current, atLeader) -> {
-          all.clear();
-          R a = operation.run(q -> reads.read(r, keyspace, table, key, q, readCl, leader, true, writeType), all);
-          for (PartitionUpdate u : all) {
-            if (replicaOf(r, u, leader)) {
-              atLeader.add(u);
-            }
-          }
-          return a;
-        }, internal(request));
-      } catch (CoordinatorException.Timeout e) {
-        throw new CoordinatorException.Timeout(writeCl, 0, blockFor(keyspace, writeCl), writeType);
-      }
-      if (!all.isEmpty()) {
-        writes.write(r, all, writeCl, writeType, request, leader);
-      }
-      return answer;
-    }
-    Verb verb = counter ? Verb.COUNTER_MUTATION_REQ : Verb.PAXOS_PROPOSE_REQ;
-    long deadline = System.nanoTime() + request.timeout().toNanos();
-    for (int attempt = 0; ; attempt++) {
-      List<ReadQuery> queries = new ArrayList<>();
-      List<byte[]> digests = new ArrayList<>();
-      all.clear();
-      R answer = operation.run(q -> {
-        PartitionView v = reads.read(r, keyspace, table, key, q, readCl, leader, true, writeType);
-        queries.add(q);
-        digests.add(RingCodec.digest(v));
-        return v;
-      }, all);
-      if (all.isEmpty() && queries.size() <= 1) {
-        return answer; // one read is atomic by itself: nothing to validate
-      }
-      List<PartitionUpdate> atLeader = new ArrayList<>();
-      for (PartitionUpdate u : all) {
-        if (replicaOf(r, u, leader)) {
-          atLeader.add(u);
-        }
-      }
-      byte[] applied = call(leader, verb, RingCodec.commit(new RingCodec.CommitRequest(keyspace, table, key,
-          counter, queries, digests, atLeader)), writeCl, writeType);
-      if (RingCodec.applied(applied)) {
-        if (!all.isEmpty()) {
-          writes.write(r, all, writeCl, writeType, request, leader);
-        }
-        return answer;
-      }
-      if (System.nanoTime() - deadline > 0) {
-        throw new CoordinatorException.Timeout(writeCl, 0, blockFor(keyspace, writeCl), writeType);
-      }
-      // Someone else changed the partition between our read and our commit: back off a little
-      // (randomised, so two coordinators do not keep colliding) and run the operation again.
-      LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(
-          ThreadLocalRandom.current().nextLong(50, 200L << Math.min(attempt, 6))));
-    }
+    ConsistencyLevel serial = writeType.equals("CAS") ? request.serialConsistency()
+        : writeCl.isDatacenterLocal() ? ConsistencyLevel.LOCAL_SERIAL : ConsistencyLevel.SERIAL;
+    return viaPaxos(keyspace, table, key, serial, writeCl, writeType, request, operation);
   }
 
-  /**
-   * The partition's serialisation point: its first live replica in placement order, after
-   * checking that enough replicas are alive for both levels (Unavailable at once otherwise).
-   */
-  private Endpoint leader(TokenRing r, String keyspace, byte[] key, ConsistencyLevel readCl, ConsistencyLevel writeCl) {
+  /** One Paxos round; {@code commitCl} null: a serial read (nothing to commit). */
+  private <R> R viaPaxos(String keyspace, String table, byte[] key, ConsistencyLevel serial, ConsistencyLevel commitCl,
+                         String writeType, Request request, PartitionOperation<R> operation) {
+    requireTable(keyspace, table);
+    TokenRing r = ring.get();
     ReplicationStrategy strategy = local.strategy(keyspace);
     List<Endpoint> replicas = r.replicas(Murmur3Token.of(key), strategy);
-    LevelAcks.requireAlive(readCl, strategy, r, replicas);
-    if (writeCl != null && writeCl != ConsistencyLevel.ANY) {
-      LevelAcks.requireAlive(writeCl, strategy, r, replicas);
+    ConsistencyLevel roundCl = LevelRules.paxosRound(serial);
+    LevelAcks.requireAlive(roundCl, strategy, r, replicas);
+    boolean commits = commitCl != null && commitCl != ConsistencyLevel.ANY;
+    if (commits) {
+      LevelAcks.requireAlive(commitCl, strategy, r, replicas);
     }
+    LevelAcks roundAcks = new LevelAcks(roundCl, strategy, r);
+    LevelAcks commitAcks = commits ? new LevelAcks(commitCl, strategy, r) : null;
+    List<Endpoint> participants = new ArrayList<>();
+    List<Endpoint> commitCounting = new ArrayList<>();
+    List<Endpoint> alive = new ArrayList<>();
     for (Endpoint e : replicas) {
-      if (r.isAlive(e)) {
-        return e;
+      if (!r.isAlive(e)) {
+        continue;
+      }
+      alive.add(e);
+      if (roundAcks.counts(e)) {
+        participants.add(e);
+      }
+      if (commitAcks != null && commitAcks.counts(e)) {
+        commitCounting.add(e);
       }
     }
-    throw unavailable(keyspace, readCl);
+    PaxosCoordinator.Round round = new PaxosCoordinator.Round(keyspace, table, key, participants,
+        roundAcks.blockFor(), alive, commitCounting, commitAcks == null ? 0 : commitAcks.blockFor(),
+        serial, commitCl == null ? serial : commitCl, writeType, System.nanoTime() + request.timeout().toNanos());
+    PaxosCoordinator.Outcome<R> outcome = paxos().execute(round, operation);
+    if (!outcome.elsewhere().isEmpty()) {
+      // Index entries (other partitions): written after the decision, not atomically with it.
+      writes.write(r, outcome.elsewhere(), commitCl == null ? ConsistencyLevel.QUORUM : commitCl,
+          writeType == null ? "SIMPLE" : writeType, request, null);
+    }
+    return outcome.answer();
   }
 
   private boolean replicaOf(TokenRing r, PartitionUpdate u, Endpoint e) {

@@ -43,6 +43,8 @@ public final class RingHarness implements AutoCloseable {
   private final List<Endpoint> endpoints = new ArrayList<>();
   private final List<List<Long>> tokens = new ArrayList<>();
   private final Set<Endpoint> down = new HashSet<>();
+  /** Per viewer: nodes only that node's failure detector calls DOWN (views that disagree). */
+  private final java.util.Map<Integer, Set<Endpoint>> downFor = new java.util.HashMap<>();
   private final MessageFilters filters = new MessageFilters();
   private final long[] epochs;
   /** Epochs the nodes were asked to catch up to, in order: node index and epoch. */
@@ -207,11 +209,26 @@ public final class RingHarness implements AutoCloseable {
     }
   }
 
+  /**
+   * Only node {@code viewer}'s failure detector says node {@code index} is DOWN (or UP again):
+   * the moment after a partition heals, when the nodes disagree on who is up.
+   */
+  public synchronized void markDownFor(int viewer, int index, boolean isDown) {
+    Set<Endpoint> mine = downFor.computeIfAbsent(viewer, v -> new HashSet<>());
+    if (isDown) {
+      mine.add(endpoints.get(index));
+    } else {
+      mine.remove(endpoints.get(index));
+    }
+    views.get(viewer).set(build(viewer));
+  }
+
   private TokenRing build(int self) {
     TokenRing.Builder b = TokenRing.builder(epochs[self], endpoints.get(self));
+    Set<Endpoint> mine = downFor.getOrDefault(self, Set.of());
     for (int i = 0; i < endpoints.size(); i++) {
       b.add(endpoints.get(i), "datacenter1", "rack1", tokens.get(i));
-      b.alive(endpoints.get(i), !down.contains(endpoints.get(i)));
+      b.alive(endpoints.get(i), !down.contains(endpoints.get(i)) && !mine.contains(endpoints.get(i)));
     }
     return b.build();
   }

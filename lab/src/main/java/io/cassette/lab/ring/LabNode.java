@@ -50,7 +50,7 @@ public final class LabNode {
     Files.createDirectories(dataDir);
     LabNetwork.Ports p = network.ports();
     List<String> cmd = new ArrayList<>(network.wrap(index));
-    cmd.addAll(launcher.command());
+    cmd.addAll(launcher.command(index));
     cmd.addAll(List.of("--data-dir", dataDir.toString(), "--listen", address(),
         "--cql-port", Integer.toString(p.cql()), "--resp-port", Integer.toString(p.resp()),
         "--http-port", Integer.toString(p.http()), "--storage-port", Integer.toString(p.storage()),
@@ -61,7 +61,7 @@ public final class LabNode {
     }
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-    launcher.environment(pb.environment());
+    launcher.environment(pb.environment(), index);
     process = pb.start();
     starts++;
   }

@@ -11,17 +11,29 @@ import java.util.Map;
  * for tests, whose class path holds the server). Each JVM gets {@code jvmOptions} (e.g. a test
  * fault's system property): bin/cassette through {@code CASSETTE_JAVA_OPTS}.
  */
-public record NodeLauncher(Path launcher, String classPath, String heap, List<String> jvmOptions) {
+public record NodeLauncher(Path launcher, String classPath, String heap, List<String> jvmOptions,
+                           Map<Integer, List<String>> nodeOptions) {
   public static NodeLauncher binCassette(Path binCassette, String heap, List<String> jvmOptions) {
-    return new NodeLauncher(binCassette, null, heap, jvmOptions);
+    return new NodeLauncher(binCassette, null, heap, jvmOptions, Map.of());
   }
 
   public static NodeLauncher classPath(String classPath, String heap, List<String> jvmOptions) {
-    return new NodeLauncher(null, classPath, heap, jvmOptions);
+    return new NodeLauncher(null, classPath, heap, jvmOptions, Map.of());
   }
 
-  /** The command up to and including "start". */
-  List<String> command() {
+  /** The same, with more JVM options for some nodes (by index from 1), e.g. one clock offset each. */
+  public NodeLauncher withNodeOptions(Map<Integer, List<String>> perNode) {
+    return new NodeLauncher(launcher, classPath, heap, jvmOptions, Map.copyOf(perNode));
+  }
+
+  private List<String> options(int index) {
+    List<String> all = new ArrayList<>(jvmOptions);
+    all.addAll(nodeOptions.getOrDefault(index, List.of()));
+    return all;
+  }
+
+  /** The command up to and including "start", for node {@code index}. */
+  List<String> command(int index) {
     List<String> cmd = new ArrayList<>();
     if (launcher != null) {
       cmd.add(launcher.toString());
@@ -34,7 +46,7 @@ public record NodeLauncher(Path launcher, String classPath, String heap, List<St
       cmd.add("-XX:+UseSerialGC");
       cmd.add("-XX:TieredStopAtLevel=1");
       cmd.add("-XX:+ExitOnOutOfMemoryError");
-      cmd.addAll(jvmOptions);
+      cmd.addAll(options(index));
       cmd.add("-cp");
       cmd.add(classPath);
       cmd.add("io.cassette.server.Main");
@@ -43,17 +55,18 @@ public record NodeLauncher(Path launcher, String classPath, String heap, List<St
     return cmd;
   }
 
-  void environment(Map<String, String> env) {
+  void environment(Map<String, String> env, int index) {
     env.keySet().removeIf(k -> k.startsWith("CASSETTE_"));
     if (launcher != null) {
       List<String> opts = new ArrayList<>(List.of("-XX:+UseSerialGC"));
-      opts.addAll(jvmOptions);
+      opts.addAll(options(index));
       env.put("CASSETTE_JAVA_OPTS", String.join(" ", opts));
     }
   }
 
   public String describe() {
     return (launcher != null ? launcher + " start" : "java -cp <test class path> io.cassette.server.Main start")
-        + ", heap " + heap + (jvmOptions.isEmpty() ? "" : ", JVM options " + jvmOptions);
+        + ", heap " + heap + (jvmOptions.isEmpty() ? "" : ", JVM options " + jvmOptions)
+        + (nodeOptions.isEmpty() ? "" : ", per node " + new java.util.TreeMap<>(nodeOptions));
   }
 }
