@@ -58,7 +58,7 @@ public final class Keyspace {
     // Reopen databases that already have tables, so DBSIZE/INFO and expiry see them.
     for (int i = 0; i < RedisLayout.DATABASES; i++) {
       if (i == 0 || RedisTable.exists(coordinator, i)) {
-        databases[i] = new Database(i, coordinator, clock, cache, subRows, request, Database.START_WAIT_MILLIS);
+        databases[i] = new Database(i, coordinator, clock, cache, subRows, request);
       }
     }
   }
