@@ -304,6 +304,31 @@ class CqlRingTest {
     }
   }
 
+  @Test
+  void withANodeDownTruncateFailsAndCreateIndexWorksAsCassandras() {
+    everywhere("CREATE TABLE IF NOT EXISTS r3.down (k int PRIMARY KEY, v int)");
+    for (int i = 0; i < 20; i++) {
+      sessions.get(0).execute(quorum("INSERT INTO r3.down (k, v) VALUES (" + i + ", " + (i % 4) + ")"));
+    }
+    ring.markDown(2, true);
+    io.cassette.cluster.net.MessageFilters.Rule to2 = ring.filters().allVerbs().to(RingHarness.address(2)).drop();
+    try {
+      // Cassandra 5.0.4, 3-node ring, one node stopped: TRUNCATE_ERROR, not UNAVAILABLE.
+      assertThat(error(() -> sessions.get(0).execute("TRUNCATE r3.down")))
+          .isInstanceOf(com.datastax.oss.driver.api.core.servererrors.TruncateException.class)
+          .hasMessage("Error during truncate: Cannot achieve consistency level ALL");
+      // ... and CREATE INDEX succeeds; the index answers at QUORUM from the nodes that are up.
+      sessions.get(0).execute("CREATE INDEX IF NOT EXISTS down_v ON r3.down (v)");
+      sessions.get(1).execute("CREATE INDEX IF NOT EXISTS down_v ON r3.down (v)");
+      assertThat(sessions.get(1).execute(quorum("SELECT k FROM r3.down WHERE v = 1")).all()).hasSize(5);
+    } finally {
+      to2.off();
+      ring.markDown(2, false);
+    }
+    sessions.get(2).execute("CREATE INDEX IF NOT EXISTS down_v ON r3.down (v)");
+    assertThat(sessions.get(0).execute(quorum("SELECT k FROM r3.down WHERE k = 3")).all()).hasSize(1);
+  }
+
   /** An int partition key owned by node {@code index}. */
   static int keyOwnedBy(int index) {
     for (int k = 0; ; k++) {
