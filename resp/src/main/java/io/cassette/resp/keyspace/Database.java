@@ -449,8 +449,15 @@ public final class Database {
     KeyMeta.putLong(start, 0, expiryLowWater[bucket]);
     byte[] end = new byte[8];
     KeyMeta.putLong(end, 0, now);
-    PartitionView view = table.read(partition,
-        new ReadQuery(List.of(new Slice(start, true, end, true)), false, limit, nowSeconds()));
+    ReadQuery due = new ReadQuery(List.of(new Slice(start, true, end, true)), false, limit, nowSeconds());
+    // Ten times a second on every bucket this node owns: first look at this node's own copy
+    // (no messages); only a bucket with due entries here is read at the door's level. An idle
+    // ring otherwise sent a QUORUM read per bucket and cycle (RF > 1). An entry this replica
+    // missed is expired once it has it (hints, repair), or lazily when its key is read.
+    if (!legacy && table.readHere(partition, due).rows().isEmpty()) {
+      return 0;
+    }
+    PartitionView view = table.read(partition, due);
     if (view.rows().isEmpty()) {
       if (legacy && table.read(partition, new ReadQuery(List.of(Slice.ALL), false, 1, nowSeconds()))
           .rows().isEmpty()) {
