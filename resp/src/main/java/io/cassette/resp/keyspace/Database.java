@@ -64,7 +64,7 @@ public final class Database {
   /**
    * Whether the layout mark was checked and the legacy expiry partition looked at. On a ring
    * the server waits for its peers before the door opens (block_for_peers_timeout_in_secs);
-   * a replica of the marks still DOWN then does not stop the door: the marks are read again
+   * a replica of the marks still DOWN, or not knowing the table yet, then does not stop the door: the marks are read again
    * by each active-expiry step until they answer (meanwhile layout 1's partition is expired
    * too, which only costs a read).
    */
@@ -81,7 +81,10 @@ public final class Database {
           new ReadQuery(List.of(Slice.ALL), false, 1, nowSeconds())).rows().isEmpty();
       marksRead = true;
     } catch (io.cassette.coordinator.CoordinatorException.Unavailable
-             | io.cassette.coordinator.CoordinatorException.Timeout e) {
+             | io.cassette.coordinator.CoordinatorException.Timeout
+             | io.cassette.coordinator.CoordinatorException.Failure e) {
+      // Failure: seen at a ring's start, the replica of the marks had not applied the schema
+      // entry creating the table yet (INCOMPATIBLE_SCHEMA) and the node exited.
       legacyExpiry = true;
     }
   }
