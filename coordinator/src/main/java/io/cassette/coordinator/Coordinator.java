@@ -69,6 +69,22 @@ public interface Coordinator {
   /** Applies a mutation: each partition atomically, and on one node all of it as one record. */
   void write(Mutation mutation, Request request);
 
+  /**
+   * As {@link #write}, but the caller's thread need not wait for the replicas: the future
+   * completes (on whatever thread brought the last needed answer) when the write is
+   * acknowledged at the level, or fails with the exception {@link #write} would throw. This
+   * default writes now and returns a completed future; the ring answers from its messaging
+   * callbacks.
+   */
+  default java.util.concurrent.CompletableFuture<Void> writeAsync(Mutation mutation, Request request) {
+    try {
+      write(mutation, request);
+      return java.util.concurrent.CompletableFuture.completedFuture(null);
+    } catch (RuntimeException e) {
+      return java.util.concurrent.CompletableFuture.failedFuture(e);
+    }
+  }
+
   /** Applies a CQL batch (updates of one partition already merged) as {@code type} says. */
   void batch(List<PartitionUpdate> updates, BatchType type, Request request);
 

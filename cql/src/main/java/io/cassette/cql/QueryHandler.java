@@ -22,6 +22,17 @@ public interface QueryHandler {
    */
   Result execute(byte[] id, byte[] resultMetadataId, QueryOptions options, ClientState state);
 
+  /**
+   * As {@link #execute}, but a plain write may answer later: the future completes when the
+   * replicas have acknowledged it (on the ring, from the messaging callbacks), so the calling
+   * thread is free meanwhile. Errors known at once are thrown; later ones complete the future
+   * exceptionally with a {@link CqlException}. Default: {@link #execute}, answered at once.
+   */
+  default java.util.concurrent.CompletableFuture<Result> executeAsync(byte[] id, byte[] resultMetadataId,
+                                                                      QueryOptions options, ClientState state) {
+    return java.util.concurrent.CompletableFuture.completedFuture(execute(id, resultMetadataId, options, state));
+  }
+
   /** @param type 0 LOGGED, 1 UNLOGGED, 2 COUNTER */
   Result batch(int type, List<BatchStatement> statements, QueryOptions options, ClientState state);
 

@@ -251,6 +251,84 @@ class CqlRingTest {
         });
   }
 
+  @Test
+  void preparedWritesAnswerFromTheAcknowledgementsWithoutHoldingARequestThread() throws Exception {
+    // One request thread, and every replica write node 0 sends waits 250 ms: if the thread
+    // waited for the acknowledgements, 24 writes would take 24 x 250 ms = 6 s at least.
+    CqlLanguage language = new CqlLanguage(ring.node(0).coordinator(), NodeInfo.singleNode("Test Cluster",
+        RingHarness.address(0), 9042, UUID.randomUUID(), ring.ring(0).member(ring.node(0).endpoint()).tokens()));
+    CqlServerOptions d = CqlServerOptions.defaults(RingHarness.address(0).getHostAddress(), 0);
+    CqlServer server = new CqlServer(new CqlServerOptions(d.host(), 0, d.maxFrameBytes(),
+        d.maxConcurrentRequestsPerConnection(), 1, 1, d.authenticator(), d.idleTimeoutSeconds(), d.limits()), language);
+    io.cassette.cluster.net.MessageFilters.Rule slow = ring.filters()
+        .verbs(io.cassette.cluster.net.Verb.MUTATION_REQ).from(RingHarness.address(0)).delay(Duration.ofMillis(250));
+    try (CqlSession session = CqlSession.builder().addContactPoint(server.start()).withLocalDatacenter("datacenter1")
+        .withConfigLoader(DriverConfigLoader.programmaticBuilder()
+            .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(20))
+            .build()).build()) {
+      PreparedStatement insert = session.prepare("INSERT INTO r3.kv (k, v) VALUES (?, ?)");
+      long start = System.nanoTime();
+      List<java.util.concurrent.CompletableFuture<?>> writes = new ArrayList<>();
+      for (int i = 0; i < 24; i++) {
+        writes.add(session.executeAsync(insert.bind(1000 + i, "async" + i)
+            .setConsistencyLevel(com.datastax.oss.driver.api.core.DefaultConsistencyLevel.QUORUM)).toCompletableFuture());
+      }
+      for (java.util.concurrent.CompletableFuture<?> w : writes) {
+        w.get(20, java.util.concurrent.TimeUnit.SECONDS);
+      }
+      long millis = (System.nanoTime() - start) / 1_000_000;
+      assertThat(slow.matched()).isGreaterThanOrEqualTo(24);
+      assertThat(millis).as("24 writes with one request thread").isLessThan(4_000);
+      // The replicas' answers, not the request thread, decide the outcome: a lost one is a timeout.
+      slow.off();
+      io.cassette.cluster.net.MessageFilters.Rule lost = ring.filters()
+          .verbs(io.cassette.cluster.net.Verb.MUTATION_REQ).from(RingHarness.address(0)).drop();
+      try {
+        assertThat(error(() -> session.execute(insert.bind(2000, "lost")
+            .setConsistencyLevel(com.datastax.oss.driver.api.core.DefaultConsistencyLevel.QUORUM))))
+            .isInstanceOfSatisfying(com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException.class, e -> {
+              assertThat(e.getReceived()).isEqualTo(1);
+              assertThat(e.getBlockFor()).isEqualTo(2);
+              assertThat(e.getWriteType()).isEqualTo(com.datastax.oss.driver.api.core.servererrors.WriteType.SIMPLE);
+            });
+      } finally {
+        lost.off();
+      }
+      for (int i = 0; i < 24; i++) {
+        assertThat(sessions.get(1 + i % 2).execute(quorum("SELECT v FROM r3.kv WHERE k = " + (1000 + i))).one()
+            .getString("v")).isEqualTo("async" + i);
+      }
+    } finally {
+      slow.off();
+      server.close();
+    }
+  }
+
+  @Test
+  void withANodeDownTruncateFailsAndCreateIndexWorksAsCassandras() {
+    everywhere("CREATE TABLE IF NOT EXISTS r3.down (k int PRIMARY KEY, v int)");
+    for (int i = 0; i < 20; i++) {
+      sessions.get(0).execute(quorum("INSERT INTO r3.down (k, v) VALUES (" + i + ", " + (i % 4) + ")"));
+    }
+    ring.markDown(2, true);
+    io.cassette.cluster.net.MessageFilters.Rule to2 = ring.filters().allVerbs().to(RingHarness.address(2)).drop();
+    try {
+      // Cassandra 5.0.4, 3-node ring, one node stopped: TRUNCATE_ERROR, not UNAVAILABLE.
+      assertThat(error(() -> sessions.get(0).execute("TRUNCATE r3.down")))
+          .isInstanceOf(com.datastax.oss.driver.api.core.servererrors.TruncateException.class)
+          .hasMessage("Error during truncate: Cannot achieve consistency level ALL");
+      // ... and CREATE INDEX succeeds; the index answers at QUORUM from the nodes that are up.
+      sessions.get(0).execute("CREATE INDEX IF NOT EXISTS down_v ON r3.down (v)");
+      sessions.get(1).execute("CREATE INDEX IF NOT EXISTS down_v ON r3.down (v)");
+      assertThat(sessions.get(1).execute(quorum("SELECT k FROM r3.down WHERE v = 1")).all()).hasSize(5);
+    } finally {
+      to2.off();
+      ring.markDown(2, false);
+    }
+    sessions.get(2).execute("CREATE INDEX IF NOT EXISTS down_v ON r3.down (v)");
+    assertThat(sessions.get(0).execute(quorum("SELECT k FROM r3.down WHERE k = 3")).all()).hasSize(1);
+  }
+
   /** An int partition key owned by node {@code index}. */
   static int keyOwnedBy(int index) {
     for (int k = 0; ; k++) {

@@ -136,6 +136,9 @@ public final class CassetteNode implements AutoCloseable {
       front = forwarding;
       // Like Cassandra, the front doors open once the node is part of the ring.
       ring.join(io.cassette.cql.language.NodeInfo.RELEASE_VERSION, cqlPort, respPort);
+      // Then, as Cassandra, wait (bounded, once) to hear from the peers: first requests would
+      // otherwise find replicas DOWN that are only not heard from yet.
+      ring.awaitPeers(Duration.ofSeconds(Math.max(0, config.integer(ConfigKeys.BLOCK_FOR_PEERS_TIMEOUT_IN_SECS))));
     } else {
       coordinator = LocalCoordinator.open(engine, null);
       front = coordinator;
@@ -359,15 +362,32 @@ public final class CassetteNode implements AutoCloseable {
     try {
       return binder.bind();
     } catch (RuntimeException e) {
-      Throwable cause = e;
-      while (cause.getCause() != null && !(cause instanceof BindException)) {
-        cause = cause.getCause();
-      }
       throw new StartException("Cannot listen for " + what + " on "
           + config.string(ConfigKeys.LISTEN_ADDRESS) + ":" + config.integer(key) + " (" + key
-          + ", from " + config.source(key) + "): "
-          + (cause.getMessage() != null ? cause.getMessage() : cause.toString()), e);
+          + ", from " + config.source(key) + "): " + reason(e), e);
     }
+  }
+
+  /**
+   * What a start failure's chain says: a busy port's BindException, else the deepest message.
+   * Not the root cause itself: a ring node's Redis door failed with "... null" because the
+   * root was the metadata commit's {@code TimeoutException}, which has no message, under
+   * "metadata service unavailable: no answer within N ms", which names what happened.
+   */
+  static String reason(Throwable failure) {
+    String deepest = null;
+    Throwable root = failure;
+    int depth = 0;
+    for (Throwable t = failure; t != null && depth++ < 32; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof BindException) {
+        return t.getMessage() != null ? t.getMessage() : "address in use";
+      }
+      if (t.getMessage() != null && !t.getMessage().isBlank()) {
+        deepest = t.getMessage();
+      }
+      root = t;
+    }
+    return deepest != null ? deepest : root.toString();
   }
 
   private static String format(InetSocketAddress a) {

@@ -51,6 +51,37 @@ class HandshakeRefusalTest {
     }
   }
 
+  /**
+   * Mixed versions during a rolling upgrade: a node of the next messaging version that still
+   * speaks ours (its minimum is our version) talks at ours, both ways; one that dropped ours is
+   * refused with both ranges named.
+   */
+  @Test
+  void aNodeOfTheNextVersionInteroperatesWhileItStillSpeaksOurs() throws Exception {
+    int next = MessagingService.CURRENT_VERSION + 1;
+    try (TestRing ring = new TestRing(1); LogCapture logs = new LogCapture()) {
+      MessagingConfig c = MessagingConfig.builder(TestRing.address(2)).storagePort(ring.port())
+          .reconnectDelays(Duration.ofMillis(20), Duration.ofMillis(500)).build();
+      MessagingService upgraded = new MessagingService(c, next, MessagingService.CURRENT_VERSION).start();
+      try {
+        assertThat(upgraded.sendWithCallback(ring.peer(0), Message.out(Verb.PING_REQ, new byte[0]))
+            .get(5, TimeUnit.SECONDS).verb()).isEqualTo(Verb.PING_RSP);
+        assertThat(ring.node(0).sendWithCallback(upgraded.address(), Message.out(Verb.PING_REQ, new byte[0]))
+            .get(5, TimeUnit.SECONDS).verb()).isEqualTo(Verb.PING_RSP);
+      } finally {
+        upgraded.stop();
+      }
+      MessagingService only = stranger(ring, 3, MessagingConfig.DEFAULT_CLUSTER_NAME, next);
+      try {
+        Throwable t = failure(only.sendWithCallback(ring.peer(0), Message.out(Verb.PING_REQ, new byte[0])));
+        assertThat(t).isInstanceOf(HandshakeRefusedException.class)
+            .hasMessageContaining("messaging versions " + next + ".." + next + " do not overlap ours");
+      } finally {
+        only.stop();
+      }
+    }
+  }
+
   @Test
   void anIncompatibleMessagingVersionIsRefused() throws Exception {
     try (TestRing ring = new TestRing(1); LogCapture logs = new LogCapture()) {

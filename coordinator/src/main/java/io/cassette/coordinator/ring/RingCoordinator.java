@@ -300,6 +300,26 @@ public final class RingCoordinator implements Coordinator {
     route(mutation.updates(), cl, "SIMPLE", request);
   }
 
+  /** As {@link #write}, without a thread waiting for the replicas: see {@link WriteFanOut#start}. */
+  @Override
+  public CompletableFuture<Void> writeAsync(Mutation mutation, Request request) {
+    try {
+      ConsistencyLevel cl = request.consistency();
+      if (allNodeLocal(mutation.updates())) {
+        local.write(mutation, request);
+        return CompletableFuture.completedFuture(null);
+      }
+      LevelRules.forWrite(cl);
+      for (String ks : keyspaces(mutation.updates())) {
+        checkLevel(ks, cl);
+      }
+      requireTables(mutation.updates());
+      return writes.start(ring.get(), mutation.updates(), cl, "SIMPLE", request, null);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
   @Override
   public void batch(List<PartitionUpdate> updates, BatchType type, Request request) {
     if (allNodeLocal(updates)) {
@@ -452,12 +472,16 @@ public final class RingCoordinator implements Coordinator {
 
   /** Sends each partition's update to all its replicas and waits for the level ({@link WriteFanOut}). */
   private void route(List<PartitionUpdate> updates, ConsistencyLevel cl, String writeType, Request request) {
+    requireTables(updates);
+    writes.write(ring.get(), updates, cl, writeType, request, null);
+  }
+
+  private void requireTables(List<PartitionUpdate> updates) {
     for (PartitionUpdate u : updates) {
       if (!nodeLocal(u.keyspace())) {
         requireTable(u.keyspace(), u.table());
       }
     }
-    writes.write(ring.get(), updates, cl, writeType, request, null);
   }
 
   /** Waits for every future; the first failure is thrown after all have completed. */

@@ -21,9 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * One write sent to every replica of each partition it touches, as Cassandra's
@@ -77,6 +75,23 @@ final class WriteFanOut {
    */
   void write(TokenRing r, List<PartitionUpdate> updates, ConsistencyLevel cl, String writeType, Request request,
              Endpoint applied) {
+    CompletableFuture<Void> outcome = start(r, updates, cl, writeType, request, applied);
+    try {
+      outcome.join();
+    } catch (java.util.concurrent.CompletionException e) {
+      throw e.getCause() instanceof RuntimeException re ? re : e;
+    }
+  }
+
+  /**
+   * Starts writing {@code updates} at {@code cl} and returns at once: the future completes on
+   * the thread of the answer that meets the level (a messaging event loop, or this one), or
+   * fails with {@link CoordinatorException.Timeout} / {@link CoordinatorException.Failure}, so no
+   * thread waits for the replicas' round trips. This node's own part is applied before it
+   * returns. Throws {@link CoordinatorException.Unavailable} before sending anything.
+   */
+  CompletableFuture<Void> start(TokenRing r, List<PartitionUpdate> updates, ConsistencyLevel cl, String writeType,
+                                Request request, Endpoint applied) {
     int n = updates.size();
     Progress p = new Progress(cl, writeType, n);
     Map<Endpoint, List<Integer>> byReplica = new LinkedHashMap<>();
@@ -175,9 +190,9 @@ final class WriteFanOut {
       p.answer(r, r.self(), mine, failed);
     }
     if (TEST_FAULT_ACK_BEFORE_REPLICAS) {
-      return;
+      return CompletableFuture.completedFuture(null);
     }
-    p.await(messaging.config().timeouts().millis(Verb.MUTATION_REQ) + SAFETY_MILLIS);
+    return p.outcome(messaging.config().timeouts().millis(Verb.MUTATION_REQ) + SAFETY_MILLIS);
   }
 
   private static List<PartitionUpdate> select(List<PartitionUpdate> updates, List<Integer> indexes) {
@@ -250,15 +265,22 @@ final class WriteFanOut {
       done.complete(null);
     }
 
-    void await(long millis) {
-      try {
-        done.get(millis, TimeUnit.MILLISECONDS);
-      } catch (TimeoutException | ExecutionException e) {
-        synchronized (this) {
-          failed = failed >= 0 ? failed : firstUnmet();
+    /** Completes when the level is met, else fails with the Timeout or Failure Cassandra would send. */
+    CompletableFuture<Void> outcome(long millis) {
+      CompletableFuture<Void> result = new CompletableFuture<>();
+      done.orTimeout(millis, TimeUnit.MILLISECONDS).whenComplete((v, e) -> {
+        try {
+          finish(e != null);
+          result.complete(null);
+        } catch (RuntimeException ex) {
+          result.completeExceptionally(ex);
         }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+      });
+      return result;
+    }
+
+    private void finish(boolean timedOut) {
+      if (timedOut) {
         synchronized (this) {
           failed = failed >= 0 ? failed : firstUnmet();
         }

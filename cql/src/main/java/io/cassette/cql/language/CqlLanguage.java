@@ -182,6 +182,35 @@ public final class CqlLanguage implements QueryHandler {
 
   @Override
   public Result execute(byte[] id, byte[] resultMetadataId, QueryOptions options, ClientState state) {
+    return executePrepared(id, options, state, null);
+  }
+
+  /** A plain write's answer completes from the replicas' acknowledgements (see QueryHandler). */
+  @Override
+  public java.util.concurrent.CompletableFuture<Result> executeAsync(byte[] id, byte[] resultMetadataId,
+                                                                     QueryOptions options, ClientState state) {
+    String[] writeType = {null};
+    QueryContext[] context = {null};
+    Result r = executePrepared(id, options, state, context);
+    java.util.concurrent.CompletableFuture<Void> pending = context[0] == null ? null : context[0].pending();
+    if (pending == null) {
+      return java.util.concurrent.CompletableFuture.completedFuture(r);
+    }
+    writeType[0] = "SIMPLE";
+    return pending.handle((v, failure) -> {
+      if (failure == null) {
+        return r;
+      }
+      Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+          ? failure.getCause() : failure;
+      return guard(options, writeType, () -> {
+        throw cause instanceof RuntimeException re ? re : new IllegalStateException(cause);
+      });
+    });
+  }
+
+  /** @param later null: the write completes before this returns; else receives the context, whose write may be pending */
+  private Result executePrepared(byte[] id, QueryOptions options, ClientState state, QueryContext[] later) {
     String[] writeType = {null};
     return guard(options, writeType, () -> {
       Executable e = lookup(id);
@@ -190,7 +219,12 @@ public final class CqlLanguage implements QueryHandler {
       List<ByteBuffer> values = orderValues(e, options);
       checkCount(e, values);
       traceExecute(id, e, values);
-      Result r = e.execute(new QueryContext(options, state, services, values));
+      QueryContext ctx = new QueryContext(options, state, services, values);
+      if (later != null) {
+        ctx.answerLater();
+        later[0] = ctx;
+      }
+      Result r = e.execute(ctx);
       access.afterSchemaChange(state, r);
       return r;
     });

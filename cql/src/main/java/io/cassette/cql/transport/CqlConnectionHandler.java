@@ -509,6 +509,7 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
     boolean bodyReleased = false;
     ClientWarnings.begin();
     TraceSession trace = null;
+    java.util.concurrent.CompletableFuture<Result> later = null;
     try {
       try {
         request = RequestDecoder.decode(envelope.opcode(), envelope.body(), envelope.version(), maxValueBytes);
@@ -525,7 +526,19 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
       envelope.body().release();
       bodyReleased = true;
       trace = RequestTracing.begin(envelope, request, state);
-      body = execute(ctx, request, envelope.version());
+      if (trace == null && request instanceof Request.Execute e) {
+        // A write answers when its replicas have: this worker does not wait for them.
+        java.util.concurrent.CompletableFuture<Result> f =
+            handler.executeAsync(e.id(), e.resultMetadataId(), e.options(), state);
+        if (f.isDone()) {
+          body = encodeExecute(ctx, e, now(f), envelope.version());
+        } else {
+          later = f;
+          body = null;
+        }
+      } else {
+        body = execute(ctx, request, envelope.version());
+      }
       if (envelope.opcode() == Opcode.AUTH_RESPONSE) {
         opcode = ready ? Opcode.AUTH_SUCCESS : Opcode.AUTH_CHALLENGE;
       }
@@ -550,10 +563,60 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
       }
       warnings = ClientWarnings.finish();
     }
+    if (later != null) {
+      answerLater(ctx, envelope, (Request.Execute) request, later, warnings, decodedAtNanos, bytes);
+      return;
+    }
     // Stored before answering, so a driver that fetches the trace at once finds it whole.
     java.util.UUID traceId = RequestTracing.end(trace, handler);
     record(envelope.opcode(), request, opcode == Opcode.ERROR, (System.nanoTime() - decodedAtNanos) / 1000);
     respond(ctx, envelope, opcode, body, warnings, traceId).addListener(f -> requestDone(ctx, bytes));
+  }
+
+  /** The result of a completed future, its failure thrown as itself (a CqlException mostly). */
+  private static Result now(java.util.concurrent.CompletableFuture<Result> f) {
+    try {
+      return f.join();
+    } catch (java.util.concurrent.CompletionException e) {
+      if (e.getCause() instanceof RuntimeException re) {
+        throw re;
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Answers an EXECUTE whose write completes later, on the thread that completes it (a
+   * messaging event loop): encoding a write's RESULT is cheap, and respond() hops to this
+   * connection's event loop to write it.
+   */
+  private void answerLater(ChannelHandlerContext ctx, Envelope envelope, Request.Execute request,
+                           java.util.concurrent.CompletableFuture<Result> later, List<String> warnings,
+                           long decodedAtNanos, long bytes) {
+    later.whenComplete((result, failure) -> {
+      int opcode = Opcode.RESULT;
+      ByteBuf body;
+      try {
+        if (failure != null) {
+          throw failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+              ? failure.getCause() : failure;
+        }
+        body = encodeExecute(ctx, request, result, envelope.version());
+      } catch (CqlException e) {
+        opcode = Opcode.ERROR;
+        body = ErrorEncoder.encode(ctx.alloc(), e, envelope.version());
+      } catch (Throwable t) {
+        LOG.error("Unexpected error completing EXECUTE on stream {}", envelope.streamId(), t);
+        opcode = Opcode.ERROR;
+        body = ErrorEncoder.encode(ctx.alloc(), new CqlException(ErrorCode.SERVER_ERROR,
+            "Unexpected error while executing the request; the node's log has the details"), envelope.version());
+      }
+      record(envelope.opcode(), request, opcode == Opcode.ERROR, (System.nanoTime() - decodedAtNanos) / 1000);
+      if (ctx.executor().inEventLoop()) {
+        producing.decrementAndGet(); // respond() counts it down only when it hops from another thread
+      }
+      respond(ctx, envelope, opcode, body, warnings, null).addListener(f -> requestDone(ctx, bytes));
+    });
   }
 
   /** Latency and errors per request type; slow statements to the CQL slow log. */
@@ -589,24 +652,32 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
       return ResultEncoder.encode(ctx.alloc(), r, v, q.options().skipMetadata(), null, null);
     }
     if (request instanceof Request.Execute e) {
-      Result r = handler.execute(e.id(), e.resultMetadataId(), e.options(), state);
-      byte[] newMetadataId = null;
-      boolean skipMetadata = e.options().skipMetadata();
-      if (isConditionalResult(r)) {
-        // As Cassandra (v5 too): a conditional statement's columns vary with the outcome, so its
-        // rows always carry their metadata and never METADATA_CHANGED.
-        skipMetadata = false;
-      } else if (v >= ProtocolVersions.FIRST_SEGMENTED && r instanceof Result.Rows rows) {
-        byte[] current = metadataIdOf(rows.columns());
-        if (!Arrays.equals(current, e.resultMetadataId())) {
-          newMetadataId = current;
-        }
-      } else if (skipMetadata && r instanceof Result.Rows rows) {
-        byte[] prepared = handler.preparedResultMetadataId(e.id());
-        skipMetadata = prepared == null || Arrays.equals(prepared, metadataIdOf(rows.columns()));
-      }
-      return ResultEncoder.encode(ctx.alloc(), r, v, skipMetadata, newMetadataId, null);
+      return encodeExecute(ctx, e, handler.execute(e.id(), e.resultMetadataId(), e.options(), state), v);
     }
+    return executeOther(ctx, request, v);
+  }
+
+  /** An EXECUTE's RESULT, with or without its metadata as the protocol version and the client ask. */
+  private ByteBuf encodeExecute(ChannelHandlerContext ctx, Request.Execute e, Result r, int v) {
+    byte[] newMetadataId = null;
+    boolean skipMetadata = e.options().skipMetadata();
+    if (isConditionalResult(r)) {
+      // As Cassandra (v5 too): a conditional statement's columns vary with the outcome, so its
+      // rows always carry their metadata and never METADATA_CHANGED.
+      skipMetadata = false;
+    } else if (v >= ProtocolVersions.FIRST_SEGMENTED && r instanceof Result.Rows rows) {
+      byte[] current = metadataIdOf(rows.columns());
+      if (!Arrays.equals(current, e.resultMetadataId())) {
+        newMetadataId = current;
+      }
+    } else if (skipMetadata && r instanceof Result.Rows rows) {
+      byte[] prepared = handler.preparedResultMetadataId(e.id());
+      skipMetadata = prepared == null || Arrays.equals(prepared, metadataIdOf(rows.columns()));
+    }
+    return ResultEncoder.encode(ctx.alloc(), r, v, skipMetadata, newMetadataId, null);
+  }
+
+  private ByteBuf executeOther(ChannelHandlerContext ctx, Request request, int v) {
     if (request instanceof Request.Prepare p) {
       Result.Prepared r = handler.prepare(p.query(), p.keyspace(), state);
       byte[] metadataId = r.resultMetadataId() != null ? r.resultMetadataId()

@@ -53,53 +53,39 @@ public final class Database {
 
   Database(int index, Coordinator coordinator, RedisClock clock, MetaCache cache, SubRowCache subRows,
            io.cassette.coordinator.Request request) {
-    this(index, coordinator, clock, cache, subRows, request, 0);
-  }
-
-  /**
-   * @param startWaitMillis how long to try again while too few replicas answer the reads of
-   *                        the marks: a node's start waits for its peers, a SELECT does not
-   */
-  Database(int index, Coordinator coordinator, RedisClock clock, MetaCache cache, SubRowCache subRows,
-           io.cassette.coordinator.Request request, long startWaitMillis) {
     this.cache = cache;
     this.subRowCache = subRows;
     this.index = index;
     this.clock = clock;
     this.table = RedisTable.open(coordinator, index, request);
-    whenReplicasAnswer(startWaitMillis, () -> {
-      checkLayout();
-      return null;
-    });
-    this.legacyExpiry = whenReplicasAnswer(startWaitMillis, () -> !table.read(RedisLayout.LEGACY_EXPIRY_KEY,
-        new ReadQuery(List.of(Slice.ALL), false, 1, nowSeconds())).rows().isEmpty());
+    readMarks();
   }
 
-  /** How long a starting node waits for enough replicas to read its databases' marks. */
-  static final long START_WAIT_MILLIS = 120_000;
-
   /**
-   * Runs a start-up read or write of the marks, again while too few replicas answer: a ring
-   * node restarting before it sees its peers UP got Unavailable here, and the whole node
-   * exited ("Cannot listen for RESP ... Cannot achieve consistency level QUORUM").
+   * Whether the layout mark was checked and the legacy expiry partition looked at. On a ring
+   * the server waits for its peers before the door opens (block_for_peers_timeout_in_secs);
+   * a replica of the marks still DOWN, or not knowing the table yet, then does not stop the door: the marks are read again
+   * by each active-expiry step until they answer (meanwhile layout 1's partition is expired
+   * too, which only costs a read).
    */
-  private static <T> T whenReplicasAnswer(long waitMillis, java.util.function.Supplier<T> step) {
-    long deadline = System.nanoTime() + waitMillis * 1_000_000L;
-    while (true) {
-      try {
-        return step.get();
-      } catch (io.cassette.coordinator.CoordinatorException.Unavailable
-               | io.cassette.coordinator.CoordinatorException.Timeout e) {
-        if (System.nanoTime() - deadline > 0) {
-          throw e;
-        }
-        try {
-          Thread.sleep(250);
-        } catch (InterruptedException ie) {
-          Thread.currentThread().interrupt();
-          throw e;
-        }
-      }
+  private boolean marksRead;
+  /** When active expiry may try the marks again (a replica that times out costs a timeout). */
+  private long marksRetryNanos;
+  private static final long MARKS_RETRY_NANOS = 5_000_000_000L;
+
+  private void readMarks() {
+    marksRetryNanos = System.nanoTime() + MARKS_RETRY_NANOS;
+    try {
+      checkLayout();
+      legacyExpiry = !table.read(RedisLayout.LEGACY_EXPIRY_KEY,
+          new ReadQuery(List.of(Slice.ALL), false, 1, nowSeconds())).rows().isEmpty();
+      marksRead = true;
+    } catch (io.cassette.coordinator.CoordinatorException.Unavailable
+             | io.cassette.coordinator.CoordinatorException.Timeout
+             | io.cassette.coordinator.CoordinatorException.Failure e) {
+      // Failure: seen at a ring's start, the replica of the marks had not applied the schema
+      // entry creating the table yet (INCOMPATIBLE_SCHEMA) and the node exited.
+      legacyExpiry = true;
     }
   }
 
@@ -435,6 +421,9 @@ public final class Database {
    * passed, found through the expiry index. Returns the keys deleted (for WATCH).
    */
   public List<byte[]> expireSome() {
+    if (!marksRead && System.nanoTime() - marksRetryNanos >= 0) {
+      readMarks();
+    }
     long now = clock.nowMillis();
     List<byte[]> removed = new ArrayList<>();
     Batch b = batch();
@@ -463,8 +452,15 @@ public final class Database {
     KeyMeta.putLong(start, 0, expiryLowWater[bucket]);
     byte[] end = new byte[8];
     KeyMeta.putLong(end, 0, now);
-    PartitionView view = table.read(partition,
-        new ReadQuery(List.of(new Slice(start, true, end, true)), false, limit, nowSeconds()));
+    ReadQuery due = new ReadQuery(List.of(new Slice(start, true, end, true)), false, limit, nowSeconds());
+    // Ten times a second on every bucket this node owns: first look at this node's own copy
+    // (no messages); only a bucket with due entries here is read at the door's level. An idle
+    // ring otherwise sent a QUORUM read per bucket and cycle (RF > 1). An entry this replica
+    // missed is expired once it has it (hints, repair), or lazily when its key is read.
+    if (!legacy && table.readHere(partition, due).rows().isEmpty()) {
+      return 0;
+    }
+    PartitionView view = table.read(partition, due);
     if (view.rows().isEmpty()) {
       if (legacy && table.read(partition, new ReadQuery(List.of(Slice.ALL), false, 1, nowSeconds()))
           .rows().isEmpty()) {

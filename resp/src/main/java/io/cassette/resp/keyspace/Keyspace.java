@@ -10,6 +10,7 @@ import io.cassette.coordinator.Request;
  * Not thread-safe: used by the single command thread.
  */
 public final class Keyspace {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Keyspace.class);
   private final Coordinator coordinator;
   private final RedisClock clock = new RedisClock();
   private final Database[] databases = new Database[RedisLayout.DATABASES];
@@ -56,9 +57,37 @@ public final class Keyspace {
     this.cache = new MetaCache(budget);
     this.subRows = new SubRowCache(budget / 2);
     // Reopen databases that already have tables, so DBSIZE/INFO and expiry see them.
+    long deadline = System.nanoTime() + OPEN_WAIT_MILLIS * 1_000_000L;
     for (int i = 0; i < RedisLayout.DATABASES; i++) {
       if (i == 0 || RedisTable.exists(coordinator, i)) {
-        databases[i] = new Database(i, coordinator, clock, cache, subRows, request, Database.START_WAIT_MILLIS);
+        databases[i] = openAtStart(i, deadline);
+      }
+    }
+  }
+
+  /**
+   * How long the door's start tries again to create its tables while the metadata service
+   * cannot commit. Seen on a loaded machine: a ring node's first schema commit took over the
+   * 5 s commit timeout (GC pauses, Raft catching up) and the node exited with "Cannot listen
+   * for RESP ... null" (the timeout's message). A SELECT of a new database does not wait.
+   */
+  static final long OPEN_WAIT_MILLIS = 60_000;
+
+  private Database openAtStart(int index, long deadline) {
+    while (true) {
+      try {
+        return new Database(index, coordinator, clock, cache, subRows, request);
+      } catch (io.cassette.coordinator.metadata.MetadataUnavailableException e) {
+        if (System.nanoTime() - deadline > 0) {
+          throw e;
+        }
+        LOG.warn("Redis database {}: cannot create its table yet ({}); trying again", index, e.getMessage());
+        try {
+          Thread.sleep(1_000);
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
       }
     }
   }

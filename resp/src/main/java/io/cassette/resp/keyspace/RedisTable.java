@@ -95,6 +95,16 @@ final class RedisTable {
     return coordinator.read(RedisLayout.KEYSPACE, name, partitionKey, query, request);
   }
 
+  /**
+   * A read at ONE: a partition this node holds is read here, without messages (the ring
+   * prefers itself at ONE). For background probes only, never for a command's answer.
+   */
+  PartitionView readHere(byte[] partitionKey, ReadQuery query) {
+    return coordinator.read(RedisLayout.KEYSPACE, name, partitionKey, query, HERE);
+  }
+
+  private static final Request HERE = Request.of(io.cassette.coordinator.ConsistencyLevel.ONE);
+
   Table.CloseableIterator<PartitionView> scan(KeyRange range, ReadQuery query) {
     return coordinator.scan(RedisLayout.KEYSPACE, name, range, query, request);
   }

@@ -68,6 +68,7 @@ public final class ConfigKeys {
   public static final String RACK = "rack";
   public static final String PHI_CONVICT_THRESHOLD = "phi_convict_threshold";
   public static final String HEARTBEAT_INTERVAL = "heartbeat_interval";
+  public static final String BLOCK_FOR_PEERS_TIMEOUT_IN_SECS = "block_for_peers_timeout_in_secs";
   public static final String HINTED_HANDOFF_ENABLED = "hinted_handoff_enabled";
   public static final String MAX_HINT_WINDOW = "max_hint_window";
   public static final String HINTED_HANDOFF_THROTTLE = "hinted_handoff_throttle";
@@ -171,6 +172,7 @@ public final class ConfigKeys {
     add(new ConfigKey(RACK, ValueType.STRING, null));
     add(new ConfigKey(PHI_CONVICT_THRESHOLD, ValueType.STRING, "8"));
     add(new ConfigKey(HEARTBEAT_INTERVAL, ValueType.DURATION, "1000ms"));
+    add(new ConfigKey(BLOCK_FOR_PEERS_TIMEOUT_IN_SECS, ValueType.INT, "10"));
     // Hinted handoff and the batch log (issue 16), Cassandra's names. hinted_handoff_throttle
     // and batchlog_replay_throttle are per second, as Cassandra's KiB values are.
     add(new ConfigKey(HINTED_HANDOFF_ENABLED, ValueType.BOOLEAN, "true"));

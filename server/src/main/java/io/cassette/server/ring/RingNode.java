@@ -53,6 +53,8 @@ public final class RingNode implements AutoCloseable {
   private static final long RETRY_MILLIS = 500;
   /** How often a join waiting for the metadata service says so in the log. */
   private static final long WAIT_LOG_MILLIS = 10_000;
+  /** How often {@link #awaitPeers} looks at the failure detector (a heartbeat is ~1 s). */
+  private static final long PEER_POLL_MILLIS = 50;
 
   /** Told of ring changes and liveness, with the native (CQL) address of the node. */
   public interface Events {
@@ -451,6 +453,50 @@ public final class RingNode implements AutoCloseable {
   /** Completes when this node has applied the metadata log up to {@code epoch} (before acting on a newer message). */
   public CompletableFuture<?> awaitEpoch(long epoch) {
     return metadata.awaitEpoch(Epoch.of(epoch), Duration.ofSeconds(10));
+  }
+
+  /**
+   * Waits once, at most {@code timeout}, before the front doors open: until every other member
+   * of this data centre that owns tokens is UP and the metadata service can commit. A node
+   * that opened its doors at once answered its first requests (and its Redis door's own
+   * start-up reads) with Unavailable for replicas that were up but not heard from yet, or
+   * timed out committing a schema entry while Raft still elected a leader. As Cassandra's
+   * {@code block_for_peers_timeout_in_secs} (remote data centres are not waited for): at the
+   * deadline the doors open anyway and the peers still DOWN are logged.
+   *
+   * @return the peers still DOWN (empty when all came UP)
+   */
+  public List<Member> awaitPeers(Duration timeout) throws InterruptedException {
+    long start = System.nanoTime();
+    long deadline = start + timeout.toNanos();
+    boolean metadataReady = metadata.awaitReady(timeout);
+    List<Member> down = downPeers();
+    while (!down.isEmpty() && !closed && System.nanoTime() - deadline < 0) {
+      Thread.sleep(PEER_POLL_MILLIS);
+      down = downPeers();
+    }
+    long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    if (!down.isEmpty() || !metadataReady) {
+      List<String> names = new ArrayList<>();
+      down.forEach(m -> names.add(m.listenAddress().getHostAddress()));
+      LOG.warn("Ring: opening the front doors after {} ms (block_for_peers_timeout_in_secs) with {}{}", waited,
+          down.isEmpty() ? "every peer UP" : "peers still DOWN: " + names,
+          metadataReady ? "" : "; the metadata service has no leader yet");
+    } else {
+      LOG.info("Ring: {} peers UP after {} ms; opening the front doors", peers().size(), waited);
+    }
+    return down;
+  }
+
+  /** Token-owning members of this data centre the failure detector does not see UP yet. */
+  private List<Member> downPeers() {
+    List<Member> down = new ArrayList<>();
+    for (Member m : peers()) {
+      if (m.dataCenter().equals(settings.dataCenter()) && !isAlive(m)) {
+        down.add(m);
+      }
+    }
+    return down;
   }
 
   /** Active members other than this node that own tokens: system.peers' rows. */

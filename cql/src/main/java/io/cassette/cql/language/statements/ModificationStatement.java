@@ -299,7 +299,12 @@ public final class ModificationStatement implements Executable {
           Tracing.trace("Adding to " + u.table() + " memtable");
         }
       }
-      ctx.services.coordinator().write(new Mutation(updates), ctx.request());
+      if (ctx.answersLater() && !Tracing.isTracing()) {
+        // Answered from the replicas' acknowledgements: no thread waits for their round trips.
+        ctx.later(ctx.services.coordinator().writeAsync(new Mutation(updates), ctx.request()));
+      } else {
+        ctx.services.coordinator().write(new Mutation(updates), ctx.request());
+      }
     }
   }
 

@@ -25,6 +25,10 @@ public final class QueryContext {
   private final long nowInSeconds;
   private long timestamp = Long.MIN_VALUE;
   private Request request;
+  /** Whether a write may be left to complete after execute returns ({@link #later}); else null. */
+  private boolean answersLater;
+  /** The write left to complete, or null. */
+  private java.util.concurrent.CompletableFuture<Void> pending;
   /** The columns a SELECT reads, as Cassandra prints them in a tombstone warning ("*" or "v, w"). */
   private String readColumns = "*";
 
@@ -36,6 +40,29 @@ public final class QueryContext {
     this.nowMillis = System.currentTimeMillis();
     this.nowInSeconds = options.nowInSeconds() != Integer.MIN_VALUE ? options.nowInSeconds()
         : nowMillis / 1000;
+  }
+
+  /** Lets the statement's write complete after it returns (the caller answers from {@link #pending}). */
+  public void answerLater() {
+    answersLater = true;
+  }
+
+  /** Whether the statement may hand its write over with {@link #later}. */
+  public boolean answersLater() {
+    return answersLater;
+  }
+
+  /** Hands the statement's write over: its outcome is the statement's answer. Once. */
+  public void later(java.util.concurrent.CompletableFuture<Void> write) {
+    if (pending != null) {
+      throw new IllegalStateException("a statement hands one write over");
+    }
+    pending = write;
+  }
+
+  /** The write handed over, or null (the statement finished within execute). */
+  public java.util.concurrent.CompletableFuture<Void> pending() {
+    return pending;
   }
 
   /** The value bound to marker {@code index}: null for NULL, {@link #UNSET} for unset. */

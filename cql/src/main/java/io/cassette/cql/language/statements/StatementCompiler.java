@@ -95,9 +95,22 @@ public final class StatementCompiler {
     return terms(schema, t, new Bindings());
   }
 
+  /**
+   * As Cassandra 5.0.4 answers on a ring with a node down (measured on the anchor ring): not
+   * UNAVAILABLE but TRUNCATE_ERROR "Error during truncate: Cannot achieve consistency level ALL",
+   * and "... Truncate timed out - received only N responses" when a node does not answer.
+   */
   private void truncate(String keyspace, String table, QueryContext ctx) {
     if (services.coordinator().table(keyspace, table).isPresent()) {
-      services.coordinator().truncate(keyspace, table, ctx.request());
+      try {
+        services.coordinator().truncate(keyspace, table, ctx.request());
+      } catch (io.cassette.coordinator.CoordinatorException.Unavailable e) {
+        throw new io.cassette.cql.CqlException(io.cassette.cql.ErrorCode.TRUNCATE_ERROR,
+            "Error during truncate: " + e.getMessage());
+      } catch (io.cassette.coordinator.CoordinatorException.Timeout e) {
+        throw new io.cassette.cql.CqlException(io.cassette.cql.ErrorCode.TRUNCATE_ERROR,
+            "Error during truncate: Truncate timed out - received only " + e.received + " responses");
+      }
     }
   }
 
