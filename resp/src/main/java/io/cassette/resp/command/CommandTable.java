@@ -40,6 +40,7 @@ public final class CommandTable {
     ConnectionCommands.register(t);
     ServerCommands.register(t);
     KeyCommands.register(t);
+    ObjectCommand.register(t);
     StringCommands.register(t);
     HashCommands.register(t);
     ListCommands.register(t);
