@@ -9,6 +9,46 @@ final class Redis7Scripts {
 
   static final Map<String, String> ALL = new LinkedHashMap<>();
 
+  /** Commands whose keyspace notifications are compared (KEAn). */
+  static final String NOTIFIED = """
+      SET foo bar
+      SET foo baz EX 100
+      EXPIRE foo 100
+      PERSIST foo
+      DEL foo nokey
+      LPUSH l a b
+      RPOP l
+      LPOP l
+      SADD s a b
+      SREM s x
+      SREM s a
+      SPOP s
+      HSET h a 1
+      HINCRBY h a 2
+      HDEL h a
+      ZADD z 1 a
+      ZADD z INCR 1 a
+      ZREM z a
+      INCR n
+      DECR n
+      INCRBYFLOAT n 1.5
+      APPEND n x
+      SETRANGE n 0 y
+      MSET a 1 b 2
+      RENAME a c
+      EXPIRE c 0
+      SINTERSTORE d s nokey
+      RPUSH l2 a
+      LMOVE l2 l3 LEFT RIGHT
+      RPOPLPUSH l3 l4
+      SMOVE s2 s3 x
+      SADD s2 x
+      SMOVE s2 s3 x
+      GETDEL b
+      SETEX e 100 v
+      GETEX e PERSIST
+      """;
+
   static {
     ALL.put("encoding settings and OBJECT", """
         CONFIG SET hash-max-ziplist-entries 16

@@ -7,10 +7,12 @@ import io.cassette.resp.testing.RawClient;
 import io.cassette.resp.testing.RealRedis;
 import io.cassette.resp.testing.TestServer;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -48,6 +50,43 @@ class Redis7TypesDifferentialTest {
   static Stream<Arguments> scripts() {
     return Redis7Scripts.ALL.entrySet().stream()
         .map(e -> Arguments.of(e.getKey(), e.getValue()));
+  }
+
+  /** The messages a PSUBSCRIBE * client receives while {@link Redis7Scripts#NOTIFIED} runs. */
+  @Test
+  void keyspaceNotificationsAsRedis() throws Exception {
+    assertThat(notifications(cassette.address)).isEqualTo(notifications(redis.address));
+  }
+
+  private static List<String> notifications(java.net.InetSocketAddress address) throws Exception {
+    try (RawClient c = new RawClient(address); RawClient sub = new RawClient(address)) {
+      c.command("FLUSHALL");
+      c.reply();
+      c.command("CONFIG", "SET", "notify-keyspace-events", "KEAn");
+      c.reply();
+      sub.readTimeout(10_000);
+      sub.command("PSUBSCRIBE", "*");
+      sub.reply();
+      for (String line : Redis7Scripts.NOTIFIED.split("\n")) {
+        if (!line.isBlank()) {
+          c.command(DifferentialTest.split(line.strip()));
+          c.reply();
+        }
+      }
+      c.command("PUBLISH", "end", "end"); // delivered after every event before it
+      c.reply();
+      c.command("CONFIG", "SET", "notify-keyspace-events", "");
+      c.reply();
+      List<String> got = new ArrayList<>();
+      for (int i = 0; i < 1000; i++) {
+        String m = sub.reply();
+        if (m.contains("\r\nend\r\n")) {
+          return got;
+        }
+        got.add(m);
+      }
+      return got;
+    }
   }
 
   @ParameterizedTest(name = "{0}")

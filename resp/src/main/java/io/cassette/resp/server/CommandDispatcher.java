@@ -389,6 +389,10 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
 
   private void invoke(Session s, CommandSpec spec, byte[][] args, boolean mayBlock) {
     long start = System.nanoTime();
+    // Keyspace notifications: what the command committed, recorded only while they are on.
+    boolean notifying = server.events.flags() != 0;
+    io.cassette.resp.keyspace.KeyChanges outer =
+        notifying ? io.cassette.resp.keyspace.KeyChanges.begin() : null;
     try {
       spec.handler().execute(new CommandContext(server, s, args, spec, mayBlock));
     } catch (RedisException e) {
@@ -413,6 +417,13 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
       server.requests.error(spec.name());
       LOG.error("command {} failed", spec.name(), e);
       error(s.reply, "ERR internal error in '" + spec.name() + "': " + e);
+    } finally {
+      if (notifying) {
+        var changes = io.cassette.resp.keyspace.KeyChanges.end(outer);
+        if (!changes.changes.isEmpty() || changes.wrote) {
+          server.events.afterCommand(server, s.db, args, changes);
+        }
+      }
     }
     long micros = (System.nanoTime() - start) / 1000;
     server.stats.commandsProcessed.incrementAndGet();
