@@ -50,6 +50,75 @@ final class Redis7Scripts {
       """;
 
   static {
+    ALL.put("bitmaps", """
+        SETBIT b 7 1
+        SETBIT b 100 1
+        SETBIT b 100 1
+        SETBIT b 5 2
+        SETBIT b -1 1
+        SETBIT b abc 1
+        GETBIT b 7
+        GETBIT b 100000
+        GETBIT nokey 1
+        GET b
+        BITCOUNT b
+        BITCOUNT b 0 0
+        BITCOUNT b 0 -1 bit
+        BITCOUNT b 5 100 bit
+        BITCOUNT b -5 -1
+        BITCOUNT b 1 2 foo
+        BITCOUNT b 1
+        BITCOUNT b -1 -5
+        SET s foobar
+        BITCOUNT s
+        BITCOUNT s 1 1
+        BITCOUNT s 5 30 BIT
+        BITPOS s 1
+        BITPOS s 0
+        BITPOS s 1 2
+        BITPOS s 1 2 -1 bit
+        BITPOS s 0 7 15 bit
+        BITPOS s 1 -1
+        BITPOS s 2
+        BITPOS z 0
+        BITPOS z 0
+        BITPOS z 0 0 -1
+        BITPOS z 0 0
+        BITPOS nokey 1
+        BITPOS nokey 0
+        SET a abc
+        SET c xyz
+        BITOP and d a c
+        GET d
+        BITOP or d a c nokey
+        GET d
+        BITOP xor d a c
+        GET d
+        BITOP not d a
+        GET d
+        BITOP not d a c
+        BITOP foo d a
+        BITOP and d nokey1 nokey2
+        EXISTS d
+        LPUSH l x
+        BITOP and d a l
+        BITFIELD bf set i8 0 100 get i8 0 incrby i8 0 100 overflow sat incrby i8 0 100 overflow fail incrby i8 0 100
+        BITFIELD bf set u8 #1 255 get u8 8 incrby u8 #1 10 overflow sat incrby u8 #1 300
+        BITFIELD bf get i64 0 get u63 3 get i5 #3
+        BITFIELD bf set u64 0 1
+        BITFIELD bf get x8 0
+        BITFIELD bf overflow foo get i8 0
+        BITFIELD bf get i8
+        BITFIELD_RO bf get i8 0 get u4 4
+        BITFIELD_RO bf set i8 0 1
+        GET bf
+        BITFIELD bf incrby i64 0 9223372036854775807 incrby i64 0 1
+        BITFIELD bf overflow sat incrby i64 0 9223372036854775807
+        BITFIELD bf incrby u2 100 1 incrby u2 100 4 overflow sat incrby u2 100 -10
+        BITFIELD l get i8 0
+        SETBIT l 1 1
+        GETBIT l 1
+        """);
     ALL.put("encoding settings and OBJECT", """
         CONFIG SET hash-max-ziplist-entries 16
         CONFIG GET hash-max-ziplist-entries

@@ -42,6 +42,7 @@ public final class CommandTable {
     KeyCommands.register(t);
     ObjectCommand.register(t);
     StringCommands.register(t);
+    BitmapCommands.register(t);
     HashCommands.register(t);
     ListCommands.register(t);
     SetCommands.register(t);

@@ -251,7 +251,7 @@ public final class KeyspaceEvents {
       case "incr", "decr", "incrby", "decrby" -> out.add(new Event(STRING, "incrby", k1));
       case "incrbyfloat", "append", "setrange", "setbit" -> out.add(new Event(STRING, name, k1));
       case "bitfield" -> out.add(new Event(STRING, "setbit", k1));
-      case "bitop" -> out.add(new Event(STRING, "bitop", args[2]));
+      case "bitop" -> out.add(new Event(STRING, "set", args[2]));
       case "pfadd", "pfmerge" -> out.add(new Event(STRING, "pfadd", k1));
       case "lpush", "lpushx" -> out.add(new Event(LIST, "lpush", k1));
       case "rpush", "rpushx" -> out.add(new Event(LIST, "rpush", k1));
