@@ -50,6 +50,44 @@ final class Redis7Scripts {
       """;
 
   static {
+    ALL.put("hyperloglog", """
+        PFADD h
+        PFCOUNT h
+        GET h
+        PFADD h a b c d e f g
+        PFADD h a
+        PFCOUNT h
+        GET h
+        PFCOUNT h
+        PFADD h2 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30
+        PFCOUNT h h2
+        PFMERGE h3 h h2
+        PFCOUNT h3
+        GET h3
+        PFDEBUG encoding h3
+        PFDEBUG getreg nokey
+        PFDEBUG foo h3
+        SET s foo
+        PFADD s a
+        PFCOUNT s
+        PFMERGE s h
+        LPUSH l a
+        PFADD l a
+        PFCOUNT l h
+        PFCOUNT e
+        GET e
+        PFDEBUG todense h2
+        PFDEBUG encoding h2
+        PFMERGE h4 h2 h
+        GET h4
+        PFCOUNT h4
+        CONFIG set hll-sparse-max-bytes 30
+        PFADD h5 a b c d e f g h i j k l m n o p q r s t u v w x y z
+        PFDEBUG encoding h5
+        PFCOUNT h5
+        CONFIG set hll-sparse-max-bytes 3000
+        """);
+    ALL.put("hyperloglog large", "PFADD big " + String.join(" ", java.util.stream.IntStream.range(0, 3000).mapToObj(i -> "e" + i).toList()) + "\nPFCOUNT big\nGET big\nPFADD sp " + String.join(" ", java.util.stream.IntStream.range(0, 300).mapToObj(i -> "e" + i).toList()) + "\nGET sp\nPFCOUNT sp\nGET sp\nPFMERGE m sp big\nGET m\nPFCOUNT m\n");
     ALL.put("bitmaps", """
         SETBIT b 7 1
         SETBIT b 100 1

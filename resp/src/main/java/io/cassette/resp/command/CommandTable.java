@@ -43,6 +43,7 @@ public final class CommandTable {
     ObjectCommand.register(t);
     StringCommands.register(t);
     BitmapCommands.register(t);
+    HyperLogLogCommands.register(t);
     HashCommands.register(t);
     ListCommands.register(t);
     SetCommands.register(t);
