@@ -50,6 +50,55 @@ final class Redis7Scripts {
       """;
 
   static {
+    ALL.put("sort", """
+        RPUSH l 3 1 2 10 -5 2.5
+        SORT l
+        SORT l desc
+        SORT l limit 1 3
+        SORT l desc limit 0 2
+        SORT l alpha
+        SORT l alpha desc limit 2 10
+        MSET w_3 30 w_1 10 w_2 20 w_10 5 w_-5 1
+        SORT l by w_*
+        SORT l by w_* get #
+        SORT l by w_* get # get w_*
+        SORT l by nosort
+        SORT l by nosort desc
+        SORT l by nosort limit 1 2
+        SORT l by nosort desc limit 1 2
+        HSET h_1 f a
+        HSET h_2 f b
+        SORT l get h_*->f get #
+        SORT l store dst
+        LRANGE dst 0 -1
+        SORT l get w_* store dst2
+        LRANGE dst2 0 -1
+        SORT nokey store dst
+        EXISTS dst
+        SADD s 5 3 9 1
+        SORT s
+        SORT s desc limit 1 2
+        SORT s by nosort store d3
+        LRANGE d3 0 -1
+        ZADD z 3 a 1 b 2 c
+        SORT z alpha
+        SORT z by nosort
+        SORT z by nosort desc
+        SORT z by nosort limit 1 1
+        SORT z by nosort desc limit 1 5
+        RPUSH bad a b
+        SORT bad
+        SORT bad alpha
+        SET str x
+        SORT str
+        SORT l foo
+        SORT l limit 1
+        SORT_RO l desc
+        SORT_RO l store x
+        SORT l limit -5 100
+        SORT l limit 3 -1
+        SORT l limit 100 5
+        """);
     ALL.put("hyperloglog", """
         PFADD h
         PFCOUNT h

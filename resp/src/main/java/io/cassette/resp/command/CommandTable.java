@@ -41,9 +41,11 @@ public final class CommandTable {
     ServerCommands.register(t);
     KeyCommands.register(t);
     ObjectCommand.register(t);
+    MemoryCommand.register(t);
     StringCommands.register(t);
     BitmapCommands.register(t);
     HyperLogLogCommands.register(t);
+    SortCommand.register(t);
     HashCommands.register(t);
     ListCommands.register(t);
     SetCommands.register(t);
