@@ -25,10 +25,10 @@ final class TypedSettings {
 
   private static final Setting[] ALL = {
       new Setting("hash-max-listpack-entries", "hash-max-ziplist-entries", Kind.SIZE, 0, LL_MAX, "512"),
-      new Setting("hash-max-listpack-value", "hash-max-ziplist-value", Kind.SIZE, 0, LL_MAX, "64"),
+      new Setting("hash-max-listpack-value", "hash-max-ziplist-value", Kind.MEMORY, 0, LL_MAX, "64"),
       new Setting("set-max-intset-entries", null, Kind.SIZE, 0, LL_MAX, "512"),
       new Setting("zset-max-listpack-entries", "zset-max-ziplist-entries", Kind.SIZE, 0, LL_MAX, "128"),
-      new Setting("zset-max-listpack-value", "zset-max-ziplist-value", Kind.SIZE, 0, LL_MAX, "64"),
+      new Setting("zset-max-listpack-value", "zset-max-ziplist-value", Kind.MEMORY, 0, LL_MAX, "64"),
       new Setting("list-max-listpack-size", "list-max-ziplist-size", Kind.INT, INT_MIN, INT_MAX, "-2"),
       new Setting("list-compress-depth", null, Kind.INT, 0, INT_MAX, "0"),
       new Setting("hll-sparse-max-bytes", null, Kind.MEMORY, 0, LL_MAX, "3000"),
@@ -89,12 +89,13 @@ final class TypedSettings {
     }
     long n;
     if (s.kind == Kind.MEMORY) {
-      boolean negative = value.startsWith("-");
-      n = MemoryUnits.parse(negative ? value.substring(1) : value);
+      n = MemoryUnits.parse(value);
+      if (n < 0 && value.matches("[0-9]+")) {
+        throw range(name, s); // too large for a long: Redis's range error
+      }
       if (n < 0) {
         throw invalid(name, "argument must be a memory value");
       }
-      n = negative ? -n : n;
     } else {
       try {
         n = Long.parseLong(value);

@@ -209,8 +209,10 @@ public final class Database {
    * becomes a new incarnation (different version or type).
    */
   public void store(Batch b, byte[] key, KeyMeta old, KeyMeta meta) {
-    KeyChanges.Kind kind = old == null ? KeyChanges.Kind.NEW : KeyChanges.Kind.CHANGED;
-    b.afterCommit(() -> KeyChanges.record(index, key, kind));
+    if (KeyChanges.active()) {
+      KeyChanges.Kind kind = old == null ? KeyChanges.Kind.NEW : KeyChanges.Kind.CHANGED;
+      b.afterCommit(() -> KeyChanges.record(index, key, kind));
+    }
     if (old == null) {
       if (keyCount >= 0) {
         keyCount++;
@@ -240,7 +242,9 @@ public final class Database {
   }
 
   private void remove(Batch b, byte[] key, KeyMeta meta, KeyChanges.Kind kind) {
-    b.afterCommit(() -> KeyChanges.record(index, key, kind));
+    if (KeyChanges.active()) {
+      b.afterCommit(() -> KeyChanges.record(index, key, kind));
+    }
     b.deletePartition(RedisLayout.metaKey(key));
     b.afterCommit(() -> cache.remove(index, key));
     dropElements(b, meta);

@@ -39,6 +39,11 @@ public final class KeyChanges {
     return mine;
   }
 
+  /** Whether the running command is being recorded (notifications are on). */
+  static boolean active() {
+    return CURRENT.get() != null;
+  }
+
   static void record(int db, byte[] key, Kind kind) {
     KeyChanges c = CURRENT.get();
     if (c != null) {

@@ -157,7 +157,9 @@ public final class KeyspaceEvents {
     if (changes.wrote) {
       List<Event> events = new ArrayList<>(2);
       boolean deletesAreEvents = commandEvents(name, args, changes, db, events);
-      for (Event e : events) {
+      List<byte[]> deleted = new ArrayList<>(1);
+      for (int i = 0; i < events.size(); i++) {
+        Event e = events.get(i);
         // A key's "new" comes just before its first event (Redis's dbAdd, then the command).
         created.removeIf(c -> {
           boolean mine = c.db() == db && java.util.Arrays.equals(c.key(), e.key);
@@ -171,10 +173,16 @@ public final class KeyspaceEvents {
           continue; // an empty result deletes the destination: only "del"
         }
         notify(server, e.type, e.name, e.key, db);
+        // A key the command emptied gets its "del" right after its last event (SMOVE: srem,
+        // del of the source, then the target's events).
+        if (removed && !deletesAreEvents && !laterEventOf(events, i, e.key)) {
+          notify(server, GENERIC, "del", e.key, db);
+          deleted.add(e.key);
+        }
       }
       if (!deletesAreEvents) {
         for (Change c : changes.changes) {
-          if (c.kind() == Kind.REMOVED) {
+          if (c.kind() == Kind.REMOVED && !(c.db() == db && contains(deleted, c.key()))) {
             notify(server, GENERIC, "del", c.key(), c.db());
           }
         }
@@ -313,6 +321,24 @@ public final class KeyspaceEvents {
         }
       }
       default -> { }
+    }
+    return false;
+  }
+
+  private static boolean laterEventOf(List<Event> events, int i, byte[] key) {
+    for (int j = i + 1; j < events.size(); j++) {
+      if (java.util.Arrays.equals(events.get(j).key, key)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean contains(List<byte[]> keys, byte[] key) {
+    for (byte[] k : keys) {
+      if (java.util.Arrays.equals(k, key)) {
+        return true;
+      }
     }
     return false;
   }

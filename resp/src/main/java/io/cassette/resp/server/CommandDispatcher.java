@@ -189,7 +189,13 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
         long kept = 0;
         try {
           int queued = s.multiQueue.size();
+          int mark = buf.writerIndex();
           execute(s, request.args());
+          if ((s.replyOff || s.skipThisReply) && !(s.reply.resp3() && subscription(request))) {
+            buf.writerIndex(mark); // CLIENT REPLY OFF|SKIP: the reply is dropped (not RESP3 pushes)
+          }
+          s.skipThisReply = s.skipNextReply;
+          s.skipNextReply = false;
           if (s.multiQueue.size() > queued) { // queued by MULTI: still in flight until EXEC
             kept = request.budgetBytes();
             s.multiBytes += kept;
@@ -227,6 +233,13 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
       reply.maxBytes(Long.MAX_VALUE);
       finish(s, buf);
     }
+  }
+
+  /** (P|S)(UN)SUBSCRIBE: in RESP3 their confirmations are pushes, sent even with CLIENT REPLY OFF. */
+  private static boolean subscription(Request request) {
+    byte[] name = request.args()[0];
+    String n = new String(name, java.nio.charset.StandardCharsets.US_ASCII).toLowerCase();
+    return n.endsWith("subscribe");
   }
 
   /** Stops running {@code s}'s commands until the socket took most of its replies. */
