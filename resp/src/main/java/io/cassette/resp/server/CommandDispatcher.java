@@ -191,8 +191,8 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
           int queued = s.multiQueue.size();
           int mark = buf.writerIndex();
           execute(s, request.args());
-          if ((s.replyOff || s.skipThisReply) && !(s.reply.resp3() && subscription(request))) {
-            buf.writerIndex(mark); // CLIENT REPLY OFF|SKIP: the reply is dropped (not RESP3 pushes)
+          if ((s.replyOff || s.skipThisReply) && !subscription(request)) {
+            buf.writerIndex(mark); // CLIENT REPLY OFF|SKIP: the reply is dropped
           }
           s.skipThisReply = s.skipNextReply;
           s.skipNextReply = false;
@@ -235,7 +235,7 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
     }
   }
 
-  /** (P|S)(UN)SUBSCRIBE: in RESP3 their confirmations are pushes, sent even with CLIENT REPLY OFF. */
+  /** (P|S)(UN)SUBSCRIBE: their confirmations are pushes, sent even with CLIENT REPLY OFF (Redis's CLIENT_PUSHING). */
   private static boolean subscription(Request request) {
     byte[] name = request.args()[0];
     String n = new String(name, java.nio.charset.StandardCharsets.US_ASCII).toLowerCase();
