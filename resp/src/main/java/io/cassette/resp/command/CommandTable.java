@@ -40,7 +40,12 @@ public final class CommandTable {
     ConnectionCommands.register(t);
     ServerCommands.register(t);
     KeyCommands.register(t);
+    ObjectCommand.register(t);
+    MemoryCommand.register(t);
     StringCommands.register(t);
+    BitmapCommands.register(t);
+    HyperLogLogCommands.register(t);
+    SortCommand.register(t);
     HashCommands.register(t);
     ListCommands.register(t);
     SetCommands.register(t);

@@ -226,6 +226,22 @@ public final class ConnectionCommands {
         arity(c, 2, "client|info");
         r.verbatim(describe(c.server, c.session));
       }
+      case "reply" -> {
+        arity(c, 3, "client|reply");
+        if (Args.is(c.arg(2), "on")) {
+          c.session.replyOff = false;
+          r.ok();
+        } else if (Args.is(c.arg(2), "off")) {
+          c.session.replyOff = true;
+        } else if (Args.is(c.arg(2), "skip")) {
+          if (!c.session.replyOff) {
+            c.session.skipThisReply = true;
+            c.session.skipNextReply = true;
+          }
+        } else {
+          throw new RedisException(Errors.SYNTAX);
+        }
+      }
       case "list" -> clientList(c);
       case "kill" -> clientKill(c);
       case "no-evict" -> {

@@ -59,6 +59,7 @@ public final class RedisConfig {
     // How long a script runs before other clients get BUSY (lua-time-limit is its old name).
     values.put("busy-reply-threshold", "5000");
     values.put("lua-time-limit", "5000");
+    TypedSettings.defaults(values); // encoding thresholds and other typed Redis 7.0 settings
   }
 
   public void onSet(BiConsumer<String, String> listener) {
@@ -75,6 +76,12 @@ public final class RedisConfig {
 
   public synchronized String get(String name) {
     return values.get(name);
+  }
+
+  /** A numeric setting's current value (the typed settings always hold a number). */
+  public long number(String name) {
+    String v = get(name);
+    return v == null ? 0 : Long.parseLong(v);
   }
 
   /** Sets a value at start-up (not validated). */
@@ -97,24 +104,39 @@ public final class RedisConfig {
   public void set(String name, String value) {
     String n = name.toLowerCase();
     synchronized (this) {
-      if (!values.containsKey(n) || !SETTABLE.contains(n)) {
-        throw new RedisException(values.containsKey(n)
-            ? "ERR CONFIG SET failed (possibly related to argument '" + name
-                + "') - can't set immutable config"
-            : "ERR Unknown option or number of arguments for CONFIG SET - '" + name + "'");
-      }
-      String v = validate(n, value);
-      var apply = appliers.get(n);
-      if (apply != null) {
-        v = apply.apply(v);
-      }
-      values.put(n, v);
-      if (n.equals("busy-reply-threshold") || n.equals("lua-time-limit")) {
-        values.put("busy-reply-threshold", v); // one setting, two names (Redis 7.0's alias)
-        values.put("lua-time-limit", v);
+      TypedSettings.Setting typed = TypedSettings.of(n);
+      if (typed != null) {
+        String v = TypedSettings.validate(typed, name, value);
+        values.put(typed.name(), v);
+        if (typed.alias() != null) {
+          values.put(typed.alias(), v); // one setting, two names (7.0's listpack/ziplist)
+        }
+        n = typed.name();
+        value = v;
+      } else {
+        setNamed(n, name, value);
       }
     }
     listener.accept(n, value);
+  }
+
+  private void setNamed(String n, String name, String value) {
+    if (!values.containsKey(n) || !SETTABLE.contains(n)) {
+      throw new RedisException(values.containsKey(n)
+          ? "ERR CONFIG SET failed (possibly related to argument '" + name
+              + "') - can't set immutable config"
+          : "ERR Unknown option or number of arguments for CONFIG SET - '" + name + "'");
+    }
+    String v = validate(n, value);
+    var apply = appliers.get(n);
+    if (apply != null) {
+      v = apply.apply(v);
+    }
+    values.put(n, v);
+    if (n.equals("busy-reply-threshold") || n.equals("lua-time-limit")) {
+      values.put("busy-reply-threshold", v); // one setting, two names (Redis 7.0's alias)
+      values.put("lua-time-limit", v);
+    }
   }
 
   private static String validate(String name, String value) {

@@ -156,6 +156,7 @@ public final class Batch {
     }
     partitions.clear();
     table.write(new Mutation(updates));
+    KeyChanges.wroteSomething();
     for (Runnable r : afterCommit) {
       r.run();
     }

@@ -142,7 +142,7 @@ public final class Database {
     KeyMeta m = rawMeta(key);
     if (m != null && m.expiresAt(clock.nowMillis())) {
       Batch b = batch();
-      remove(b, key, m);
+      remove(b, key, m, KeyChanges.Kind.EXPIRED);
       b.commit();
       return null;
     }
@@ -156,7 +156,7 @@ public final class Database {
       return false;
     }
     Batch b = batch();
-    remove(b, key, m);
+    remove(b, key, m, KeyChanges.Kind.EXPIRED);
     b.commit();
     return true;
   }
@@ -195,6 +195,10 @@ public final class Database {
    * becomes a new incarnation (different version or type).
    */
   public void store(Batch b, byte[] key, KeyMeta old, KeyMeta meta) {
+    if (KeyChanges.active()) {
+      KeyChanges.Kind kind = old == null ? KeyChanges.Kind.NEW : KeyChanges.Kind.CHANGED;
+      b.afterCommit(() -> KeyChanges.record(index, key, kind));
+    }
     if (old == null) {
       if (keyCount >= 0) {
         keyCount++;
@@ -220,6 +224,13 @@ public final class Database {
 
   /** Deletes {@code key} whose current metadata is {@code meta}: O(1) whatever its size. */
   public void remove(Batch b, byte[] key, KeyMeta meta) {
+    remove(b, key, meta, KeyChanges.Kind.REMOVED);
+  }
+
+  private void remove(Batch b, byte[] key, KeyMeta meta, KeyChanges.Kind kind) {
+    if (KeyChanges.active()) {
+      b.afterCommit(() -> KeyChanges.record(index, key, kind));
+    }
     b.deletePartition(RedisLayout.metaKey(key));
     b.afterCommit(() -> cache.remove(index, key));
     dropElements(b, meta);

@@ -40,6 +40,8 @@ public final class ActiveExpiry implements Runnable {
           List<byte[]> removed = db.expireSome();
           for (byte[] key : removed) {
             server.watches.touch(i, key);
+            server.events.notify(server, io.cassette.resp.pubsub.KeyspaceEvents.EXPIRED,
+                "expired", key, i);
           }
           server.stats.expiredKeys.addAndGet(removed.size());
           if (removed.isEmpty()) {

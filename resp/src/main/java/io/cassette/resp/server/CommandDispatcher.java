@@ -189,7 +189,13 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
         long kept = 0;
         try {
           int queued = s.multiQueue.size();
+          int mark = buf.writerIndex();
           execute(s, request.args());
+          if ((s.replyOff || s.skipThisReply) && !subscription(request)) {
+            buf.writerIndex(mark); // CLIENT REPLY OFF|SKIP: the reply is dropped
+          }
+          s.skipThisReply = s.skipNextReply;
+          s.skipNextReply = false;
           if (s.multiQueue.size() > queued) { // queued by MULTI: still in flight until EXEC
             kept = request.budgetBytes();
             s.multiBytes += kept;
@@ -227,6 +233,13 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
       reply.maxBytes(Long.MAX_VALUE);
       finish(s, buf);
     }
+  }
+
+  /** (P|S)(UN)SUBSCRIBE: their confirmations are pushes, sent even with CLIENT REPLY OFF (Redis's CLIENT_PUSHING). */
+  private static boolean subscription(Request request) {
+    byte[] name = request.args()[0];
+    String n = new String(name, java.nio.charset.StandardCharsets.US_ASCII).toLowerCase();
+    return n.endsWith("subscribe");
   }
 
   /** Stops running {@code s}'s commands until the socket took most of its replies. */
@@ -389,6 +402,10 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
 
   private void invoke(Session s, CommandSpec spec, byte[][] args, boolean mayBlock) {
     long start = System.nanoTime();
+    // Keyspace notifications: what the command committed, recorded only while they are on.
+    boolean notifying = server.events.flags() != 0;
+    io.cassette.resp.keyspace.KeyChanges outer =
+        notifying ? io.cassette.resp.keyspace.KeyChanges.begin() : null;
     try {
       spec.handler().execute(new CommandContext(server, s, args, spec, mayBlock));
     } catch (RedisException e) {
@@ -413,6 +430,13 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
       server.requests.error(spec.name());
       LOG.error("command {} failed", spec.name(), e);
       error(s.reply, "ERR internal error in '" + spec.name() + "': " + e);
+    } finally {
+      if (notifying) {
+        var changes = io.cassette.resp.keyspace.KeyChanges.end(outer);
+        if (!changes.changes.isEmpty() || changes.wrote) {
+          server.events.afterCommand(server, s.db, args, changes);
+        }
+      }
     }
     long micros = (System.nanoTime() - start) / 1000;
     server.stats.commandsProcessed.incrementAndGet();

@@ -49,6 +49,9 @@ public final class ServerContext {
   public final RedisConfig config;
   public final Map<Long, Session> clients = new ConcurrentHashMap<>();
   public final PubSubHub pubsub = new PubSubHub();
+  /** Keyspace notifications (notify-keyspace-events). */
+  public final io.cassette.resp.pubsub.KeyspaceEvents events =
+      new io.cassette.resp.pubsub.KeyspaceEvents();
   public final WatchRegistry watches = new WatchRegistry();
   public final BlockingRegistry blocking = new BlockingRegistry();
   public final ServerStats stats = new ServerStats();
@@ -107,6 +110,9 @@ public final class ServerContext {
       id.append(Character.forDigit(r.nextInt(16), 16));
     }
     this.runId = id.toString();
+    String notify = config.get("notify-keyspace-events");
+    config.init("notify-keyspace-events", events.configure(notify == null ? "" : notify));
+    config.applier("notify-keyspace-events", events::configure);
     String pass = config.get("requirepass");
     if (pass != null && !pass.isEmpty()) {
       acl.requirePass(pass);

@@ -48,6 +48,11 @@ public final class Session {
   public String lastCommand = "NULL";
   public long lastInteractionMillis = createdMillis;
   public boolean noEvict;
+  /** CLIENT REPLY OFF: this client's replies are dropped (command thread only). */
+  public boolean replyOff;
+  /** CLIENT REPLY SKIP: drop the reply of the running command / of the next one. */
+  public boolean skipThisReply;
+  public boolean skipNextReply;
   public String libName = "";
   public String libVersion = "";
   /** Runs when AUTH succeeds (lifts the decoder's pre-AUTH limits). */
