@@ -42,10 +42,10 @@ final class Checkpoint implements AutoCloseable {
     boolean fresh = !Files.exists(file) || Files.size(file) == 0;
     Checkpoint c;
     if (!fresh) {
-      List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-      if (lines.isEmpty() || !lines.get(0).startsWith(HEADER)) {
-        throw new IOException(file + ": not a cassette migrate checkpoint (first line: '"
-            + (lines.isEmpty() ? "" : lines.get(0)) + "')");
+      String text = Files.readString(file, StandardCharsets.UTF_8);
+      List<String> lines = List.of(text.split("\n", -1));
+      if (!lines.get(0).startsWith(HEADER)) {
+        throw new IOException(file + ": not a cassette migrate checkpoint (first line: '" + lines.get(0) + "')");
       }
       int written = Integer.parseInt(lines.get(0).substring(HEADER.length()).trim());
       if (written != ranges) {
@@ -53,11 +53,15 @@ final class Checkpoint implements AutoCloseable {
             + ": run with --ranges " + written + " or remove the file to start over");
       }
       c = new Checkpoint(file, FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND));
-      for (String line : lines.subList(1, lines.size())) {
+      // the last element follows the last newline: a line torn by a crash, or empty
+      for (String line : lines.subList(1, lines.size() - 1)) {
         String[] f = line.trim().split(" ");
-        if (f.length >= 3 && f[0].equals("done")) { // a torn last line has fewer fields
+        if (f.length == 5 && f[0].equals("done")) {
           c.done.add(f[1] + " " + f[2]);
         }
+      }
+      if (!text.endsWith("\n")) {
+        c.append("\n"); // the torn line ends here; later lines start clean
       }
     } else {
       c = new Checkpoint(file, FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
