@@ -46,7 +46,7 @@ public final class RdbFileWriter {
       out.writeByte(OP_EXPIRETIME_MS);
       out.writeLe(expireAtMs, 8);
     }
-    ByteArrayOutputStreamWithType v = new ByteArrayOutputStreamWithType(value);
+    EncodedValue v = new EncodedValue(value);
     out.writeByte(v.type);
     out.writeString(key);
     out.writeBytes(v.body);
@@ -81,11 +81,11 @@ public final class RdbFileWriter {
   }
 
   /** A value encoded apart, so its type byte can come before the key. */
-  private static final class ByteArrayOutputStreamWithType {
+  private static final class EncodedValue {
     final int type;
     final byte[] body;
 
-    ByteArrayOutputStreamWithType(RedisValue value) throws IOException {
+    EncodedValue(RedisValue value) throws IOException {
       java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
       RdbValueWriter.write(value, new RdbOutput(b));
       byte[] all = b.toByteArray();
