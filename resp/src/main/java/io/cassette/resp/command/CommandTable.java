@@ -54,6 +54,7 @@ public final class CommandTable {
     PubSubCommands.register(t);
     io.cassette.resp.acl.AclCommands.register(t);
     io.cassette.resp.script.ScriptCommands.register(t);
+    DumpCommands.register(t); // DUMP, RESTORE, MIGRATE (io.cassette.resp.rdb)
     return t;
   }
 }

@@ -59,7 +59,7 @@ public final class CqlConnection {
   }
 
   /** "host" or "host:port" (an IPv6 address in brackets) to a socket address. */
-  static InetSocketAddress address(String node, int defaultPort) {
+  public static InetSocketAddress address(String node, int defaultPort) {
     String host = node;
     int port = defaultPort;
     int colon = node.lastIndexOf(':');
