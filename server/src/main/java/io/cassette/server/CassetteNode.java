@@ -118,6 +118,10 @@ public final class CassetteNode implements AutoCloseable {
       repair = new io.cassette.coordinator.ring.repair.RepairService(coordinator, ring.messaging(), r::tokenRing)
           .registerHandlers();
       started.add(repair);
+      repair.throttle().rate(config.bytes(ConfigKeys.STREAM_THROUGHPUT_OUTBOUND));
+      String replace = config.isSet(ConfigKeys.REPLACE_ADDRESS_FIRST_BOOT)
+          ? config.string(ConfigKeys.REPLACE_ADDRESS_FIRST_BOOT).trim() : "";
+      ring.streaming(repair, coordinator, replace.isEmpty() ? null : InetAddress.getByName(replace));
       front = forwarding;
       // Like Cassandra, the front doors open once the node is part of the ring.
       ring.join(io.cassette.cql.language.NodeInfo.RELEASE_VERSION, cqlPort, respPort);
@@ -231,6 +235,7 @@ public final class CassetteNode implements AutoCloseable {
                 table[0], table[1], key));
         HintsEndpoints.register(http, ring, ringWrites.hints());
         io.cassette.server.ring.RepairEndpoints.register(http, repair);
+        io.cassette.server.ring.MembershipEndpoints.register(http, ring);
       }
       listening.add("HTTP " + format(bind("HTTP", ConfigKeys.HTTP_PORT, http::start)));
       started.add(http);
