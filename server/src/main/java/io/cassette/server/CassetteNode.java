@@ -227,7 +227,16 @@ public final class CassetteNode implements AutoCloseable {
       http.register("/version", req -> AdminHttpServer.Response.json(
           "{\"version\":\"" + Version.get() + "\"}"));
       io.cassette.server.dashboard.Dashboard.register(http, io.cassette.metrics.NodeMetrics.global(), engine, config);
-      io.cassette.server.admin.AdminEndpoints.register(http, engine, config, sizing);
+      io.cassette.server.admin.AdminEndpoints.register(http, engine, config, sizing, keyspace -> {
+        RingNode rn = ring;
+        if (rn == null || coordinator.strategy(keyspace) instanceof io.cassette.coordinator.replication.LocalStrategy) {
+          return null;
+        }
+        // Keeps what this node replicates now and, during a ring change, after it.
+        io.cassette.coordinator.ring.TokenRing r = rn.tokenRing();
+        io.cassette.coordinator.replication.ReplicationStrategy strategy = coordinator.strategy(keyspace);
+        return token -> r.replicas(token, strategy).contains(r.self()) || r.pending(token, strategy).contains(r.self());
+      });
       if (ring != null) {
         RingEndpoints.register(http, ring, coordinator,
             () -> cqlLanguage == null ? UUID.nameUUIDFromBytes(new byte[0]) : cqlLanguage.schema().current().version(),

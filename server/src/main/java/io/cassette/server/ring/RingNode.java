@@ -93,6 +93,11 @@ public final class RingNode implements AutoCloseable {
   private volatile long sampledLoad = -1;
   private volatile long loadSampledNanos;
   private static final long LOAD_SAMPLE_NANOS = TimeUnit.SECONDS.toNanos(1);
+  /**
+   * Crash tests only ({@code -Dcassette.test_fault.join_pause_at=PREPARED|STARTED}): the join
+   * stops at that step (logging "join paused at STEP") so a test can kill the node there.
+   */
+  static final String TEST_FAULT_JOIN_PAUSE_AT = System.getProperty("cassette.test_fault.join_pause_at");
   /** How long a ring change waits for live peers to apply its START step before data moves. */
   static final Duration PEERS_CATCH_UP = Duration.ofSeconds(10);
   /** The metadata epoch each peer last reported in a heartbeat answer. */
@@ -291,6 +296,13 @@ public final class RingNode implements AutoCloseable {
             : Transformation.prepareJoin(identity.hostId(), TokenAllocator.allocate(m, settings.dataCenter(), settings.numTokens()));
       } else if (me.state() == NodeState.JOINING) {
         InProgressPlan plan = m.plan(identity.hostId());
+        if (plan != null && plan.step().name().equals(TEST_FAULT_JOIN_PAUSE_AT)) {
+          LOG.warn("Ring: test fault: join paused at {}", plan.step());
+          while (!closed) {
+            Thread.sleep(1000);
+          }
+          return;
+        }
         if (plan != null && plan.step() == InProgressPlan.Step.PREPARED) {
           next = Transformation.startJoin(identity.hostId());
         } else {
