@@ -116,6 +116,14 @@ class MembershipProcessTest {
       System.out.printf("node 4 resumed its join to NORMAL in %d ms%n", (System.nanoTime() - joinStart) / 1_000_000);
       ring.await("4 UN on node 1", CHANGE_TIMEOUT, () -> RingProcesses.countState(ring.status(1), "UN") == 4);
       assertThat(Files.readString(log4, StandardCharsets.ISO_8859_1)).contains("Bootstrap streamed");
+      printLines(log4, "Bootstrap");
+      // Node 1 gave ranges to node 4: cleanup drops them (and nothing still replicated: checked below).
+      assertThat(ring.nodetool(1, "cleanup", "m")).doesNotStartWith("failed");
+
+      // The streaming cap, changed live (megabits, then MiB/s), then back for the decommission.
+      assertThat(ring.nodetool(2, "getstreamthroughput")).isEqualTo("Current stream throughput: 201 Mb/s\n");
+      ring.nodetool(2, "setstreamthroughput", "-m", "2");
+      assertThat(ring.nodetool(2, "getstreamthroughput", "-m")).isEqualTo("Current stream throughput: 2.0 MiB/s\n");
 
       // 2. Node 2 leaves with its data.
       String decommission = ring.nodetool(2, "decommission");
@@ -137,6 +145,9 @@ class MembershipProcessTest {
         return RingProcesses.countState(s, "UN") == 3 && !s.contains("127.0.0.3 ");
       });
       assertThat(ring.nodetool(5, "netstats")).startsWith("Mode: NORMAL");
+      Path log5 = dir.resolve("n5.log");
+      assertThat(Files.readString(log5, StandardCharsets.ISO_8859_1)).contains("Replace streamed");
+      printLines(log5, "Replace");
 
       stop.set(true);
       load.join(30_000);
@@ -172,6 +183,11 @@ class MembershipProcessTest {
       assertThat(Double.parseDouble(owns.group(1))).isCloseTo(100.0, org.assertj.core.data.Offset.offset(0.5));
     }
     assertThat(nodes).isEqualTo(3);
+  }
+
+  private static void printLines(Path log, String word) throws java.io.IOException {
+    Files.readAllLines(log, StandardCharsets.ISO_8859_1).stream().filter(l -> l.contains("Ring: " + word))
+        .forEach(System.out::println);
   }
 
   private static boolean logContains(Path log, String text) {
