@@ -464,6 +464,8 @@ public final class RingNode implements AutoCloseable {
   /**
    * {@code nodetool removenode HOSTID}: a LEAVE plan for a dead node, run by this node; the
    * remaining replicas of its ranges stream them to the nodes that take them, then it is LEFT.
+   * A dead node's unfinished join or replace is cancelled instead (rolled back); its unfinished
+   * decommission is taken over from its step.
    */
   public void removeNode(UUID hostId, java.util.function.Consumer<String> progress) {
     if (hostId.equals(identity.hostId())) {
@@ -476,6 +478,17 @@ public final class RingNode implements AutoCloseable {
     if (isAlive(m)) {
       throw new IllegalStateException("Node /" + m.broadcastAddress().getHostAddress()
           + " is alive and owns this ID. Use decommission command to remove it from the ring");
+    }
+    InProgressPlan plan = metadata.current().plan(hostId);
+    if (plan != null && plan.kind() != InProgressPlan.Kind.LEAVE) {
+      // A join or replace that will not finish (its node is dead): roll it back. The node, if
+      // it ever comes back, starts its join again from REGISTERED.
+      synchronized (ringChange) {
+        commitOrThrow(Transformation.cancelPlan(hostId));
+      }
+      progress.accept("Removenode: cancelled the " + plan.kind() + " of " + hostId + " (" + plan.step()
+          + ") at " + metadata.current().epoch() + "; its tokens are free again");
+      return;
     }
     leave(hostId, "Removenode", progress);
   }

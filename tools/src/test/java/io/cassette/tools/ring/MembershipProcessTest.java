@@ -34,7 +34,10 @@ import org.junit.jupiter.api.io.TempDir;
  *       STARTED (streaming), and each time it comes back and goes on, to NORMAL;
  *   <li>node 2 is decommissioned (its ranges stream away; it leaves);
  *   <li>node 3 is killed and replaced by a new node on 127.0.0.2 with
- *       replace_address_first_boot=127.0.0.3.
+ *       replace_address_first_boot=127.0.0.3;
+ *   <li>a new node on 127.0.0.3 is killed mid-join and {@code nodetool removenode} rolls its
+ *       join back; started again it joins anew, is killed, and {@code nodetool removenode}
+ *       removes it (the remaining replicas re-replicate its ranges).
  * </ol>
  * Afterwards every acknowledged write reads back at QUORUM and nodetool status shows three
  * UN nodes owning 100% each (effective, RF=3). Node 1 is the metadata service and stays up.
@@ -62,7 +65,7 @@ class MembershipProcessTest {
   @Test
   void joinDecommissionAndReplaceUnderQuorumLoseNoAcknowledgedWrite() throws Exception {
     // Node 5 is the replacement: a fresh data directory on 127.0.0.2 (free once node 2 has left).
-    ring = new RingProcesses(dir, 5).addresses(i -> "127.0.0." + (i == 5 ? 2 : i));
+    ring = new RingProcesses(dir, 6).addresses(i -> "127.0.0." + (i == 5 ? 2 : i == 6 ? 3 : i));
     ring.pickPorts(false);
     ring.startAll(3);
     ring.await("3 UN on node 1", RingProcesses.START_TIMEOUT, () -> RingProcesses.countState(ring.status(1), "UN") == 3);
@@ -149,6 +152,35 @@ class MembershipProcessTest {
       assertThat(Files.readString(log5, StandardCharsets.ISO_8859_1)).contains("Replace streamed");
       printLines(log5, "Replace");
 
+      // 4. A node killed while its join is STARTED and never back: removenode rolls the join
+      // back (its tokens are free, other changes can go on). Started again, it joins anew;
+      // killed for good, removenode removes it and the others re-replicate its ranges.
+      Path log6 = dir.resolve("n6.log");
+      ring.jvmOptionsOnce(6, "-Dcassette.test_fault.join_pause_at=STARTED");
+      ring.start(6);
+      ring.await("node 6 paused at STARTED", CHANGE_TIMEOUT, () -> logContains(log6, "join paused at STARTED"));
+      ring.kill(6);
+      ring.await("node 6 DJ on node 1", RingProcesses.DOWN_BOUND, () -> ring.status(1).contains("DJ  127.0.0.3"));
+      Matcher joining = Pattern.compile("DJ  127\\.0\\.0\\.3 .*?([0-9a-f]{8}-[0-9a-f-]{27})").matcher(ring.status(1));
+      assertThat(joining.find()).as(ring.status(1)).isTrue();
+      String cancelled = ring.nodetool(1, "removenode", joining.group(1));
+      System.out.print(cancelled);
+      assertThat(cancelled).contains("Removenode: cancelled the JOIN");
+      ring.start(6);
+      ring.awaitReady(6, 1);
+      ring.await("4 UN with the new node", CHANGE_TIMEOUT, () -> RingProcesses.countState(ring.status(1), "UN") == 4);
+      Matcher id = Pattern.compile("UN  127\\.0\\.0\\.3 .*?([0-9a-f]{8}-[0-9a-f-]{27})").matcher(ring.status(1));
+      assertThat(id.find()).isTrue();
+      ring.kill(6);
+      ring.await("node 6 DN on node 1", RingProcesses.DOWN_BOUND, () -> ring.status(1).contains("DN  127.0.0.3"));
+      String removed = ring.nodetool(1, "removenode", id.group(1));
+      System.out.print(removed);
+      assertThat(removed).doesNotStartWith("failed").contains("Removenode: finished");
+      ring.await("3 UN, 127.0.0.3 gone", CHANGE_TIMEOUT, () -> {
+        String st = ring.status(1);
+        return RingProcesses.countState(st, "UN") == 3 && !st.contains("127.0.0.3 ");
+      });
+
       stop.set(true);
       load.join(30_000);
       System.out.printf("load: %d writes, %d acknowledged, %d errors%n", writes.get(), acked.size(), errors.get());
@@ -176,7 +208,7 @@ class MembershipProcessTest {
     }
     String status = ring.status(1) + ring.nodetool(1, "status", "m");
     System.out.print(status);
-    Matcher owns = Pattern.compile("UN  \\S+\\s+\\S+ \\S+\\s+\\d+\\s+([0-9.]+)%").matcher(ring.nodetool(1, "status", "m"));
+    Matcher owns = Pattern.compile("(?m)^UN .*? ([0-9.]+)%").matcher(ring.nodetool(1, "status", "m"));
     int nodes = 0;
     while (owns.find()) {
       nodes++;
