@@ -13,15 +13,23 @@ import java.util.UUID;
  * STARTED (writes go to the old owners and the joining node: "write both, read old"; data
  * streams) → finished (the joining node owns the tokens; plan removed).
  * Leave: PREPARED → STARTED (writes to both; data streams away) → finished (tokens released,
- * node LEFT; plan removed).
+ * node LEFT; plan removed). A removenode is a LEAVE plan committed for a dead node by another.
+ * Replace: PREPARED (the replacement is JOINING; {@code tokens} are the dead node's, still
+ * owned by it) → STARTED (writes also go to the replacement; data streams from the other
+ * replicas) → finished (the tokens move to the replacement, NORMAL; the dead node is LEFT).
+ * The replaced node is the owner of {@code tokens} while the plan is in progress.
+ *
+ * <p>One plan at a time: a PREPARE while another node's plan is in progress is rejected (the
+ * joining node retries), so two ring changes never overlap.
  *
  * @param hostId the node that joins or leaves
- * @param kind   JOIN or LEAVE
+ * @param kind   JOIN, LEAVE or REPLACE
  * @param step   the step reached
- * @param tokens the tokens moving (to the node for JOIN, away from it for LEAVE), ascending
+ * @param tokens the tokens moving (to the node for JOIN and REPLACE, away from it for LEAVE), ascending
  */
 public record InProgressPlan(UUID hostId, Kind kind, Step step, List<Long> tokens) {
-    public enum Kind { JOIN, LEAVE }
+    /** Do not rename: the name is stored (MetadataCodec). */
+    public enum Kind { JOIN, LEAVE, REPLACE }
 
     public enum Step { PREPARED, STARTED }
 

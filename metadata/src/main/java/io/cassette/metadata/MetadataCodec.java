@@ -149,6 +149,16 @@ public final class MetadataCodec {
         return read(b, MetadataCodec::readUuid);
     }
 
+    record Hosts(UUID hostId, UUID other) {}
+
+    static byte[] encodeHosts(UUID hostId, UUID other) {
+        return write(out -> { writeUuid(out, hostId); writeUuid(out, other); });
+    }
+
+    static Hosts decodeHosts(byte[] b) {
+        return read(b, in -> new Hosts(readUuid(in), readUuid(in)));
+    }
+
     static byte[] encodeHostAndTokens(UUID hostId, List<Long> tokens) {
         return write(out -> { writeUuid(out, hostId); writeTokens(out, tokens); });
     }

@@ -27,6 +27,7 @@ public record Transformation(String kind, byte[] payload) {
     public static final String PREPARE_LEAVE = "PREPARE_LEAVE";
     public static final String START_LEAVE = "START_LEAVE";
     public static final String FINISH_LEAVE = "FINISH_LEAVE";
+    public static final String PREPARE_REPLACE = "PREPARE_REPLACE";
     public static final String CANCEL_PLAN = "CANCEL_PLAN";
     public static final String SCHEMA = "SCHEMA";
 
@@ -50,6 +51,15 @@ public record Transformation(String kind, byte[] payload) {
         return new Transformation(PREPARE_JOIN, MetadataCodec.encodeHostAndTokens(hostId, tokens));
     }
 
+    /**
+     * Starts the plan of {@code hostId} (REGISTERED) to take over every token of {@code replaced}
+     * (NORMAL, dead: replace_address_first_boot). START_JOIN and FINISH_JOIN then walk it.
+     */
+    public static Transformation prepareReplace(UUID hostId, UUID replaced) {
+        return new Transformation(PREPARE_REPLACE, MetadataCodec.encodeHosts(hostId, replaced));
+    }
+
+    /** Moves the JOIN or REPLACE plan of {@code hostId} to STARTED (write both). */
     public static Transformation startJoin(UUID hostId) {
         return new Transformation(START_JOIN, MetadataCodec.encodeHost(hostId));
     }

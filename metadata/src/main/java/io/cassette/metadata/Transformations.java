@@ -21,6 +21,7 @@ public final class Transformations {
                 case Transformation.REGISTER -> register(m, MetadataCodec.decodeRegister(t.payload()));
                 case Transformation.UPDATE_MEMBER -> updateMember(m, MetadataCodec.decodeMember(t.payload()));
                 case Transformation.PREPARE_JOIN -> prepareJoin(m, MetadataCodec.decodeHostAndTokens(t.payload()));
+                case Transformation.PREPARE_REPLACE -> prepareReplace(m, MetadataCodec.decodeHosts(t.payload()));
                 case Transformation.START_JOIN -> startStep(m, MetadataCodec.decodeHost(t.payload()), InProgressPlan.Kind.JOIN);
                 case Transformation.FINISH_JOIN -> finishJoin(m, MetadataCodec.decodeHost(t.payload()));
                 case Transformation.PREPARE_LEAVE -> prepareLeave(m, MetadataCodec.decodeHost(t.payload()));
@@ -96,6 +97,8 @@ public final class Transformations {
                 }
             }
         }
+        ApplyResult busy = anotherPlan(m, h.hostId());
+        if (busy != null) return busy;
         InProgressPlan plan = new InProgressPlan(h.hostId(), InProgressPlan.Kind.JOIN, InProgressPlan.Step.PREPARED,
                 h.tokens().stream().sorted().toList());
         return new ApplyResult.Applied(m.withMember(member.withState(NodeState.JOINING)).withPlan(h.hostId(), plan));
@@ -107,12 +110,52 @@ public final class Transformations {
         if (member.state() != NodeState.NORMAL) return reject("cannot leave " + member + ": expected state NORMAL");
         long normal = m.members().values().stream().filter(x -> x.state() == NodeState.NORMAL).count();
         if (normal == 1) return reject("cannot leave " + member + ": it is the only NORMAL node of the ring");
+        ApplyResult busy = anotherPlan(m, hostId);
+        if (busy != null) return busy;
         InProgressPlan plan = new InProgressPlan(hostId, InProgressPlan.Kind.LEAVE, InProgressPlan.Step.PREPARED, m.tokensOf(hostId));
         return new ApplyResult.Applied(m.withMember(member.withState(NodeState.LEAVING)).withPlan(hostId, plan));
     }
 
+    private static ApplyResult prepareReplace(ClusterMetadata m, MetadataCodec.Hosts h) {
+        Member member = m.member(h.hostId());
+        if (member == null) return reject("host id " + h.hostId() + " is not registered");
+        if (member.state() != NodeState.REGISTERED) return reject("cannot replace with " + member + ": expected state REGISTERED");
+        Member dead = m.member(h.other());
+        if (dead == null) return reject("cannot replace host " + h.other() + ": it is not a member");
+        if (dead.state() != NodeState.NORMAL) return reject("cannot replace " + dead + ": expected state NORMAL");
+        List<Long> tokens = m.tokensOf(dead.hostId());
+        if (tokens.isEmpty()) return reject("cannot replace " + dead + ": it owns no tokens");
+        ApplyResult busy = anotherPlan(m, h.hostId());
+        if (busy != null) return busy;
+        InProgressPlan plan = new InProgressPlan(h.hostId(), InProgressPlan.Kind.REPLACE, InProgressPlan.Step.PREPARED, tokens);
+        return new ApplyResult.Applied(m.withMember(member.withState(NodeState.JOINING)).withPlan(h.hostId(), plan));
+    }
+
+    /**
+     * One ring change at a time: two plans in flight could each stream from a replica the other
+     * moves, or both count on a node that leaves. The refused node retries (a queue in effect).
+     */
+    private static ApplyResult anotherPlan(ClusterMetadata m, UUID hostId) {
+        for (InProgressPlan p : m.plans().values()) {
+            if (!p.hostId().equals(hostId)) {
+                return reject("another ring change is in progress: the " + p.kind() + " of host " + p.hostId()
+                        + " is " + p.step() + "; one change at a time");
+            }
+        }
+        return null;
+    }
+
+    /** The node a REPLACE plan takes over: the owner of its tokens (null if none). */
+    public static UUID replaced(ClusterMetadata m, InProgressPlan plan) {
+        return plan.kind() == InProgressPlan.Kind.REPLACE && !plan.tokens().isEmpty()
+                ? m.tokens().get(plan.tokens().get(0)) : null;
+    }
+
     private static ApplyResult startStep(ClusterMetadata m, UUID hostId, InProgressPlan.Kind kind) {
         InProgressPlan plan = m.plan(hostId);
+        if (plan != null && kind == InProgressPlan.Kind.JOIN && plan.kind() == InProgressPlan.Kind.REPLACE) {
+            kind = InProgressPlan.Kind.REPLACE; // a replacement is a join of someone else's tokens
+        }
         if (plan == null || plan.kind() != kind) return reject("host " + hostId + " has no " + kind + " plan in progress");
         if (plan.step() != InProgressPlan.Step.PREPARED) return reject("the " + kind + " of host " + hostId + " is already " + plan.step());
         return new ApplyResult.Applied(m.withPlan(hostId, plan.withStep(InProgressPlan.Step.STARTED)));
@@ -120,6 +163,13 @@ public final class Transformations {
 
     private static ApplyResult finishJoin(ClusterMetadata m, UUID hostId) {
         InProgressPlan plan = m.plan(hostId);
+        if (plan != null && plan.kind() == InProgressPlan.Kind.REPLACE) {
+            if (plan.step() != InProgressPlan.Step.STARTED) return reject("the REPLACE of host " + hostId + " is " + plan.step() + ", not STARTED");
+            UUID dead = replaced(m, plan);
+            ClusterMetadata next = m.withTokens(dead, List.of(), plan.tokens()).withTokens(hostId, plan.tokens(), List.of())
+                    .withMember(m.member(dead).withState(NodeState.LEFT));
+            return new ApplyResult.Applied(next.withMember(m.member(hostId).withState(NodeState.NORMAL)).withPlan(hostId, null));
+        }
         if (plan == null || plan.kind() != InProgressPlan.Kind.JOIN) return reject("host " + hostId + " has no JOIN plan in progress");
         if (plan.step() != InProgressPlan.Step.STARTED) return reject("the JOIN of host " + hostId + " is " + plan.step() + ", not STARTED");
         return new ApplyResult.Applied(m.withTokens(hostId, plan.tokens(), List.of())
@@ -137,7 +187,7 @@ public final class Transformations {
     private static ApplyResult cancelPlan(ClusterMetadata m, UUID hostId) {
         InProgressPlan plan = m.plan(hostId);
         if (plan == null) return reject("host " + hostId + " has no plan in progress");
-        NodeState back = plan.kind() == InProgressPlan.Kind.JOIN ? NodeState.REGISTERED : NodeState.NORMAL;
+        NodeState back = plan.kind() == InProgressPlan.Kind.LEAVE ? NodeState.NORMAL : NodeState.REGISTERED;
         return new ApplyResult.Applied(m.withMember(m.member(hostId).withState(back)).withPlan(hostId, null));
     }
 

@@ -93,6 +93,64 @@ class TransformationsTest {
     }
 
     @Test
+    void oneRingChangeAtATimeAndTheOthersAreRefusedUntilItEnds() {
+        ClusterMetadata m = joined(ClusterMetadata.EMPTY, 1, List.of(10L));
+        m = joined(m, 2, List.of(20L));
+        m = apply(m, Transformation.register("ring", member(3)));
+        m = apply(m, Transformation.register("ring", member(4)));
+        m = apply(m, Transformation.prepareJoin(host(3), List.of(30L)));
+        String busy = "another ring change is in progress: the JOIN of host " + host(3) + " is PREPARED; one change at a time";
+        assertThat(rejection(m, Transformation.prepareJoin(host(4), List.of(40L)))).isEqualTo(busy);
+        assertThat(rejection(m, Transformation.prepareLeave(host(1)))).isEqualTo(busy);
+        assertThat(rejection(m, Transformation.prepareReplace(host(4), host(2)))).isEqualTo(busy);
+        m = apply(m, Transformation.startJoin(host(3)));
+        assertThat(rejection(m, Transformation.prepareLeave(host(1)))).contains("the JOIN of host " + host(3) + " is STARTED");
+        m = apply(m, Transformation.finishJoin(host(3)));
+        m = apply(m, Transformation.prepareLeave(host(1)));
+        assertThat(rejection(m, Transformation.prepareJoin(host(4), List.of(40L)))).contains("the LEAVE of host " + host(1));
+        m = apply(m, Transformation.cancelPlan(host(1)));
+        assertThat(m.member(host(1)).state()).isEqualTo(NodeState.NORMAL);
+        apply(m, Transformation.prepareJoin(host(4), List.of(40L)));
+    }
+
+    @Test
+    void replaceTakesOverEveryTokenOfTheDeadNodeAtFinishOnly() {
+        ClusterMetadata m = joined(ClusterMetadata.EMPTY, 1, List.of(10L, 15L));
+        m = joined(m, 2, List.of(20L, 25L));
+        m = apply(m, Transformation.register("ring", member(3)));
+        assertThat(rejection(m, Transformation.prepareReplace(host(3), host(9)))).contains("it is not a member");
+        m = apply(m, Transformation.prepareReplace(host(3), host(2)));
+        InProgressPlan plan = m.plan(host(3));
+        assertThat(plan.kind()).isEqualTo(InProgressPlan.Kind.REPLACE);
+        assertThat(plan.tokens()).containsExactly(20L, 25L);
+        assertThat(Transformations.replaced(m, plan)).isEqualTo(host(2));
+        assertThat(m.member(host(3)).state()).isEqualTo(NodeState.JOINING);
+        assertThat(m.tokensOf(host(2))).containsExactly(20L, 25L); // still the dead node's while streaming
+        assertThat(rejection(m, Transformation.finishJoin(host(3)))).contains("is PREPARED, not STARTED");
+        m = apply(m, Transformation.startJoin(host(3)));
+        assertThat(m.plan(host(3)).step()).isEqualTo(InProgressPlan.Step.STARTED);
+        m = apply(m, Transformation.finishJoin(host(3)));
+        assertThat(m.tokensOf(host(3))).containsExactly(20L, 25L);
+        assertThat(m.tokensOf(host(2))).isEmpty();
+        assertThat(m.member(host(2)).state()).isEqualTo(NodeState.LEFT);
+        assertThat(m.member(host(3)).state()).isEqualTo(NodeState.NORMAL);
+        assertThat(m.plans()).isEmpty();
+    }
+
+    @Test
+    void aCancelledReplaceLeavesTheDeadNodeItsTokens() {
+        ClusterMetadata m = joined(ClusterMetadata.EMPTY, 1, List.of(10L));
+        m = joined(m, 2, List.of(20L));
+        m = apply(m, Transformation.register("ring", member(3)));
+        m = apply(m, Transformation.prepareReplace(host(3), host(2)));
+        m = apply(m, Transformation.startJoin(host(3)));
+        m = apply(m, Transformation.cancelPlan(host(3)));
+        assertThat(m.member(host(3)).state()).isEqualTo(NodeState.REGISTERED);
+        assertThat(m.member(host(2)).state()).isEqualTo(NodeState.NORMAL);
+        assertThat(m.tokensOf(host(2))).containsExactly(20L);
+    }
+
+    @Test
     void cancellingAJoinFreesItsTokens() {
         ClusterMetadata m = apply(ClusterMetadata.EMPTY, Transformation.register("ring", member(1)));
         m = apply(m, Transformation.prepareJoin(host(1), List.of(10L)));

@@ -133,6 +133,10 @@ public final class CassetteNode implements AutoCloseable {
       repair = new io.cassette.coordinator.ring.repair.RepairService(coordinator, ring.messaging(), r::tokenRing)
           .registerHandlers();
       started.add(repair);
+      repair.throttle().rate(config.bytes(ConfigKeys.STREAM_THROUGHPUT_OUTBOUND));
+      String replace = config.isSet(ConfigKeys.REPLACE_ADDRESS_FIRST_BOOT)
+          ? config.string(ConfigKeys.REPLACE_ADDRESS_FIRST_BOOT).trim() : "";
+      ring.streaming(repair, coordinator, replace.isEmpty() ? null : InetAddress.getByName(replace));
       front = forwarding;
       // Like Cassandra, the front doors open once the node is part of the ring.
       ring.join(io.cassette.cql.language.NodeInfo.RELEASE_VERSION, cqlPort, respPort);
@@ -241,7 +245,16 @@ public final class CassetteNode implements AutoCloseable {
       http.register("/version", req -> AdminHttpServer.Response.json(
           "{\"version\":\"" + Version.get() + "\"}"));
       io.cassette.server.dashboard.Dashboard.register(http, io.cassette.metrics.NodeMetrics.global(), engine, config);
-      io.cassette.server.admin.AdminEndpoints.register(http, engine, config, sizing);
+      io.cassette.server.admin.AdminEndpoints.register(http, engine, config, sizing, keyspace -> {
+        RingNode rn = ring;
+        if (rn == null || coordinator.strategy(keyspace) instanceof io.cassette.coordinator.replication.LocalStrategy) {
+          return null;
+        }
+        // Keeps what this node replicates now and, during a ring change, after it.
+        io.cassette.coordinator.ring.TokenRing r = rn.tokenRing();
+        io.cassette.coordinator.replication.ReplicationStrategy strategy = coordinator.strategy(keyspace);
+        return token -> r.replicas(token, strategy).contains(r.self()) || r.pending(token, strategy).contains(r.self());
+      });
       if (ring != null) {
         RingEndpoints.register(http, ring, coordinator,
             () -> cqlLanguage == null ? UUID.nameUUIDFromBytes(new byte[0]) : cqlLanguage.schema().current().version(),
@@ -249,6 +262,7 @@ public final class CassetteNode implements AutoCloseable {
                 table[0], table[1], key));
         HintsEndpoints.register(http, ring, ringWrites.hints());
         io.cassette.server.ring.RepairEndpoints.register(http, repair);
+        io.cassette.server.ring.MembershipEndpoints.register(http, ring);
       }
       listening.add("HTTP " + format(bind("HTTP", ConfigKeys.HTTP_PORT, http::start)));
       started.add(http);

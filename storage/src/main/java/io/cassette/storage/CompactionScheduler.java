@@ -85,6 +85,11 @@ final class CompactionScheduler {
     return CompletableFuture.runAsync(() -> t.compactions.run(inputs, throttle), executor);
   }
 
+  /** Runs a cleanup (a compaction keeping only the tokens {@code keepToken} accepts) on the compaction pool. */
+  CompletableFuture<Void> cleanup(LocalTable t, List<SSTableReader> inputs, java.util.function.LongPredicate keepToken) {
+    return CompletableFuture.runAsync(() -> t.compactions.cleanup(inputs, throttle, keepToken), executor);
+  }
+
   /** Changes the I/O cap at once; 0 = unthrottled. */
   void setRate(long bytesPerSecond) {
     throttle.setRate(bytesPerSecond);

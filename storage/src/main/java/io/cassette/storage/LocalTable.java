@@ -488,6 +488,15 @@ final class LocalTable implements Table, CompactableTable {
   }
 
   @Override
+  public void cleanup(java.util.function.LongPredicate keepToken) {
+    engine.flush(this).join();
+    List<SSTableReader> all = compactions.markAllWhenIdle();
+    if (!all.isEmpty()) {
+      engine.runCleanup(this, all, keepToken).join();
+    }
+  }
+
+  @Override
   public void truncate() {
     engine.truncate(this);
   }

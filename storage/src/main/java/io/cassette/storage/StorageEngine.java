@@ -446,6 +446,10 @@ final class StorageEngine implements Engine {
     return compaction.run(t, inputs);
   }
 
+  CompletableFuture<Void> runCleanup(LocalTable t, List<SSTableReader> inputs, java.util.function.LongPredicate keep) {
+    return compaction.cleanup(t, inputs, keep);
+  }
+
   io.cassette.storage.sstable.ChunkCache chunkCache() {
     return chunkCache;
   }

@@ -40,6 +40,14 @@ public interface Table {
   /** Compacts all SSTables into one (nodetool compact) and waits for it. */
   void compact();
 
+  /**
+   * nodetool cleanup: flushes, then rewrites the table's SSTables without the partitions whose
+   * token {@code keepToken} refuses (ranges this node no longer replicates after a ring change).
+   */
+  default void cleanup(java.util.function.LongPredicate keepToken) {
+    throw new UnsupportedOperationException("cleanup");
+  }
+
   /** Removes all data (CQL TRUNCATE); durable when this returns. */
   void truncate();
 

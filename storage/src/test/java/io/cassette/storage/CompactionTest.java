@@ -61,6 +61,28 @@ class CompactionTest {
   }
 
   @Test
+  void cleanupDropsThePartitionsOfTokensNoLongerKeptAndNothingElse() throws Exception {
+    try (Engine e = Engine.open(EngineOptions.defaults(dir))) {
+      Table t = e.createTable(spec(Map.of("class", "SizeTieredCompactionStrategy"), 864000));
+      for (int i = 0; i < 200; i++) {
+        t.apply(put("k" + i, 1));
+        if (i == 99) {
+          t.flush(); // half in an SSTable, half in the memtable: cleanup flushes first
+        }
+      }
+      t.cleanup(token -> token >= 0);
+      int kept = 0;
+      for (int i = 0; i < 200; i++) {
+        boolean present = !t.read(b("k" + i), ReadQuery.all(now())).isEmpty();
+        assertThat(present).as("k" + i).isEqualTo(DecoratedKey.of(b("k" + i)).token() >= 0);
+        kept += present ? 1 : 0;
+      }
+      assertThat(kept).isBetween(60, 140);
+      assertThat(t.metrics().sstableCount()).isEqualTo(1);
+    }
+  }
+
+  @Test
   void timeWindowKeepsOneSSTablePerOldWindow() throws Exception {
     long day = 86_400L * 1_000_000L;
     long base = (System.currentTimeMillis() * 1000 / day - 10) * day; // ten days ago, at a window start

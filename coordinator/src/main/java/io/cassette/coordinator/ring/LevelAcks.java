@@ -19,7 +19,7 @@ final class LevelAcks {
   private final ConsistencyLevel cl;
   private final TokenRing ring;
   private final String localDc;
-  private final int blockFor;
+  private int blockFor;
   /** EACH_QUORUM on a DC-aware strategy: acknowledgements still needed per data centre; else null. */
   private final Map<String, Integer> perDc;
   private int received;
@@ -39,6 +39,22 @@ final class LevelAcks {
     } else {
       perDc = null;
     }
+  }
+
+  /**
+   * Pending replicas (a ring change in progress) each raise the acknowledgements needed, as in
+   * Cassandra's blockFor + pending: those that count towards the level.
+   */
+  LevelAcks withPending(List<Endpoint> pending) {
+    for (Endpoint e : pending) {
+      if (counts(e)) {
+        blockFor++;
+        if (perDc != null) {
+          perDc.merge(ring.datacenter(e), 1, Integer::sum);
+        }
+      }
+    }
+    return this;
   }
 
   int blockFor() {
@@ -93,7 +109,13 @@ final class LevelAcks {
    * replicas among {@code replicas} cannot meet the level: known before anything is sent.
    */
   static void requireAlive(ConsistencyLevel cl, ReplicationStrategy strategy, TokenRing ring, List<Endpoint> replicas) {
-    LevelAcks acks = new LevelAcks(cl, strategy, ring);
+    requireAlive(cl, strategy, ring, replicas, List.of());
+  }
+
+  /** As above, with the pending replicas of a ring change among {@code replicas} and counted in the level. */
+  static void requireAlive(ConsistencyLevel cl, ReplicationStrategy strategy, TokenRing ring, List<Endpoint> replicas,
+                           List<Endpoint> pending) {
+    LevelAcks acks = new LevelAcks(cl, strategy, ring).withPending(pending);
     int alive = 0;
     for (Endpoint e : replicas) {
       if (ring.isAlive(e) && acks.counts(e)) {

@@ -41,8 +41,11 @@ public final class TokenRing {
   private final Endpoint[] owners;   // owners[i] holds tokens[i]
   private final List<Owned> inTokenOrder;
   private final Topology topology;
+  /** The ring once the change in progress finishes (a join, leave or replace), or null. */
+  private final TokenRing future;
 
   private TokenRing(Builder b) {
+    this.future = b.future;
     this.epoch = b.epoch;
     this.self = b.self;
     this.members = Collections.unmodifiableMap(new LinkedHashMap<>(b.members));
@@ -125,6 +128,37 @@ public final class TokenRing {
       return List.of(self);
     }
     return ReplicaPlacement.replicas(tokens, owners, ceilingIndex(token), strategy, members);
+  }
+
+  /**
+   * The ring once the ring change in progress finishes, or null when none is in progress.
+   * Between START and FINISH writes go to both (Cassandra's pending ranges); reads use this ring.
+   */
+  public TokenRing future() {
+    return future;
+  }
+
+  /**
+   * The nodes that will replicate {@code token} once the change in progress finishes and do
+   * not now (a joining node, a leaving node's successor, a replacement): writes go to them as
+   * well, and each one raises the number of acknowledgements needed, as in Cassandra, so an
+   * acknowledged write is on a quorum of the new replicas too. Empty when no change is in progress.
+   */
+  public List<Endpoint> pending(long token, ReplicationStrategy strategy) {
+    if (future == null || strategy instanceof LocalStrategy || tokens.length == 0) {
+      return List.of();
+    }
+    List<Endpoint> now = replicas(token, strategy);
+    List<Endpoint> out = null;
+    for (Endpoint e : future.replicas(token, strategy)) {
+      if (!now.contains(e)) {
+        if (out == null) {
+          out = new ArrayList<>(2);
+        }
+        out.add(e);
+      }
+    }
+    return out == null ? List.of() : out;
   }
 
   /** The replicas of a primary range {@code (start, end]}: those of its end token. */
@@ -210,7 +244,7 @@ public final class TokenRing {
   @Override
   public String toString() {
     return "TokenRing{epoch=" + epoch + ", self=" + self + ", members=" + members.size()
-        + ", tokens=" + tokens.length + ", down=" + down + "}";
+        + ", tokens=" + tokens.length + ", down=" + down + (future != null ? ", changing" : "") + "}";
   }
 
   /** Collects members, tokens and liveness; {@link #build()} makes the snapshot. */
@@ -219,6 +253,7 @@ public final class TokenRing {
     private final Endpoint self;
     private final Map<Endpoint, Member> members = new LinkedHashMap<>();
     private final Set<Endpoint> down = new java.util.HashSet<>();
+    private TokenRing future;
 
     private Builder(long epoch, Endpoint self) {
       this.epoch = epoch;
@@ -240,6 +275,12 @@ public final class TokenRing {
       } else {
         down.add(e);
       }
+      return this;
+    }
+
+    /** The ring once the change in progress finishes (see {@link TokenRing#pending}). */
+    public Builder future(TokenRing ring) {
+      this.future = ring;
       return this;
     }
 

@@ -101,11 +101,18 @@ final class WriteFanOut {
       ReplicationStrategy strategy = local.strategy(u.keyspace());
       List<Endpoint> replicas = strategy instanceof LocalStrategy ? List.of(r.self())
           : r.replicas(Murmur3Token.of(u.key()), strategy);
+      // A ring change in progress: its new replicas get the write too and raise the level.
+      List<Endpoint> pendingReplicas = strategy instanceof LocalStrategy ? List.of()
+          : r.pending(Murmur3Token.of(u.key()), strategy);
+      if (!pendingReplicas.isEmpty()) {
+        replicas = new ArrayList<>(replicas);
+        replicas.addAll(pendingReplicas);
+      }
       // ANY is met by any one replica or a hint: count it as ONE over every replica.
       p.acks[i] = new LevelAcks(cl == ConsistencyLevel.ANY ? ConsistencyLevel.ONE : cl,
-          strategy instanceof LocalStrategy ? LocalStrategy.INSTANCE : strategy, r);
+          strategy instanceof LocalStrategy ? LocalStrategy.INSTANCE : strategy, r).withPending(pendingReplicas);
       if (cl != ConsistencyLevel.ANY) {
-        LevelAcks.requireAlive(cl, strategy, r, replicas);
+        LevelAcks.requireAlive(cl, strategy, r, replicas, pendingReplicas);
       }
       noneAlive[i] = true;
       for (Endpoint e : replicas) {

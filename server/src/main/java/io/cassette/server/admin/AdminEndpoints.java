@@ -58,6 +58,8 @@ public final class AdminEndpoints {
   private final UUID hostId;
   private final List<Long> tokens;
   private final long startMillis = System.currentTimeMillis();
+  /** Per keyspace, the tokens cleanup keeps (null: all, a single node owns every token). */
+  private java.util.function.Function<String, java.util.function.LongPredicate> cleanupFilter = keyspace -> null;
   /** The compaction cap in force: compaction_throughput until nodetool changes it. */
   private final java.util.concurrent.atomic.AtomicLong compactionThroughput;
 
@@ -79,7 +81,17 @@ public final class AdminEndpoints {
   /** Registers every nodetool endpoint on {@code http}. */
   public static void register(AdminHttpServer http, Engine engine, Config config,
                               ResourceSizing sizing) {
+    register(http, engine, config, sizing, keyspace -> null);
+  }
+
+  /**
+   * As above; {@code cleanupFilter} gives, per keyspace, which tokens this node keeps on
+   * nodetool cleanup (those it replicates in a ring), or null to keep everything.
+   */
+  public static void register(AdminHttpServer http, Engine engine, Config config, ResourceSizing sizing,
+                              java.util.function.Function<String, java.util.function.LongPredicate> cleanupFilter) {
     AdminEndpoints api = new AdminEndpoints(engine, config, sizing);
+    api.cleanupFilter = cleanupFilter;
     http.register("/api/version", read(api::version));
     http.register("/api/status", read(api::status));
     http.register("/api/info", read(api::info));
@@ -284,9 +296,20 @@ public final class AdminEndpoints {
     return done(tables.size());
   }
 
-  /** A single node owns every token, so no table holds data it should not: nothing to drop. */
+  /**
+   * Drops the data of ranges this node no longer replicates (after a join, decommission or
+   * replace moved them), table by table, by a compaction that leaves those partitions out. A
+   * single node owns every token: nothing to drop.
+   */
   private String cleanup(Request req) {
-    return done(select(req).size());
+    List<Table> tables = select(req);
+    for (Table t : tables) {
+      java.util.function.LongPredicate keep = cleanupFilter.apply(t.spec().keyspace());
+      if (keep != null) {
+        t.cleanup(keep);
+      }
+    }
+    return done(tables.size());
   }
 
   /**

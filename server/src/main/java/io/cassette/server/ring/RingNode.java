@@ -38,7 +38,9 @@ import org.slf4j.LoggerFactory;
 /**
  * This node as a member of a ring: the metadata service (Raft member or follower), internode
  * messaging on {@code storage_port}, heartbeats for liveness, and the join (REGISTER, then
- * PREPARE / START / FINISH join; no data moves yet, as no node owns data before it joins).
+ * PREPARE / START / FINISH join, or a REPLACE plan with replace_address_first_boot; between START and FINISH
+ * the node gets writes for its pending ranges and streams them from the current replicas), decommission
+ * and removenode (LEAVE plans), one ring change at a time.
  *
  * <p>Life cycle: {@link #startMetadata()} (returns at once; Raft starts beside storage),
  * {@link #startMessaging()}, {@link #join(String, int, int)} (blocks until NORMAL),
@@ -93,6 +95,22 @@ public final class RingNode implements AutoCloseable {
   private volatile long sampledLoad = -1;
   private volatile long loadSampledNanos;
   private static final long LOAD_SAMPLE_NANOS = TimeUnit.SECONDS.toNanos(1);
+  /**
+   * Crash tests only ({@code -Dcassette.test_fault.join_pause_at=PREPARED|STARTED}): the join
+   * stops at that step (logging "join paused at STEP") so a test can kill the node there.
+   */
+  static final String TEST_FAULT_JOIN_PAUSE_AT = System.getProperty("cassette.test_fault.join_pause_at");
+  /** How long a ring change waits for live peers to apply its START step before data moves. */
+  static final Duration PEERS_CATCH_UP = Duration.ofSeconds(10);
+  /** The metadata epoch each peer last reported in a heartbeat answer. */
+  private final java.util.Map<InetSocketAddress, Long> peerEpochs = new java.util.concurrent.ConcurrentHashMap<>();
+  /** Streams the data of ring changes (set before {@link #join}); null: no data moves (tests of metadata only). */
+  private volatile io.cassette.coordinator.ring.repair.RepairService repair;
+  private volatile io.cassette.coordinator.local.LocalCoordinator local;
+  /** replace_address_first_boot: the dead node this node replaces on its first boot, or null. */
+  private volatile java.net.InetAddress replaceAddress;
+  /** A decommission, removenode or the join's streaming: one ring change from this node at a time. */
+  private final Object ringChange = new Object();
 
   public RingNode(RingSettings settings, NodeIdentity identity, Path dataDirectory) {
     this.settings = settings;
@@ -202,6 +220,7 @@ public final class RingNode implements AutoCloseable {
     // A peer ahead of this node's metadata (a follower polls once a second): catch up now, so
     // a schema change made there is served here sooner.
     heartbeats.onAnswer((peer, answer) -> {
+      peerEpochs.put(peer, answer.epoch());
       if (answer.epoch() > metadata.current().epoch().value()) {
         metadata.awaitEpoch(Epoch.of(answer.epoch()), Duration.ofSeconds(5)).exceptionally(e -> null);
       }
@@ -272,13 +291,38 @@ public final class RingNode implements AutoCloseable {
       } else if (!wanted.withState(me.state()).equals(me)) {
         next = Transformation.updateMember(wanted);
       } else if (me.state() == NodeState.REGISTERED) {
-        List<Long> tokens = TokenAllocator.allocate(m, settings.dataCenter(), settings.numTokens());
-        next = Transformation.prepareJoin(identity.hostId(), tokens);
+        Member replaced = replaceAddress == null ? null : replacedMember(m);
+        if (replaceAddress != null && replaced == null) {
+          throw new StartException("Cannot replace " + replaceAddress.getHostAddress() + " (replace_address_first_boot): "
+              + "no NORMAL member has that address");
+        }
+        if (replaced != null && isAlive(replaced)) {
+          throw new StartException("Cannot replace a live node: " + replaceAddress.getHostAddress() + " is UP");
+        }
+        next = replaced != null ? Transformation.prepareReplace(identity.hostId(), replaced.hostId())
+            : Transformation.prepareJoin(identity.hostId(), TokenAllocator.allocate(m, settings.dataCenter(), settings.numTokens()));
       } else if (me.state() == NodeState.JOINING) {
         InProgressPlan plan = m.plan(identity.hostId());
-        // No data to stream yet (issue 17): START and FINISH follow each other.
-        next = plan != null && plan.step() == InProgressPlan.Step.PREPARED
-            ? Transformation.startJoin(identity.hostId()) : Transformation.finishJoin(identity.hostId());
+        if (plan != null && plan.step().name().equals(TEST_FAULT_JOIN_PAUSE_AT)) {
+          LOG.warn("Ring: test fault: join paused at {}", plan.step());
+          while (!closed) {
+            Thread.sleep(1000);
+          }
+          return;
+        }
+        if (plan != null && plan.step() == InProgressPlan.Step.PREPARED) {
+          next = Transformation.startJoin(identity.hostId());
+        } else {
+          // STARTED: writes reach this node; now its ranges stream in (again after a crash:
+          // streaming is idempotent), then it takes ownership.
+          String problem = streamForJoin(plan);
+          if (problem != null) {
+            LOG.warn("Ring: {} streaming failed, retrying: {}", plan == null ? "join" : plan.kind(), problem);
+            Thread.sleep(RETRY_MILLIS * 4);
+            continue;
+          }
+          next = Transformation.finishJoin(identity.hostId());
+        }
       } else {
         identity = identity.withTokensSaved(dataDirectory, m.tokensOf(identity.hostId()));
         joinedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
@@ -328,6 +372,204 @@ public final class RingNode implements AutoCloseable {
   private StartException mismatch(String clusterName) {
     return new StartException("Refusing to join: cluster name mismatch: the cluster is '" + clusterName
         + "', this node is configured with '" + settings.clusterName() + "' (cluster_name)");
+  }
+
+  /**
+   * Where ring changes get their data from: repair's streaming (checksummed batches, retried)
+   * and the local tables. {@code replaceAddress}: replace_address_first_boot, or null.
+   */
+  public void streaming(io.cassette.coordinator.ring.repair.RepairService repair,
+                        io.cassette.coordinator.local.LocalCoordinator local, java.net.InetAddress replaceAddress) {
+    this.repair = repair;
+    this.local = local;
+    this.replaceAddress = replaceAddress;
+  }
+
+  private Member replacedMember(ClusterMetadata m) {
+    for (Member x : m.members().values()) {
+      if (x.state() == NodeState.NORMAL && x.broadcastAddress().equals(replaceAddress)
+          && !x.hostId().equals(identity.hostId())) {
+        return x;
+      }
+    }
+    return null;
+  }
+
+  /** Streams this node's new ranges of a STARTED join or replace; null when done, else why not. */
+  private String streamForJoin(InProgressPlan plan) {
+    if (repair == null || plan == null) {
+      return null;
+    }
+    awaitPeersAt(metadata.current().epoch().value());
+    io.cassette.coordinator.ring.TokenRing now = tokenRing();
+    if (now.future() == null) {
+      return null;
+    }
+    java.util.Set<io.cassette.coordinator.ring.Endpoint> unusable = new java.util.HashSet<>();
+    String purpose = "Bootstrap";
+    if (plan.kind() == InProgressPlan.Kind.REPLACE) {
+      purpose = "Replace";
+      java.util.UUID dead = io.cassette.metadata.Transformations.replaced(metadata.current(), plan);
+      for (io.cassette.coordinator.ring.TokenRing.Member x : now.members()) {
+        if (x.endpoint().hostId().equals(dead)) {
+          unusable.add(x.endpoint());
+        }
+      }
+    }
+    try {
+      synchronized (ringChange) {
+        io.cassette.coordinator.ring.membership.RingChangeStreams.Summary s =
+            io.cassette.coordinator.ring.membership.RingChangeStreams.run(repair, local, now,
+                e -> e.equals(now.self()), unusable, purpose, LOG::info);
+        LOG.info("Ring: {} streamed {}", purpose, s);
+      }
+      return null;
+    } catch (RuntimeException e) {
+      return e.getMessage() == null ? e.toString() : e.getMessage();
+    }
+  }
+
+  /**
+   * Waits (bounded) until every live peer has reported applying {@code epoch}: a START step
+   * must be seen by the coordinators before data moves, or a write routed by an older ring
+   * could miss both the stream and the new replica.
+   */
+  private void awaitPeersAt(long epoch) {
+    long deadline = System.nanoTime() + PEERS_CATCH_UP.toNanos();
+    while (System.nanoTime() < deadline) {
+      boolean behind = false;
+      for (Member m : metadata.current().members().values()) {
+        if (m.isActive() && !m.hostId().equals(identity.hostId()) && isAlive(m)
+            && peerEpochs.getOrDefault(storageAddress(m), -1L) < epoch) {
+          behind = true;
+        }
+      }
+      if (!behind) {
+        return;
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+    LOG.info("Ring: some peers did not report epoch {} within {} s; going on", epoch, PEERS_CATCH_UP.toSeconds());
+  }
+
+  /**
+   * {@code nodetool decommission}: this node's LEAVE plan (PREPARE, START: writes also go to the
+   * nodes taking its ranges), its ranges stream to them, FINISH (LEFT). A plan left by a crash
+   * is resumed from its step. Blocks until done; progress lines go to {@code progress}.
+   *
+   * @throws IllegalStateException when refused (another ring change, the last node)
+   */
+  public void decommission(java.util.function.Consumer<String> progress) {
+    leave(identity.hostId(), "Unbootstrap", progress);
+  }
+
+  /**
+   * {@code nodetool removenode HOSTID}: a LEAVE plan for a dead node, run by this node; the
+   * remaining replicas of its ranges stream them to the nodes that take them, then it is LEFT.
+   * A dead node's unfinished join or replace is cancelled instead (rolled back); its unfinished
+   * decommission is taken over from its step.
+   */
+  public void removeNode(UUID hostId, java.util.function.Consumer<String> progress) {
+    if (hostId.equals(identity.hostId())) {
+      throw new IllegalStateException("Cannot remove self");
+    }
+    Member m = metadata.current().member(hostId);
+    if (m == null || !m.isActive()) {
+      throw new IllegalStateException("Host ID not found.");
+    }
+    if (isAlive(m)) {
+      throw new IllegalStateException("Node /" + m.broadcastAddress().getHostAddress()
+          + " is alive and owns this ID. Use decommission command to remove it from the ring");
+    }
+    InProgressPlan plan = metadata.current().plan(hostId);
+    if (plan != null && plan.kind() != InProgressPlan.Kind.LEAVE) {
+      // A join or replace that will not finish (its node is dead): roll it back. The node, if
+      // it ever comes back, starts its join again from REGISTERED.
+      synchronized (ringChange) {
+        commitOrThrow(Transformation.cancelPlan(hostId));
+      }
+      progress.accept("Removenode: cancelled the " + plan.kind() + " of " + hostId + " (" + plan.step()
+          + ") at " + metadata.current().epoch() + "; its tokens are free again");
+      return;
+    }
+    leave(hostId, "Removenode", progress);
+  }
+
+  private void leave(UUID hostId, String purpose, java.util.function.Consumer<String> progress) {
+    synchronized (ringChange) {
+      ClusterMetadata m = metadata.current();
+      InProgressPlan plan = m.plan(hostId);
+      if (plan != null && plan.kind() != InProgressPlan.Kind.LEAVE) {
+        throw new IllegalStateException("host " + hostId + " has a " + plan.kind() + " in progress");
+      }
+      if (plan == null) {
+        commitOrThrow(Transformation.prepareLeave(hostId));
+        progress.accept(purpose + ": prepared (LEAVING) at " + metadata.current().epoch());
+        plan = metadata.current().plan(hostId);
+      }
+      if (plan.step() == InProgressPlan.Step.PREPARED) {
+        commitOrThrow(Transformation.startLeave(hostId));
+        progress.accept(purpose + ": started at " + metadata.current().epoch() + " (writes go to the new replicas too)");
+      }
+      awaitPeersAt(metadata.current().epoch().value());
+      io.cassette.coordinator.ring.TokenRing now = tokenRing();
+      java.util.Set<io.cassette.coordinator.ring.Endpoint> unusable = new java.util.HashSet<>();
+      if (!hostId.equals(identity.hostId())) {
+        for (io.cassette.coordinator.ring.TokenRing.Member x : now.members()) {
+          if (x.endpoint().hostId().equals(hostId)) {
+            unusable.add(x.endpoint());
+          }
+        }
+      }
+      if (repair != null && now.future() != null) {
+        io.cassette.coordinator.ring.membership.RingChangeStreams.Summary s =
+            io.cassette.coordinator.ring.membership.RingChangeStreams.run(repair, local, now, e -> true, unusable,
+                purpose, line -> {
+                  LOG.info("Ring: {}", line);
+                  progress.accept(line);
+                });
+        progress.accept(purpose + ": streamed " + s);
+      }
+      commitOrThrow(Transformation.finishLeave(hostId));
+      progress.accept(purpose + ": finished at " + metadata.current().epoch() + " (LEFT)");
+    }
+  }
+
+  private void commitOrThrow(Transformation t) {
+    try {
+      metadata.commit(t).get(metadata.config().tuning().commitTimeout().toMillis() + 5_000, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted");
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("no answer from the metadata service " + settings.members());
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(e.getCause() == null ? e.toString() : e.getCause().getMessage());
+    }
+  }
+
+  /** Cassandra's operation mode for nodetool info/netstats: JOINING, LEAVING, NORMAL, DECOMMISSIONED. */
+  public String mode() {
+    Member me = metadata.current().member(identity.hostId());
+    if (me == null) {
+      return "STARTING";
+    }
+    return switch (me.state()) {
+      case REGISTERED, JOINING -> "JOINING";
+      case LEAVING -> "LEAVING";
+      case LEFT -> "DECOMMISSIONED";
+      case NORMAL -> "NORMAL";
+    };
+  }
+
+  /** Streaming of ring changes and repair (null before {@link #streaming}). */
+  public io.cassette.coordinator.ring.repair.RepairService repair() {
+    return repair;
   }
 
   /** How long the join took, or -1 before it finished. */
@@ -434,20 +676,51 @@ public final class RingNode implements AutoCloseable {
     ClusterMetadata m = metadata.current();
     io.cassette.coordinator.ring.Endpoint self =
         new io.cassette.coordinator.ring.Endpoint(identity.hostId(), settings.listenAddress());
-    io.cassette.coordinator.ring.TokenRing.Builder b = io.cassette.coordinator.ring.TokenRing.builder(
-        m.epoch().value(), self);
+    java.util.Map<UUID, List<Long>> owned = new java.util.TreeMap<>();
     for (Member member : m.members().values()) {
       List<Long> tokens = m.tokensOf(member.hostId());
-      if (tokens.isEmpty()) {
+      if (!tokens.isEmpty()) {
+        owned.put(member.hostId(), tokens);
+      }
+    }
+    io.cassette.coordinator.ring.TokenRing.Builder b = ringOf(m, owned, self);
+    // A STARTED plan (one at a time): the ring after it, whose new replicas get writes now.
+    for (InProgressPlan plan : m.plans().values()) {
+      if (plan.step() != InProgressPlan.Step.STARTED) {
         continue;
       }
-      io.cassette.coordinator.ring.Endpoint e = member.hostId().equals(identity.hostId()) ? self
-          : new io.cassette.coordinator.ring.Endpoint(member.hostId(), member.listenAddress());
-      b.add(e, member.dataCenter(), member.rack(), tokens).alive(e, isAlive(member));
+      java.util.Map<UUID, List<Long>> after = new java.util.TreeMap<>(owned);
+      switch (plan.kind()) {
+        case JOIN -> after.put(plan.hostId(), plan.tokens());
+        case LEAVE -> after.remove(plan.hostId());
+        case REPLACE -> {
+          after.remove(io.cassette.metadata.Transformations.replaced(m, plan));
+          after.put(plan.hostId(), plan.tokens());
+        }
+      }
+      b.future(ringOf(m, after, self).build());
     }
     r = b.build();
     tokenRing = r;
     return r;
+  }
+
+  private io.cassette.coordinator.ring.TokenRing.Builder ringOf(ClusterMetadata m, java.util.Map<UUID, List<Long>> owned,
+                                                                io.cassette.coordinator.ring.Endpoint self) {
+    io.cassette.coordinator.ring.TokenRing.Builder b = io.cassette.coordinator.ring.TokenRing.builder(
+        m.epoch().value(), self);
+    for (Member member : m.members().values()) {
+      io.cassette.coordinator.ring.Endpoint e = member.hostId().equals(identity.hostId()) ? self
+          : new io.cassette.coordinator.ring.Endpoint(member.hostId(), member.listenAddress());
+      List<Long> tokens = owned.get(member.hostId());
+      if (tokens != null) {
+        b.add(e, member.dataCenter(), member.rack(), tokens);
+      }
+      if (member.isActive()) {
+        b.alive(e, isAlive(member)); // pending replicas too: a joining node has no tokens yet
+      }
+    }
+    return b;
   }
 
   /** Completes when this node has applied the metadata log up to {@code epoch} (before acting on a newer message). */

@@ -31,6 +31,15 @@ final class CompactionTask {
    */
   static void run(CompactableTable table, TableCompactions compactions, List<SSTableReader> inputs,
                   Throttle throttle) {
+    run(table, compactions, inputs, throttle, null);
+  }
+
+  /**
+   * As above; {@code keepToken} (nodetool cleanup) drops every partition whose token it
+   * refuses: data of ranges this node no longer replicates. Null keeps everything.
+   */
+  static void run(CompactableTable table, TableCompactions compactions, List<SSTableReader> inputs,
+                  Throttle throttle, java.util.function.LongPredicate keepToken) {
     TableSpec s = table.spec();
     long startNanos = System.nanoTime();
     long now = System.currentTimeMillis() / 1000;
@@ -79,7 +88,9 @@ final class CompactionTask {
               parts.add(p.head());
             }
           }
-          merger.write(w, min, parts, maxPurgeableTimestamp(min, table.view(), inputs));
+          if (keepToken == null || keepToken.test(min.token())) {
+            merger.write(w, min, parts, maxPurgeableTimestamp(min, table.view(), inputs));
+          }
           for (PeekingSource p : sources) {
             if (p.head() != null && p.head().key().equals(min)) {
               p.advance();

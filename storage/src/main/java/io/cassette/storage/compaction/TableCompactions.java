@@ -112,6 +112,11 @@ public final class TableCompactions {
     CompactionTask.run(table, this, inputs, throttle);
   }
 
+  /** As {@link #run}, dropping the partitions whose token {@code keepToken} refuses (nodetool cleanup). */
+  public void cleanup(List<SSTableReader> inputs, Throttle throttle, java.util.function.LongPredicate keepToken) {
+    CompactionTask.run(table, this, inputs, throttle, keepToken);
+  }
+
   /** Records that {@code output} was written by compacting one SSTable alone. */
   void wroteAlone(SSTableReader output) {
     tombstones.wroteAlone(output);

@@ -53,6 +53,11 @@ public final class NodetoolMain {
         listpendinghints                  hints this node keeps for other nodes (ring)
         truncatehints [ENDPOINT]          delete the hints for ENDPOINT, or all of them (ring)
         repair [-pr] [-full] [KS [TABLE...]]  anti-entropy repair with Merkle trees (ring; -pr: primary ranges only)
+        decommission                      stream this node's ranges to the others, then leave the ring
+        removenode HOSTID                 remove a dead node; the remaining replicas re-replicate its ranges
+        netstats                          the node's mode and the streams in progress
+        getstreamthroughput [-m]          the outbound streaming cap (Mb/s; -m: MiB/s)
+        setstreamthroughput [-m] N        change it live (megabits/s; -m: MiB/s; 0 = unthrottled)
         settraceprobability P             trace this share (0 to 1) of CQL requests (system_traces)
         gettraceprobability               the share traced
         gcstats                           garbage collection since the previous call
@@ -119,6 +124,12 @@ public final class NodetoolMain {
       }
       javax.net.ssl.SSLContext tls = ssl ? AdminTls.context(truststore, truststorePassword, keystore, keystorePassword)
           : null;
+      if (command.equals("decommission") || command.equals("removenode")) { // progress as it comes
+        RingChangeRunner.run(new AdminClient(host, port, AdminAuthorization.header(username, password, passwordFile,
+            System.getenv(AdminAuthorization.TOKEN_VARIABLE)), tls), command, commandArgs, out);
+        out.flush();
+        return 0;
+      }
       if (command.equals("repair")) { // prints its progress as it comes, not at the end
         RepairRunner.run(new AdminClient(host, port, AdminAuthorization.header(username, password, passwordFile,
             System.getenv(AdminAuthorization.TOKEN_VARIABLE)), tls), commandArgs, out);
@@ -137,6 +148,15 @@ public final class NodetoolMain {
       err.println("nodetool: " + e.getMessage());
       return EXIT_FAILURE;
     }
+  }
+
+  /** Whether a stream throughput command has -m (MiB/s) and no more than {@code values} other arguments. */
+  private static boolean mebibytes(List<String> args, int values) {
+    boolean mib = args.contains("-m") || args.contains("--mib");
+    if (args.size() - (mib ? 1 : 0) != values) {
+      throw new UsageException("unexpected arguments " + args);
+    }
+    return mib;
   }
 
   /** Runs {@code command} against the node and returns what to print. */
@@ -207,6 +227,22 @@ public final class NodetoolMain {
               + mib + "'");
         }
         node.post("/api/compactionthroughput", Map.of("mib", List.of(mib)));
+        return "";
+      }
+      case "netstats":
+        o.positionals(0, 0);
+        return StreamReports.netstats(node.get("/api/netstats", Map.of()));
+      case "getstreamthroughput":
+        return StreamReports.throughput(node.get("/api/streamthroughput", Map.of()),
+            mebibytes(args, 0));
+      case "setstreamthroughput": {
+        boolean mib = args.contains("-m") || args.contains("--mib");
+        List<String> values = args.stream().filter(a -> !a.equals("-m") && !a.equals("--mib")).toList();
+        if (values.size() != 1) {
+          throw new UsageException("setstreamthroughput needs one value");
+        }
+        node.post("/api/streamthroughput", Map.of("bytes",
+            List.of(Long.toString(StreamReports.bytesPerSecond(values.get(0), mib)))));
         return "";
       }
       case "listpendinghints":

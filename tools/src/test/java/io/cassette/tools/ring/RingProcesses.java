@@ -47,6 +47,8 @@ final class RingProcesses implements AutoCloseable {
   private final Process[] nodes;
   private IntFunction<String> address = i -> "127.0.0." + i;
   private IntFunction<List<String>> launcher = i -> List.of();
+  /** JVM options of the next {@link #start} of each node (e.g. a test fault), then cleared. */
+  private final java.util.Map<Integer, List<String>> jvmOptions = new java.util.HashMap<>();
   private String seeds = "127.0.0.1";
   int cqlPort;
   int httpPort;
@@ -104,14 +106,22 @@ final class RingProcesses implements AutoCloseable {
     return address.apply(i);
   }
 
+  /** Adds JVM options (e.g. {@code -Dcassette.test_fault...}) to the next start of node {@code i} only. */
+  RingProcesses jvmOptionsOnce(int i, String... options) {
+    jvmOptions.put(i, List.of(options));
+    return this;
+  }
+
   /** Starts node {@code i} (its log appended to, so a restart's "ready in" is the next one). */
   Process start(int i, String... extra) throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Path data = dir.resolve("n" + i);
     Files.createDirectories(data);
     List<String> cmd = new ArrayList<>(launcher.apply(i));
-    cmd.addAll(List.of(java, "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-        "-cp", System.getProperty("java.class.path"), Main.class.getName(), "start",
+    cmd.addAll(List.of(java, "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+    cmd.addAll(jvmOptions.getOrDefault(i, List.of()));
+    jvmOptions.remove(i);
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(), "start",
         "--data-dir", data.toString(), "--listen", address(i), "--cql-port", Integer.toString(cqlPort),
         "--resp-port", Integer.toString(respPort), "--http-port", Integer.toString(httpPort), "--seeds", seeds,
         "--set", "heartbeat_interval=" + HEARTBEAT));

@@ -51,13 +51,20 @@ public final class RepairService implements AutoCloseable {
   private final StreamSender sender;
   private final ExecutorService repairThread;
   private final AtomicInteger commands = new AtomicInteger();
+  /** stream_throughput_outbound: every outgoing stream of this node shares it. */
+  private final StreamThrottle throttle = new StreamThrottle(DEFAULT_STREAM_THROUGHPUT);
+  private final StreamProgress progress = new StreamProgress();
+  /** Cassandra's default stream_throughput_outbound: 24 MiB/s. */
+  public static final long DEFAULT_STREAM_THROUGHPUT = 24L << 20;
+  /** How long a ring change's stream of ranges may take before it is given up (and retried by its caller). */
+  static final java.time.Duration STREAM_TIMEOUT = java.time.Duration.ofMinutes(30);
 
   public RepairService(LocalCoordinator local, MessagingService messaging, Supplier<TokenRing> ring) {
     this.local = local;
     this.messaging = messaging;
     this.ring = ring;
     this.validator = new Validator(local);
-    this.sender = new StreamSender(local, messaging);
+    this.sender = new StreamSender(local, messaging, throttle, progress);
     this.repairThread = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
         new LinkedBlockingQueue<>(MAX_QUEUED), r -> {
           Thread t = new Thread(r, "cassette-repair");
@@ -94,6 +101,60 @@ public final class RepairService implements AutoCloseable {
   public RepairService streamBatchTimeout(java.time.Duration timeout) {
     sender.batchTimeout(timeout.toMillis());
     return this;
+  }
+
+  /** The outbound streaming cap (stream_throughput_outbound), changeable while streams run. */
+  public StreamThrottle throttle() {
+    return throttle;
+  }
+
+  /** Streams in progress and received, for nodetool netstats. */
+  public StreamProgress progress() {
+    return progress;
+  }
+
+  /** What one stream of ranges sent. */
+  public record StreamTotals(long partitions, long rows, long bytes, long batches, long retries) {}
+
+  /**
+   * Streams what {@code from} holds of {@code ranges} of a table to {@code to} (a ring change:
+   * bootstrap, decommission, removenode, replace): here directly when {@code from} is this node,
+   * else by SYNC_REQ to {@code from}. Every batch carries a CRC32C that the receiver checks
+   * before it applies anything; a damaged or lost batch is sent again; applying twice is
+   * harmless, so a stream that failed half-way is simply run again.
+   *
+   * @throws RepairException when {@code from} is DOWN or the stream failed
+   */
+  public StreamTotals streamRanges(String keyspace, String table, io.cassette.coordinator.ring.Endpoint from,
+                                   io.cassette.coordinator.ring.Endpoint to, List<io.cassette.coordinator.ring.Range> ranges,
+                                   String purpose) {
+    RepairMessages.SyncRequest request = new RepairMessages.SyncRequest(keyspace, table, to.address(), ranges,
+        System.currentTimeMillis() / 1000);
+    RepairMessages.SyncResult r;
+    if (from.equals(ring().self())) {
+      r = sender.stream(request, purpose);
+    } else {
+      java.util.concurrent.CompletableFuture<Message> f = messaging.sendWithCallback(messaging.peer(from.address()),
+          Message.out(Verb.SYNC_REQ, RepairMessages.encode(request)).withTimeoutMillis((int) STREAM_TIMEOUT.toMillis()));
+      while (true) {
+        try {
+          r = RepairMessages.syncResult(f.get(500, TimeUnit.MILLISECONDS).payload());
+          break;
+        } catch (java.util.concurrent.TimeoutException e) {
+          if (!ring().isAlive(from)) {
+            f.cancel(false);
+            throw new RepairException("stream source died: " + from.address().getHostAddress());
+          }
+        } catch (java.util.concurrent.ExecutionException e) {
+          throw new RepairException("stream of " + keyspace + "." + table + " from " + from.address().getHostAddress()
+              + " failed: " + (e.getCause() == null ? e : e.getCause().getMessage()));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new RepairException("interrupted");
+        }
+      }
+    }
+    return new StreamTotals(r.partitions(), r.rows(), r.bytes(), r.batches(), r.retries());
   }
 
   int nextCommand() {
@@ -147,6 +208,7 @@ public final class RepairService implements AutoCloseable {
     try {
       partitions = StreamBatch.decode(m.payload());
     } catch (RuntimeException e) { // damaged: nothing applied, the sender sends it again
+      progress.received(m.from().getAddress(), m.payload().length, false);
       LOG.warn("repair stream batch from {} refused: {}", m.from(), e.getMessage());
       messaging.respondFailure(m, RequestFailureReason.UNKNOWN, e.getMessage());
       return;
@@ -163,6 +225,7 @@ public final class RepairService implements AutoCloseable {
       messaging.respondFailure(m, RequestFailureReason.UNKNOWN, e.toString());
       return;
     }
+    progress.received(m.from().getAddress(), m.payload().length, true);
     messaging.respond(m, ACK);
   }
 

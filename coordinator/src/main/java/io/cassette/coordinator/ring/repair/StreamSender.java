@@ -42,11 +42,15 @@ final class StreamSender {
 
   private final LocalCoordinator local;
   private final MessagingService messaging;
+  private final StreamThrottle throttle;
+  private final StreamProgress progress;
   private volatile long batchTimeoutMillis = BATCH_TIMEOUT_MILLIS;
 
-  StreamSender(LocalCoordinator local, MessagingService messaging) {
+  StreamSender(LocalCoordinator local, MessagingService messaging, StreamThrottle throttle, StreamProgress progress) {
     this.local = local;
     this.messaging = messaging;
+    this.throttle = throttle;
+    this.progress = progress;
   }
 
   /** How long a batch may wait for its acknowledgement before it is sent again. */
@@ -56,6 +60,20 @@ final class StreamSender {
 
   /** Streams {@code r.ranges()} of the table to {@code r.peer()}; throws when a batch cannot be delivered. */
   RepairMessages.SyncResult stream(RepairMessages.SyncRequest r) {
+    return stream(r, "Repair");
+  }
+
+  /** As above; {@code purpose} names the stream in netstats ("Repair", "Bootstrap", "Unbootstrap"...). */
+  RepairMessages.SyncResult stream(RepairMessages.SyncRequest r, String purpose) {
+    StreamProgress.Outgoing o = progress.start(purpose, r.peer(), r.keyspace(), r.table());
+    try {
+      return stream(r, o);
+    } finally {
+      progress.finish(o);
+    }
+  }
+
+  private RepairMessages.SyncResult stream(RepairMessages.SyncRequest r, StreamProgress.Outgoing o) {
     InetSocketAddress peer = messaging.peer(r.peer());
     List<PartitionUpdate> batch = new ArrayList<>();
     ByteArrayWriter sizer = new ByteArrayWriter(1024);
@@ -73,7 +91,9 @@ final class StreamSender {
           counts[0]++;
           counts[1] += u.rows().size();
           if (batchBytes >= BATCH_BYTES) {
-            counts[2] += send(peer, (int) counts[3]++, batch, counts);
+            long sent = send(peer, (int) counts[3]++, batch, counts);
+            counts[2] += sent;
+            progress.sent(o, sent, batch.size());
             batch.clear();
             batchBytes = 0;
           }
@@ -81,7 +101,9 @@ final class StreamSender {
       }
     }
     if (!batch.isEmpty()) {
-      counts[2] += send(peer, (int) counts[3]++, batch, counts);
+      long sent = send(peer, (int) counts[3]++, batch, counts);
+      counts[2] += sent;
+      progress.sent(o, sent, batch.size());
     }
     return new RepairMessages.SyncResult(counts[0], counts[1], counts[2], counts[3], counts[4]);
   }
@@ -96,6 +118,7 @@ final class StreamSender {
         sleep(100L << attempt);
       }
       try {
+        throttle.acquire(payload.length);
         messaging.sendWithCallback(peer, Message.out(Verb.REPAIR_STREAM_REQ, payload)
                 .withTimeoutMillis((int) batchTimeoutMillis))
             .get(batchTimeoutMillis + 1_000, TimeUnit.MILLISECONDS);
