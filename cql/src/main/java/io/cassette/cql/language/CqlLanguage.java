@@ -28,6 +28,7 @@ import io.cassette.cql.language.statements.QueryContext;
 import io.cassette.cql.language.statements.SelectStatement;
 import io.cassette.cql.language.statements.Services;
 import io.cassette.cql.language.statements.StatementCompiler;
+import io.cassette.cql.language.statements.ResultSizeLimits;
 import io.cassette.cql.language.statements.TombstoneThresholds;
 import io.cassette.cql.language.system.TraceStore;
 import io.cassette.cql.TraceSession;
@@ -86,6 +87,15 @@ public final class CqlLanguage implements QueryHandler {
     prepared.maxWeight(bytes);
   }
 
+  /**
+   * How many bytes a SELECT may collect: a page ends early at {@code limits.pageBytes()}, an unpaged
+   * answer past {@code limits.failBytes()} fails (READ_FAILURE, READ_SIZE). The default follows the
+   * default native_transport_max_frame_size of this heap.
+   */
+  public void resultSizeLimits(ResultSizeLimits limits) {
+    services.resultSize().set(limits);
+  }
+
   /** The language over {@code coordinator}, through which every read, write and schema change goes. */
   public CqlLanguage(Coordinator coordinator, NodeInfo node) {
     this(coordinator, node, TombstoneThresholds.DEFAULTS);
@@ -94,7 +104,9 @@ public final class CqlLanguage implements QueryHandler {
   /** @param tombstones tombstone_warn_threshold and tombstone_failure_threshold */
   public CqlLanguage(Coordinator coordinator, NodeInfo node, TombstoneThresholds tombstones) {
     SchemaManager schema = new SchemaManager(coordinator);
-    this.services = new Services(schema, coordinator, new MicrosClock(), node, new TraceStore(node), tombstones);
+    this.services = new Services(schema, coordinator, new MicrosClock(), node, new TraceStore(node), tombstones,
+        new java.util.concurrent.atomic.AtomicReference<>(ResultSizeLimits.forFrame(
+            io.cassette.cql.transport.CqlLimits.defaultMaxFrameBytes(Runtime.getRuntime().maxMemory()))));
     this.compiler = new StatementCompiler(services);
     this.access = new AccessControl(AuthSettings.allowAll(), schema, this::internal, node);
   }

@@ -153,8 +153,8 @@ final class ObservedTable implements TableReader {
       sb.append(i == 0 ? "" : " AND ").append(io.cassette.cql.language.types.Identifiers.quoteIfNeeded(c.name()))
           .append(" = ").append(TextForms.toCqlLiteral(c.type(), values.get(i)));
     }
-    int limit = query.rowLimit() == Integer.MAX_VALUE && ctx.options.pageSize() > 0
-        ? ctx.options.pageSize() : query.rowLimit();
+    int asked = ctx.askedRowLimit() != 0 ? ctx.askedRowLimit() : query.rowLimit();
+    int limit = asked == Integer.MAX_VALUE && ctx.options.pageSize() > 0 ? ctx.options.pageSize() : asked;
     if (limit != Integer.MAX_VALUE) {
       sb.append(" LIMIT ").append(limit);
     }

@@ -27,6 +27,8 @@ public final class QueryContext {
   private Request request;
   /** The columns a SELECT reads, as Cassandra prints them in a tombstone warning ("*" or "v, w"). */
   private String readColumns = "*";
+  /** The row limit a SELECT's read asked before the size bound cut it (0: none); a warning prints it. */
+  private int askedRowLimit;
 
   public QueryContext(QueryOptions options, ClientState state, Services services, List<ByteBuffer> values) {
     this.options = options;
@@ -84,6 +86,14 @@ public final class QueryContext {
 
   public void readColumns(String columns) {
     this.readColumns = columns;
+  }
+
+  public int askedRowLimit() {
+    return askedRowLimit;
+  }
+
+  public void askedRowLimit(int rowLimit) {
+    this.askedRowLimit = rowLimit;
   }
 
   public Request request() {
