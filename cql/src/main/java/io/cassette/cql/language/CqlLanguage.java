@@ -96,6 +96,21 @@ public final class CqlLanguage implements QueryHandler {
     services.resultSize().set(limits);
   }
 
+  /**
+   * The statement bounds, process-wide (one node per JVM): tokens of one request
+   * ({@code cql_max_statement_tokens}), elements of one collection write
+   * ({@code items_per_collection_fail_threshold}), nesting of terms, selectors, types and JSON
+   * ({@code cql_max_nesting_depth}). A value {@code <= 0} restores that bound's default.
+   */
+  public static void statementLimits(int maxTokens, int maxCollectionItems, int maxNesting) {
+    io.cassette.cql.language.parser.Lexer.MAX_TOKENS = maxTokens > 0 ? maxTokens
+        : io.cassette.cql.language.parser.Lexer.defaultMaxTokens();
+    io.cassette.cql.language.statements.CellCodec.MAX_COLLECTION_ITEMS = maxCollectionItems > 0 ? maxCollectionItems
+        : io.cassette.cql.language.statements.CellCodec.defaultMaxCollectionItems();
+    io.cassette.cql.language.parser.Parser.MAX_NESTING = maxNesting > 0 ? maxNesting
+        : io.cassette.cql.language.parser.Parser.DEFAULT_MAX_NESTING;
+  }
+
   /** The language over {@code coordinator}, through which every read, write and schema change goes. */
   public CqlLanguage(Coordinator coordinator, NodeInfo node) {
     this(coordinator, node, TombstoneThresholds.DEFAULTS);
