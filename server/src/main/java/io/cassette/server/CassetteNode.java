@@ -170,6 +170,9 @@ public final class CassetteNode implements AutoCloseable {
       if (config.isSet(ConfigKeys.PREPARED_STATEMENTS_CACHE_SIZE)) {
         language.preparedStatementsCacheSize(config.bytes(ConfigKeys.PREPARED_STATEMENTS_CACHE_SIZE));
       }
+      language.resultSizeLimits(resultSizeLimits());
+      CqlLanguage.statementLimits(intOr(ConfigKeys.CQL_MAX_STATEMENT_TOKENS, 0),
+          intOr(ConfigKeys.ITEMS_PER_COLLECTION_FAIL_THRESHOLD, 0), intOr(ConfigKeys.CQL_MAX_NESTING_DEPTH, 0));
       CqlServer cql = new CqlServer(cqlOptions(host, cqlPort, access.authenticator()), language)
           .tls(DoorTls.cql(config));
       if (config.isSet(ConfigKeys.NATIVE_TRANSPORT_MAX_UNREAD_RESPONSE_DATA)) {
@@ -278,6 +281,11 @@ public final class CassetteNode implements AutoCloseable {
     return engine;
   }
 
+  /** The CQL language (null before start or with CQL disabled), for tests and tools. */
+  public CqlLanguage cqlLanguage() {
+    return cqlLanguage;
+  }
+
   /** This node's ring membership, or null for a single node. */
   public RingNode ring() {
     return ring;
@@ -286,6 +294,22 @@ public final class CassetteNode implements AutoCloseable {
   /** The node's coordinator (after {@link #start()}). */
   public LocalCoordinator coordinator() {
     return coordinator;
+  }
+
+  /**
+   * Bytes a SELECT may collect: pages end at half the frame limit (at most 4 MiB), an unpaged answer
+   * fails past coordinator_read_size_fail_threshold, by default the frame limit (it must fit a frame).
+   */
+  private io.cassette.cql.language.statements.ResultSizeLimits resultSizeLimits() {
+    long heap = sizing.heapBytes();
+    var limits = io.cassette.cql.language.statements.ResultSizeLimits.forFrame(
+        bytesOr(ConfigKeys.NATIVE_TRANSPORT_MAX_FRAME_SIZE, CqlLimits.defaultMaxFrameBytes(heap)));
+    return config.isSet(ConfigKeys.COORDINATOR_READ_SIZE_FAIL_THRESHOLD)
+        ? limits.withFailBytes(Math.max(1, config.bytes(ConfigKeys.COORDINATOR_READ_SIZE_FAIL_THRESHOLD))) : limits;
+  }
+
+  private int intOr(String key, int otherwise) {
+    return config.isSet(key) ? config.integer(key) : otherwise;
   }
 
   /** The CQL door's options: Cassandra's keys where set, else limits derived from the heap. */
@@ -347,6 +371,10 @@ public final class CassetteNode implements AutoCloseable {
     if (config.isSet(ConfigKeys.PROTO_MAX_BULK_LEN)) {
       options = options.withLimits(config.bytes(ConfigKeys.PROTO_MAX_BULK_LEN),
           options.maxMultibulkLength());
+    }
+    if (config.isSet(ConfigKeys.PROTO_MAX_MULTIBULK_LEN)) {
+      options = options.withLimits(options.maxBulkLength(),
+          Math.max(1, config.integer(ConfigKeys.PROTO_MAX_MULTIBULK_LEN)));
     }
     String socket = config.string(ConfigKeys.UNIXSOCKET);
     if (!socket.isEmpty()) {

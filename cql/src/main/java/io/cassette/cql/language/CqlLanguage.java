@@ -28,6 +28,7 @@ import io.cassette.cql.language.statements.QueryContext;
 import io.cassette.cql.language.statements.SelectStatement;
 import io.cassette.cql.language.statements.Services;
 import io.cassette.cql.language.statements.StatementCompiler;
+import io.cassette.cql.language.statements.ResultSizeLimits;
 import io.cassette.cql.language.statements.TombstoneThresholds;
 import io.cassette.cql.language.system.TraceStore;
 import io.cassette.cql.TraceSession;
@@ -86,6 +87,30 @@ public final class CqlLanguage implements QueryHandler {
     prepared.maxWeight(bytes);
   }
 
+  /**
+   * How many bytes a SELECT may collect: a page ends early at {@code limits.pageBytes()}, an unpaged
+   * answer past {@code limits.failBytes()} fails (READ_FAILURE, READ_SIZE). The default follows the
+   * default native_transport_max_frame_size of this heap.
+   */
+  public void resultSizeLimits(ResultSizeLimits limits) {
+    services.resultSize().set(limits);
+  }
+
+  /**
+   * The statement bounds, process-wide (one node per JVM): tokens of one request
+   * ({@code cql_max_statement_tokens}), elements of one collection write
+   * ({@code items_per_collection_fail_threshold}), nesting of terms, selectors, types and JSON
+   * ({@code cql_max_nesting_depth}). A value {@code <= 0} restores that bound's default.
+   */
+  public static void statementLimits(int maxTokens, int maxCollectionItems, int maxNesting) {
+    io.cassette.cql.language.parser.Lexer.MAX_TOKENS = maxTokens > 0 ? maxTokens
+        : io.cassette.cql.language.parser.Lexer.defaultMaxTokens();
+    io.cassette.cql.language.statements.CellCodec.MAX_COLLECTION_ITEMS = maxCollectionItems > 0 ? maxCollectionItems
+        : io.cassette.cql.language.statements.CellCodec.defaultMaxCollectionItems();
+    io.cassette.cql.language.parser.Parser.MAX_NESTING = maxNesting > 0 ? maxNesting
+        : io.cassette.cql.language.parser.Parser.DEFAULT_MAX_NESTING;
+  }
+
   /** The language over {@code coordinator}, through which every read, write and schema change goes. */
   public CqlLanguage(Coordinator coordinator, NodeInfo node) {
     this(coordinator, node, TombstoneThresholds.DEFAULTS);
@@ -94,7 +119,9 @@ public final class CqlLanguage implements QueryHandler {
   /** @param tombstones tombstone_warn_threshold and tombstone_failure_threshold */
   public CqlLanguage(Coordinator coordinator, NodeInfo node, TombstoneThresholds tombstones) {
     SchemaManager schema = new SchemaManager(coordinator);
-    this.services = new Services(schema, coordinator, new MicrosClock(), node, new TraceStore(node), tombstones);
+    this.services = new Services(schema, coordinator, new MicrosClock(), node, new TraceStore(node), tombstones,
+        new java.util.concurrent.atomic.AtomicReference<>(ResultSizeLimits.forFrame(
+            io.cassette.cql.transport.CqlLimits.defaultMaxFrameBytes(Runtime.getRuntime().maxMemory()))));
     this.compiler = new StatementCompiler(services);
     this.access = new AccessControl(AuthSettings.allowAll(), schema, this::internal, node);
   }

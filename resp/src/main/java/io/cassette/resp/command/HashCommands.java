@@ -55,29 +55,25 @@ final class HashCommands {
         c.reply().bulk(m == null ? null : c.db().subValue(m, field(c.arg(i))));
       }
     });
-    t.add("hgetall", 2, READONLY, 1, 1, 1, c -> {
-      KeyMeta m = Keys.read(c, c.arg(1), KeyType.HASH);
-      List<Row> rows = rows(c, m);
-      c.reply().map(rows.size());
+    t.add("hgetall", 2, READONLY, 1, 1, 1, c -> rowsThen(c, (reply, rows) -> {
+      reply.map(rows.size());
       for (Row r : rows) {
-        c.reply().bulk(RedisLayout.untag(r.clustering()));
-        c.reply().bulk(Database.valueOf(r));
+        reply.bulk(RedisLayout.untag(r.clustering()));
+        reply.bulk(Database.valueOf(r));
       }
-    });
-    t.add("hkeys", 2, READONLY, 1, 1, 1, c -> {
-      List<Row> rows = rows(c, Keys.read(c, c.arg(1), KeyType.HASH));
-      c.reply().array(rows.size());
+    }));
+    t.add("hkeys", 2, READONLY, 1, 1, 1, c -> rowsThen(c, (reply, rows) -> {
+      reply.array(rows.size());
       for (Row r : rows) {
-        c.reply().bulk(RedisLayout.untag(r.clustering()));
+        reply.bulk(RedisLayout.untag(r.clustering()));
       }
-    });
-    t.add("hvals", 2, READONLY, 1, 1, 1, c -> {
-      List<Row> rows = rows(c, Keys.read(c, c.arg(1), KeyType.HASH));
-      c.reply().array(rows.size());
+    }));
+    t.add("hvals", 2, READONLY, 1, 1, 1, c -> rowsThen(c, (reply, rows) -> {
+      reply.array(rows.size());
       for (Row r : rows) {
-        c.reply().bulk(Database.valueOf(r));
+        reply.bulk(Database.valueOf(r));
       }
-    });
+    }));
     t.add("hdel", -3, WRITE | FAST, 1, 1, 1, HashCommands::hdel);
     t.add("hexists", 3, READONLY | FAST, 1, 1, 1, c -> {
       KeyMeta m = Keys.read(c, c.arg(1), KeyType.HASH);
@@ -103,6 +99,26 @@ final class HashCommands {
 
   static byte[] field(byte[] name) {
     return RedisLayout.tagged(RedisLayout.HASH_FIELD, name);
+  }
+
+  /** The hash's fields, then {@code then} with them; a huge hash is read in turns ({@link CollectionInTurns}). */
+  private static void rowsThen(CommandContext c, java.util.function.BiConsumer<io.cassette.resp.protocol.Reply, List<Row>> then) {
+    KeyMeta m = Keys.read(c, c.arg(1), KeyType.HASH);
+    if (m == null || !CollectionInTurns.inTurns(c, m.size)) {
+      then.accept(c.reply(), rows(c, m));
+      return;
+    }
+    List<Row> rows = new java.util.ArrayList<>();
+    long[] held = {0};
+    java.util.function.BooleanSupplier read = CollectionInTurns.subRows(c.db(), m, RedisLayout.HASH_FIELD, r -> {
+      rows.add(r);
+      held[0] += CollectionInTurns.held(r.clustering()) + CollectionInTurns.held(Database.valueOf(r));
+    });
+    KeysInTurns.steps(c, () -> {
+      boolean done = read.getAsBoolean();
+      CollectionInTurns.check(c, held[0]);
+      return done;
+    }, reply -> then.accept(reply, rows), () -> { });
   }
 
   private static List<Row> rows(CommandContext c, KeyMeta m) {

@@ -30,6 +30,9 @@ final class KeysInTurns {
     void key(int argIndex);
   }
 
+  /** Work counted in steps instead of keys (a collection read in chunks); null for keys. */
+  private final java.util.function.BooleanSupplier steps;
+  private boolean stepsDone;
   private final ServerContext server;
   private final Session session;
   private final int end;
@@ -44,6 +47,12 @@ final class KeysInTurns {
 
   private KeysInTurns(CommandContext c, int first, int stride, Step step, Consumer<Reply> finish,
                       Runnable cleanup) {
+    this(c, first, stride, step, null, finish, cleanup);
+  }
+
+  private KeysInTurns(CommandContext c, int first, int stride, Step step, java.util.function.BooleanSupplier steps,
+                      Consumer<Reply> finish, Runnable cleanup) {
+    this.steps = steps;
     this.cleanup = cleanup;
     this.writes = c.spec.has(CommandSpec.WRITE);
     this.server = c.server;
@@ -94,9 +103,50 @@ final class KeysInTurns {
     turns.later();
   }
 
+  /**
+   * Runs {@code step} (one chunk of work, true when all is done) until done, in turns of at most
+   * {@link #SLICE_NANOS}, then {@code finish} writes the reply; {@code cleanup} runs once at the end.
+   * Used for commands over a huge collection (SMEMBERS, SUNION, HGETALL, LRANGE ...). Not in turns
+   * when the command may not wait (inside EXEC): then all of it runs now.
+   */
+  static void steps(CommandContext c, java.util.function.BooleanSupplier step, Consumer<Reply> finish,
+                    Runnable cleanup) {
+    KeysInTurns turns = new KeysInTurns(c, 0, 1, null, step, finish, cleanup);
+    try {
+      boolean done;
+      if (!c.mayBlock) {
+        while (!step.getAsBoolean()) {
+          // all now
+        }
+        done = true;
+      } else {
+        done = turns.turn();
+      }
+      if (done) {
+        finish.accept(c.reply());
+        cleanup.run();
+        return;
+      }
+    } catch (RuntimeException | Error e) {
+      cleanup.run();
+      throw e;
+    }
+    c.session.blocked = turns.marker;
+    turns.later();
+  }
+
   /** One turn; true when every key is done. */
   private boolean turn() {
     long start = System.nanoTime();
+    if (steps != null) {
+      while (!stepsDone) {
+        stepsDone = steps.getAsBoolean();
+        if (System.nanoTime() - start > SLICE_NANOS) {
+          break;
+        }
+      }
+      return stepsDone;
+    }
     int visited = 0;
     while (next < end) {
       step.key(next);

@@ -220,12 +220,48 @@ final class ListCommands {
     long start = Args.parseLong(c.arg(2));
     long stop = Args.parseLong(c.arg(3));
     KeyMeta m = Keys.read(c, c.arg(1), KeyType.LIST);
+    if (m != null && CollectionInTurns.inTurns(c, m.size)) {
+      lrangeInTurns(c, m, start, stop);
+      return;
+    }
     Reply r = c.reply();
     List<Row> rows = m == null ? List.of() : range(c.db(), m, start, stop);
     r.array(rows.size());
     for (Row row : rows) {
       r.bulk(Database.valueOf(row));
     }
+  }
+
+  /**
+   * LRANGE of a long list in turns ({@link CollectionInTurns}): positions fixed at the start, so
+   * a push or pop by another client between chunks shifts what the later chunks read.
+   */
+  private static void lrangeInTurns(CommandContext c, KeyMeta m, long start, long stop) {
+    long size = m.size;
+    start = Math.max(0, Keys.normalize(start, size));
+    stop = Math.min(size - 1, Keys.normalize(stop, size));
+    if (start > stop || start >= size) {
+      c.reply().array(0);
+      return;
+    }
+    List<byte[]> values = new java.util.ArrayList<>();
+    long[] held = {0};
+    java.util.function.BooleanSupplier read = CollectionInTurns.listRange(c.db(), m, m.head + start, m.head + stop,
+        row -> {
+          byte[] v = Database.valueOf(row);
+          values.add(v);
+          held[0] += CollectionInTurns.held(v);
+        });
+    KeysInTurns.steps(c, () -> {
+      boolean done = read.getAsBoolean();
+      CollectionInTurns.check(c, held[0]);
+      return done;
+    }, reply -> {
+      reply.array(values.size());
+      for (byte[] v : values) {
+        reply.bulk(v);
+      }
+    }, () -> { });
   }
 
   /** Elements start..stop (Redis index rules) of {@code m}. */

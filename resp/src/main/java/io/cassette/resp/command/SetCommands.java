@@ -31,13 +31,7 @@ final class SetCommands {
   static void register(CommandTable t) {
     t.add("sadd", -3, WRITE | DENY_OOM | FAST, 1, 1, 1, SetCommands::sadd);
     t.add("srem", -3, WRITE | FAST, 1, 1, 1, SetCommands::srem);
-    t.add("smembers", 2, READONLY, 1, 1, 1, c -> {
-      List<byte[]> members = members(c, c.db(), c.arg(1));
-      c.reply().set(members.size());
-      for (byte[] m : members) {
-        c.reply().bulk(m);
-      }
-    });
+    t.add("smembers", 2, READONLY, 1, 1, 1, c -> combineThen(c, 1, c.argc(), Op.UNION, (r, ms) -> reply(r, ms)));
     t.add("sismember", 3, READONLY | FAST, 1, 1, 1, c -> {
       KeyMeta m = Keys.read(c, c.arg(1), KeyType.SET);
       c.reply().integer(m != null && c.db().subValue(m, member(c.arg(2))) != null ? 1 : 0);
@@ -56,9 +50,9 @@ final class SetCommands {
     t.add("spop", -2, WRITE | FAST, 1, 1, 1, SetCommands::spop);
     t.add("srandmember", -2, READONLY, 1, 1, 1, SetCommands::srandmember);
     t.add("smove", 4, WRITE | FAST, 1, 2, 1, SetCommands::smove);
-    t.add("sinter", -2, READONLY, 1, -1, 1, c -> reply(c, combine(c, 1, Op.INTER)));
-    t.add("sunion", -2, READONLY, 1, -1, 1, c -> reply(c, combine(c, 1, Op.UNION)));
-    t.add("sdiff", -2, READONLY, 1, -1, 1, c -> reply(c, combine(c, 1, Op.DIFF)));
+    t.add("sinter", -2, READONLY, 1, -1, 1, c -> combineThen(c, 1, c.argc(), Op.INTER, (r, ms) -> reply(r, ms)));
+    t.add("sunion", -2, READONLY, 1, -1, 1, c -> combineThen(c, 1, c.argc(), Op.UNION, (r, ms) -> reply(r, ms)));
+    t.add("sdiff", -2, READONLY, 1, -1, 1, c -> combineThen(c, 1, c.argc(), Op.DIFF, (r, ms) -> reply(r, ms)));
     t.add("sinterstore", -3, WRITE | DENY_OOM, 1, -1, 1, c -> store(c, Op.INTER));
     t.add("sunionstore", -3, WRITE | DENY_OOM, 1, -1, 1, c -> store(c, Op.UNION));
     t.add("sdiffstore", -3, WRITE | DENY_OOM, 1, -1, 1, c -> store(c, Op.DIFF));
@@ -275,16 +269,99 @@ final class SetCommands {
     return acc == null ? List.of() : new ArrayList<>(acc);
   }
 
-  private static void reply(CommandContext c, List<byte[]> members) {
-    c.reply().set(members.size());
+  private static void reply(Reply r, List<byte[]> members) {
+    r.set(members.size());
     for (byte[] m : members) {
-      c.reply().bulk(m);
+      r.bulk(m);
     }
   }
 
-  private static void store(CommandContext c, Op op) {
-    List<byte[]> result = combine(c, 2, op);
+  /**
+   * {@link #combine}, then {@code then} with the result; over huge sets the members are read in
+   * turns ({@link CollectionInTurns}) and {@code then} runs in the last one.
+   */
+  private static void combineThen(CommandContext c, int firstKey, int endKey, Op op,
+                                  java.util.function.BiConsumer<Reply, List<byte[]>> then) {
     Database db = c.db();
+    KeyMeta[] metas = new KeyMeta[endKey - firstKey];
+    long total = 0;
+    for (int i = firstKey; i < endKey; i++) {
+      KeyMeta m = db.meta(c.arg(i));
+      if (m != null && m.type != KeyType.SET) {
+        throw new RedisException(Errors.WRONGTYPE);
+      }
+      metas[i - firstKey] = m;
+      total += m == null ? 0 : m.size;
+    }
+    if (!CollectionInTurns.inTurns(c, total)) {
+      then.accept(c.reply(), combine(c, firstKey, op));
+      return;
+    }
+    /** The members read so far: {@code acc} of the keys done, {@code current} of the key being read. */
+    final class Combining implements java.util.function.BooleanSupplier {
+      TreeSet<byte[]> acc;
+      TreeSet<byte[]> current = new TreeSet<>(java.util.Arrays::compareUnsigned);
+      long accBytes;
+      long currentBytes;
+      int index;
+      java.util.function.BooleanSupplier reader;
+
+      @Override
+      public boolean getAsBoolean() {
+        if (index >= metas.length || op == Op.INTER && acc != null && acc.isEmpty()) {
+          return true;
+        }
+        KeyMeta m = metas[index];
+        if (m != null) {
+          if (reader == null) {
+            reader = CollectionInTurns.subRows(db, m, RedisLayout.SET_MEMBER, r -> {
+              byte[] member = RedisLayout.untag(r.clustering());
+              if (current.add(member)) {
+                currentBytes += CollectionInTurns.held(member);
+              }
+            });
+          }
+          boolean keyDone = reader.getAsBoolean();
+          CollectionInTurns.check(c, accBytes + currentBytes);
+          if (!keyDone) {
+            return false;
+          }
+        }
+        if (acc == null) {
+          acc = current;
+          accBytes = currentBytes;
+        } else if (op == Op.INTER) {
+          for (java.util.Iterator<byte[]> it = acc.iterator(); it.hasNext(); ) {
+            byte[] x = it.next();
+            if (!current.contains(x)) {
+              it.remove();
+              accBytes -= CollectionInTurns.held(x);
+            }
+          }
+        } else {
+          for (byte[] x : current) {
+            if (op == Op.UNION ? acc.add(x) : acc.remove(x)) {
+              accBytes += (op == Op.UNION ? 1 : -1) * CollectionInTurns.held(x);
+            }
+          }
+        }
+        CollectionInTurns.check(c, accBytes);
+        current = new TreeSet<>(java.util.Arrays::compareUnsigned);
+        currentBytes = 0;
+        reader = null;
+        return ++index >= metas.length;
+      }
+    }
+    Combining step = new Combining();
+    KeysInTurns.steps(c, step, r -> then.accept(r, step.acc == null ? List.of() : new ArrayList<>(step.acc)), () -> { });
+  }
+
+  private static void store(CommandContext c, Op op) {
+    Database db = c.db();
+    combineThen(c, 2, c.argc(), op, (r, result) -> store(c, db, r, result));
+  }
+
+  private static void store(CommandContext c, Database db, Reply reply, List<byte[]> result) {
     byte[] dst = c.arg(1);
     KeyMeta old = db.meta(dst);
     Batch b = db.batch();
@@ -301,7 +378,7 @@ final class SetCommands {
       db.store(b, dst, old, fresh);
     }
     b.commit();
-    c.reply().integer(result.size());
+    reply.integer(result.size());
   }
 
   private static void sintercard(CommandContext c) {

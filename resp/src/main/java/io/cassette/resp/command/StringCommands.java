@@ -70,6 +70,10 @@ final class StringCommands {
       if (c.argc() % 2 != 1) {
         throw new RedisException(Errors.wrongArity("msetnx"));
       }
+      if (c.mayBlock && (c.argc() - 1) / 2 > KeysInTurns.KEYS_PER_TURN) {
+        msetnxInTurns(c);
+        return;
+      }
       for (int i = 1; i < c.argc(); i += 2) {
         if (c.db().meta(c.arg(i)) != null) {
           c.reply().integer(0);
@@ -167,6 +171,39 @@ final class StringCommands {
         throw new RedisException("ERR MGET reply exceeds the client output buffer limit");
       }
     }, r -> r.buffer().writeBytes(values), values::release);
+  }
+
+  /**
+   * MSETNX of more keys than a turn: the keys are checked in turns, then set in turns
+   * ({@link KeysInTurns}). Outside MULTI it is therefore not atomic: a key another client creates
+   * meanwhile is never overwritten (it is skipped) and the reply is still 1. Inside EXEC it runs whole.
+   */
+  private static void msetnxInTurns(CommandContext c) {
+    Database db = c.db();
+    int[] next = {1};
+    boolean[] setting = {false};
+    boolean[] exists = {false};
+    KeysInTurns.steps(c, () -> {
+      for (int n = 0; n < KeysInTurns.KEYS_PER_TURN && next[0] < c.argc(); n++, next[0] += 2) {
+        KeyMeta m = db.meta(c.arg(next[0]));
+        if (!setting[0] && m != null) {
+          exists[0] = true;
+          return true;
+        }
+        if (setting[0] && m == null) {
+          put(db, c.arg(next[0]), null, c.arg(next[0] + 1), 0);
+        }
+      }
+      if (next[0] < c.argc()) {
+        return false;
+      }
+      if (!setting[0]) {
+        setting[0] = true;
+        next[0] = 1;
+        return false;
+      }
+      return true;
+    }, r -> r.integer(exists[0] ? 0 : 1), () -> { });
   }
 
   private static void mset(CommandContext c) {

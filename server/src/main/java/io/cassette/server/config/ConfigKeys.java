@@ -42,6 +42,14 @@ public final class ConfigKeys {
   /** Ours (Cassandra has none): answers queued to all clients and not yet read, see cql/README.md. */
   public static final String NATIVE_TRANSPORT_MAX_UNREAD_RESPONSE_DATA = "native_transport_max_unread_response_data";
   public static final String PREPARED_STATEMENTS_CACHE_SIZE = "prepared_statements_cache_size";
+  /** Cassandra's read-size guardrail: an unpaged SELECT collecting more fails (READ_SIZE). */
+  public static final String COORDINATOR_READ_SIZE_FAIL_THRESHOLD = "coordinator_read_size_fail_threshold";
+  /** Cassandra 5.0's guardrail: elements one collection write may give. */
+  public static final String ITEMS_PER_COLLECTION_FAIL_THRESHOLD = "items_per_collection_fail_threshold";
+  /** Ours (Cassandra has none): tokens of one CQL request, see cql/README.md. */
+  public static final String CQL_MAX_STATEMENT_TOKENS = "cql_max_statement_tokens";
+  /** Ours (Cassandra has none): nesting of terms, selectors, types and JSON values. */
+  public static final String CQL_MAX_NESTING_DEPTH = "cql_max_nesting_depth";
   public static final String AUTHENTICATOR = "authenticator";
   public static final String AUTHORIZER = "authorizer";
   public static final String ROLE_MANAGER = "role_manager";
@@ -60,6 +68,8 @@ public final class ConfigKeys {
   public static final String MAXCLIENTS = "maxclients";
   public static final String RESP_CONSISTENCY = "resp_consistency";
   public static final String PROTO_MAX_BULK_LEN = "proto_max_bulk_len";
+  /** Ours (Redis hard-codes 1024*1024): arguments of one Redis command. */
+  public static final String PROTO_MAX_MULTIBULK_LEN = "proto_max_multibulk_len";
   public static final String CLIENT_OUTPUT_BUFFER_LIMIT = "client_output_buffer_limit";
   public static final String MAXMEMORY_CLIENTS = "maxmemory_clients";
   public static final String SEED_PROVIDER = "seed_provider";
@@ -132,6 +142,10 @@ public final class ConfigKeys {
     add(new ConfigKey(NATIVE_TRANSPORT_MAX_CONCURRENT_CONNECTIONS_PER_IP, ValueType.INT, null));
     add(new ConfigKey(NATIVE_TRANSPORT_MAX_UNREAD_RESPONSE_DATA, ValueType.DATA_SIZE, null));
     add(new ConfigKey(PREPARED_STATEMENTS_CACHE_SIZE, ValueType.DATA_SIZE, null));
+    add(new ConfigKey(COORDINATOR_READ_SIZE_FAIL_THRESHOLD, ValueType.DATA_SIZE, null));
+    add(new ConfigKey(ITEMS_PER_COLLECTION_FAIL_THRESHOLD, ValueType.INT, null));
+    add(new ConfigKey(CQL_MAX_STATEMENT_TOKENS, ValueType.INT, null));
+    add(new ConfigKey(CQL_MAX_NESTING_DEPTH, ValueType.INT, null));
     add(new ConfigKey(AUTHENTICATOR, ValueType.ENUM, "allowallauthenticator",
         List.of("allowallauthenticator", "passwordauthenticator", "org.apache.cassandra.auth.allowallauthenticator",
             "org.apache.cassandra.auth.passwordauthenticator")));
@@ -161,6 +175,7 @@ public final class ConfigKeys {
     add(new ConfigKey(RESP_CONSISTENCY, ValueType.ENUM, "quorum",
         List.of("one", "two", "three", "quorum", "all", "local_one", "local_quorum")));
     add(new ConfigKey(PROTO_MAX_BULK_LEN, ValueType.DATA_SIZE, null));
+    add(new ConfigKey(PROTO_MAX_MULTIBULK_LEN, ValueType.INT, null));
     add(new ConfigKey(CLIENT_OUTPUT_BUFFER_LIMIT, ValueType.STRING, null));
     add(new ConfigKey(MAXMEMORY_CLIENTS, ValueType.DATA_SIZE, null));
     add(new ConfigKey(LATENCY_MONITOR_THRESHOLD, ValueType.DURATION, "100ms"));

@@ -32,8 +32,12 @@ public final class Lexer {
    * heap. A heap/4096 bound (16,384 at 64 MiB, at most 1,048,576) keeps parsing to a fraction
    * of the heap; large collections and IN lists are bound as values instead.
    */
-  public static final int MAX_TOKENS = (int) Math.min(1 << 20,
-      Math.max(4096, Runtime.getRuntime().maxMemory() / 4096));
+  public static volatile int MAX_TOKENS = defaultMaxTokens();
+
+  /** heap/4096, 4,096..1,048,576; {@code cql_max_statement_tokens} replaces it (process-wide). */
+  public static int defaultMaxTokens() {
+    return (int) Math.min(1 << 20, Math.max(4096, Runtime.getRuntime().maxMemory() / 4096));
+  }
 
   private final String q;
   private final int maxTokens;

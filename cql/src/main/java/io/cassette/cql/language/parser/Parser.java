@@ -39,8 +39,10 @@ public final class Parser extends TokenCursor {
    * same tree, so this one bound keeps client input from exhausting a thread's stack: deeper
    * statements get a SyntaxError instead of a StackOverflowError. Real statements nest a few
    * levels; 100 leaves a wide margin below what a 1 MB thread stack survives (about 400).
+   * {@code cql_max_nesting_depth} replaces it (process-wide; JSON values share it).
    */
-  public static final int MAX_NESTING = 100;
+  public static final int DEFAULT_MAX_NESTING = 100;
+  public static volatile int MAX_NESTING = DEFAULT_MAX_NESTING;
 
   private int markers;
   /** Current nesting of terms, selectors and types, against {@link #MAX_NESTING}. */

@@ -55,8 +55,12 @@ public final class CellCodec {
    * bound on a collection), at least 1,024: 32,768 at 64 MiB. Cassandra 5.0's guardrail for
    * this, items_per_collection_fail_threshold, is off by default.
    */
-  public static final int MAX_COLLECTION_ITEMS = (int) Math.max(1024, Math.min(65_535,
-      Runtime.getRuntime().maxMemory() / 2048));
+  public static volatile int MAX_COLLECTION_ITEMS = defaultMaxCollectionItems();
+
+  /** heap/2048, 1,024..65,535; {@code items_per_collection_fail_threshold} replaces it (process-wide). */
+  public static int defaultMaxCollectionItems() {
+    return (int) Math.max(1024, Math.min(65_535, Runtime.getRuntime().maxMemory() / 2048));
+  }
 
   /** Elements of a collection value about to become cells, refused past {@link #MAX_COLLECTION_ITEMS}. */
   static List<byte[]> items(byte[] value, boolean map) {

@@ -31,6 +31,13 @@ final class ObservedTable implements TableReader {
   private final TableReader delegate;
   private final TableMetadata table;
   private final QueryContext ctx;
+  /**
+   * A SELECT may read one partition in several pieces (its size bound, see ResultSizeLimits):
+   * the live rows and tombstones of the pieces add up, as in the one read Cassandra makes.
+   */
+  private byte[] lastKey;
+  private int carriedLive;
+  private long carriedTombstones;
 
   ObservedTable(TableReader delegate, TableMetadata table, QueryContext ctx) {
     this.delegate = delegate;
@@ -59,8 +66,22 @@ final class ObservedTable implements TableReader {
       Tracing.trace("Merged data from memtables and " + stats.sstables() + " sstables");
     }
     int live = pv.rows().size() + (pv.rows().isEmpty() && pv.staticRow() != null ? 1 : 0);
-    Tracing.trace("Read " + live + " live rows and " + stats.tombstones() + " tombstone cells");
-    check(live, stats.tombstones(), partitionKey, query);
+    long tombstones = stats.tombstones();
+    boolean warned = false;
+    if (java.util.Arrays.equals(partitionKey, lastKey)) {
+      live += carriedLive;
+      tombstones += carriedTombstones;
+      warned = ctx.services.tombstones().warn() >= 0 && carriedTombstones > ctx.services.tombstones().warn();
+    }
+    lastKey = partitionKey;
+    carriedLive = live;
+    carriedTombstones = tombstones;
+    Tracing.trace("Read " + live + " live rows and " + tombstones + " tombstone cells");
+    if (warned) {
+      failIfOver(tombstones); // warned once for this partition already
+    } else {
+      check(live, tombstones, partitionKey, query);
+    }
     return pv;
   }
 
@@ -153,8 +174,8 @@ final class ObservedTable implements TableReader {
       sb.append(i == 0 ? "" : " AND ").append(io.cassette.cql.language.types.Identifiers.quoteIfNeeded(c.name()))
           .append(" = ").append(TextForms.toCqlLiteral(c.type(), values.get(i)));
     }
-    int limit = query.rowLimit() == Integer.MAX_VALUE && ctx.options.pageSize() > 0
-        ? ctx.options.pageSize() : query.rowLimit();
+    int asked = ctx.askedRowLimit() != 0 ? ctx.askedRowLimit() : query.rowLimit();
+    int limit = asked == Integer.MAX_VALUE && ctx.options.pageSize() > 0 ? ctx.options.pageSize() : asked;
     if (limit != Integer.MAX_VALUE) {
       sb.append(" LIMIT ").append(limit);
     }

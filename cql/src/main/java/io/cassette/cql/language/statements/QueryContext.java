@@ -31,6 +31,8 @@ public final class QueryContext {
   private java.util.concurrent.CompletableFuture<Void> pending;
   /** The columns a SELECT reads, as Cassandra prints them in a tombstone warning ("*" or "v, w"). */
   private String readColumns = "*";
+  /** The row limit a SELECT's read asked before the size bound cut it (0: none); a warning prints it. */
+  private int askedRowLimit;
 
   public QueryContext(QueryOptions options, ClientState state, Services services, List<ByteBuffer> values) {
     this.options = options;
@@ -111,6 +113,14 @@ public final class QueryContext {
 
   public void readColumns(String columns) {
     this.readColumns = columns;
+  }
+
+  public int askedRowLimit() {
+    return askedRowLimit;
+  }
+
+  public void askedRowLimit(int rowLimit) {
+    this.askedRowLimit = rowLimit;
   }
 
   public Request request() {

@@ -254,6 +254,7 @@ public final class SelectStatement implements Executable {
       pageSize = Integer.MAX_VALUE;
     }
     Collector out = new Collector(ctx, grouped, pageSize, state == null ? userLimit : state.remaining());
+    out.tokens = () -> readTokens(keys, ctx);
     ctx.readColumns(readColumns());
     TableReader t = source.open(table, ctx);
     if (annColumn != null) {
@@ -276,8 +277,7 @@ public final class SelectStatement implements Executable {
           }
           List<Slice> sl = resuming ? clip(slices, state.clustering()) : slices;
           int pplLeft = resuming ? state.remainingInPartition() : ppl;
-          PartitionView pv = t.read(key, readQuery(sl, ctx, out, pplLeft));
-          partition(pv, ctx, out, pplLeft, buffered, resuming);
+          readPartition(t, key, sl, ctx, out, pplLeft, buffered, resuming);
         }
         if (sortAll) {
           buffered.sort(clusteringOrder());
@@ -394,20 +394,68 @@ public final class SelectStatement implements Executable {
     if (state != null) {
       DecoratedKey last = DecoratedKey.of(state.partitionKey());
       if (state.clustering() != null) {
-        PartitionView pv = t.read(state.partitionKey(), readQuery(clip(slices, state.clustering()), ctx, out,
-            state.remainingInPartition()));
-        partition(pv, ctx, out, state.remainingInPartition(), null, true);
+        readPartition(t, state.partitionKey(), clip(slices, state.clustering()), ctx, out,
+            state.remainingInPartition(), null, true);
       }
       after = last;
     }
     if (out.done) {
       return;
     }
-    try (Table.CloseableIterator<PartitionView> it = t.scan(new KeyRange(after, endToken),
-        readQuery(slices, ctx, out, ppl))) {
-      while (it.hasNext() && !out.done) {
-        partition(it.next(), ctx, out, ppl, null, false);
+    // The scan's row limit per partition is fixed when it opens; it is reopened after the last
+    // partition read once the rows' size is known and allows reading many more at once.
+    boolean reopen = true;
+    while (reopen && !out.done) {
+      reopen = false;
+      ReadQuery q = readQuery(slices, ctx, out, ppl);
+      try (Table.CloseableIterator<PartitionView> it = t.scan(new KeyRange(after, endToken), q)) {
+        while (it.hasNext() && !out.done) {
+          PartitionView pv = it.next();
+          continuePartition(t, pv, q, slices, ctx, out, ppl, null, false);
+          if (pv != null && pv.key() != null) {
+            after = pv.key();
+          }
+          if (!out.done && q.rowLimit() < Integer.MAX_VALUE / 4 && out.readRows > 0
+              && readQuery(slices, ctx, out, ppl).rowLimit() >= 4L * q.rowLimit()) {
+            reopen = true;
+            break;
+          }
+        }
       }
+    }
+  }
+
+  /** Reads one partition, in several reads when the rows' size bounds how many are read at once. */
+  private void readPartition(TableReader t, byte[] key, List<Slice> slices, QueryContext ctx, Collector out,
+                             int ppl, List<RowView> buffered, boolean resuming) {
+    ReadQuery q = readQuery(slices, ctx, out, ppl);
+    continuePartition(t, t.read(key, q), q, slices, ctx, out, ppl, buffered, resuming);
+  }
+
+  /**
+   * Takes {@code pv}, read with {@code q}; while the read stopped at a row limit that the size
+   * bound imposed (storage may hold more), reads on after its last row.
+   */
+  private void continuePartition(TableReader t, PartitionView pv, ReadQuery q, List<Slice> slices, QueryContext ctx,
+                                 Collector out, int ppl, List<RowView> buffered, boolean resuming) {
+    while (true) {
+      int taken = partition(pv, ctx, out, ppl, buffered, resuming);
+      if (pv == null || out.done || distinct || q.rowLimit() == Integer.MAX_VALUE
+          || pv.rows().size() < q.rowLimit() || !out.sizeBounded()) {
+        return;
+      }
+      byte[] last = pv.rows().get(pv.rows().size() - 1).clustering();
+      if (last.length == 0 || taken >= ppl) {
+        return;
+      }
+      ppl -= taken;
+      slices = clip(slices, last);
+      if (slices.isEmpty()) {
+        return;
+      }
+      resuming = true;
+      q = readQuery(slices, ctx, out, ppl);
+      pv = t.read(pv.key().key(), q);
     }
   }
 
@@ -474,15 +522,21 @@ public final class SelectStatement implements Executable {
     if (distinct) {
       rowLimit = 1;
     }
+    ctx.askedRowLimit(rowLimit);
+    if (!distinct) {
+      rowLimit = Math.min(rowLimit, out.rowsPerRead());
+    }
     return new ReadQuery(slices, reversed, rowLimit, ctx.nowInSeconds());
   }
 
-  private void partition(PartitionView pv, QueryContext ctx, Collector out, int ppl,
-                         List<RowView> buffered, boolean resuming) {
+  /** Adds the rows of {@code pv} to {@code out}; returns how many count against the per-partition limit. */
+  private int partition(PartitionView pv, QueryContext ctx, Collector out, int ppl,
+                        List<RowView> buffered, boolean resuming) {
     if (pv == null || pv.isEmpty()) {
-      return;
+      return 0;
     }
     pv = normalize(table, pv);
+    out.read(pv);
     byte[] key = pv.key().key();
     List<byte[]> keyValues = KeyCodec.splitPartitionKey(table, key);
     if (distinct || (pv.rows().isEmpty() && pv.staticRow() != null && !where.clusteringRestricted && !resuming)) {
@@ -497,7 +551,7 @@ public final class SelectStatement implements Executable {
           }
         }
       }
-      return;
+      return 0;
     }
     int taken = 0;
     for (Row row : pv.rows()) {
@@ -522,6 +576,7 @@ public final class SelectStatement implements Executable {
         out.paging = new PagingState(key, partitionDone ? null : row.clustering(), out.remaining, ppl - taken);
       }
     }
+    return taken;
   }
 
   /**
@@ -608,6 +663,56 @@ public final class SelectStatement implements Executable {
     return s.endInclusive() ? c > 0 && !Bytes.startsWith(last, s.end()) : c >= 0;
   }
 
+  /** Rows a storage read fetches before their size is known: the first read of every SELECT. */
+  static final int PROBE_ROWS = 8;
+
+  private static long heapSize(Row r) {
+    long size = ResultSizeLimits.ROW_OVERHEAD + r.clustering().length;
+    for (io.cassette.storage.Cell c : r.cells()) {
+      size += ResultSizeLimits.VALUE_OVERHEAD + (c.value() == null ? 0 : c.value().length)
+          + (c.path() == null ? 0 : c.path().length);
+    }
+    return size;
+  }
+
+  /**
+   * Cassandra 5.0's answer when coordinator_read_size_fail_threshold is passed (READ_FAILURE, one
+   * failure READ_SIZE from this node).
+   */
+  private RuntimeException readSizeFailure(QueryContext ctx, long threshold, String tokens) {
+    java.net.InetAddress self = ctx.services.node().listenAddress();
+    return new io.cassette.cql.ReplicaException.ReadFailure(ctx.options.consistency(), 0, 1,
+        java.util.Map.of(self, READ_SIZE), false, "Operation failed - Read on table " + table
+        + " has exceeded the size failure threshold of " + String.format(java.util.Locale.ROOT, "%,d", threshold)
+        + " bytes with " + tokens + ": READ_SIZE from /" + self.getHostAddress() + ":"
+        + ctx.services.node().ring().storagePort());
+  }
+
+  /** Cassandra's RequestFailureReason.READ_SIZE. */
+  static final int READ_SIZE = 4;
+
+  /** What Cassandra's read-size failure names: {@code token: T}, {@code tokens: [T, U]} or a token range. */
+  private String readTokens(List<byte[]> keys, QueryContext ctx) {
+    if (keys == null) {
+      if (!where.hasToken) {
+        return "token range: (" + Long.MIN_VALUE + ", " + Long.MIN_VALUE + ")";
+      }
+      String start = where.tokenStart == null ? Long.toString(Long.MIN_VALUE)
+          : Long.toString(tokenValue(where.tokenStart, ctx));
+      String end = where.tokenEnd == null ? Long.toString(Long.MIN_VALUE) : Long.toString(tokenValue(where.tokenEnd, ctx));
+      return "token range: " + (where.tokenStart != null && where.tokenStartInclusive ? "[" : "(") + start + ", " + end
+          + (where.tokenEnd != null && where.tokenEndInclusive ? "]" : ")");
+    }
+    if (keys.size() == 1) {
+      return "token: " + DecoratedKey.of(keys.get(0)).token();
+    }
+    StringBuilder sb = new StringBuilder("tokens: [");
+    for (int i = 0; i < keys.size(); i++) {
+      sb.append(i == 0 ? "" : ", ").append(DecoratedKey.of(keys.get(i)).token());
+    }
+    return sb.append(']').toString();
+  }
+
   /** Accumulates output rows (or groups) up to the page size and the limit. */
   private final class Collector {
     final QueryContext ctx;
@@ -619,19 +724,78 @@ public final class SelectStatement implements Executable {
     final List<List<ByteBuffer>> rows = new ArrayList<>();
     List<Selection.Aggregator> aggregators;
     List<byte[]> groupKey;
+    /** A page ends after the row that takes {@link #bytes} here (MAX_VALUE when not paging). */
+    final long pageBytes;
+    /** Past this an answer fails (READ_SIZE). */
+    final long failBytes;
+    /** The heap the rows collected take (estimated as {@link ResultSizeLimits} says). */
+    long bytes;
+    /** What a read-size failure names (computed only then). */
+    java.util.function.Supplier<String> tokens = () -> "token range: (" + Long.MIN_VALUE + ", " + Long.MIN_VALUE + ")";
+    /** Stored rows read so far and their estimated heap size: how many one read may fetch. */
+    long readRows;
+    long readBytes;
 
     Collector(QueryContext ctx, boolean grouped, int pageSize, int remaining) {
       this.ctx = ctx;
       this.grouped = grouped;
       this.pageSize = pageSize;
       this.remaining = remaining;
+      ResultSizeLimits limits = ctx.services.resultSize().get();
+      this.pageBytes = ctx.options.pageSize() > 0 && !grouped ? limits.pageBytes() : Long.MAX_VALUE;
+      this.failBytes = limits.failBytes();
       if (remaining <= 0) {
         done = true;
       }
     }
 
     boolean pageFull() {
-      return rows.size() >= pageSize;
+      return rows.size() >= pageSize || bytes >= pageBytes;
+    }
+
+    /** Counts what storage returned (every row, kept or filtered out) for {@link #rowsPerRead}. */
+    void read(PartitionView pv) {
+      if (pv.staticRow() != null) {
+        readRows++;
+        readBytes += heapSize(pv.staticRow());
+      }
+      for (Row r : pv.rows()) {
+        readRows++;
+        readBytes += heapSize(r);
+      }
+    }
+
+    /**
+     * How many rows one storage read may return: before any row is seen, a few
+     * ({@link #PROBE_ROWS}); then as many as fit what is left of the budget, at least a quarter of it.
+     */
+    int rowsPerRead() {
+      long budget = Math.min(pageBytes, failBytes);
+      if (budget == Long.MAX_VALUE) {
+        return Integer.MAX_VALUE;
+      }
+      if (readRows == 0) {
+        return PROBE_ROWS;
+      }
+      long average = Math.max(1, readBytes / readRows);
+      long room = Math.max(budget - bytes, budget / 4);
+      return (int) Math.max(1, Math.min(Integer.MAX_VALUE / 2, room / average + 1));
+    }
+
+    /** Whether reads may have been cut short by the size bound (then a full read is read on). */
+    boolean sizeBounded() {
+      return Math.min(pageBytes, failBytes) != Long.MAX_VALUE;
+    }
+
+    private void counted(List<ByteBuffer> row) {
+      long size = ResultSizeLimits.ROW_OVERHEAD;
+      for (ByteBuffer b : row) {
+        size += ResultSizeLimits.VALUE_OVERHEAD + (b == null ? 0 : b.remaining());
+      }
+      bytes += size;
+      if (bytes > failBytes) {
+        throw readSizeFailure(ctx, failBytes, tokens.get());
+      }
     }
 
     void add(RowView r) {
@@ -662,11 +826,13 @@ public final class SelectStatement implements Executable {
       for (Selection.Sel s : selection.selectors) {
         values.add(s.value(r, ctx));
       }
-      rows.add(toBuffers(values));
+      List<ByteBuffer> row = toBuffers(values);
+      rows.add(row);
+      counted(row);
       remaining--;
       if (remaining <= 0) {
         done = true;
-      } else if (rows.size() >= pageSize) {
+      } else if (pageFull()) {
         done = true;
       }
     }
@@ -693,7 +859,9 @@ public final class SelectStatement implements Executable {
       for (Selection.Aggregator a : aggregators) {
         values.add(a.result());
       }
-      rows.add(toBuffers(values));
+      List<ByteBuffer> row = toBuffers(values);
+      rows.add(row);
+      counted(row);
       aggregators = null;
       remaining--;
       if (remaining <= 0) {

@@ -8,7 +8,8 @@ import io.cassette.cql.language.system.TraceStore;
 /**
  * What executing statements need from the node: schema, the coordinator (every read and
  * write goes through it), the clock, node info, the traces kept (system_traces) and the
- * tombstone thresholds of reads.
+ * tombstone thresholds of reads, and how many bytes a SELECT may collect (set at start from config).
  */
 public record Services(SchemaManager schema, Coordinator coordinator, MicrosClock clock, NodeInfo node,
-                       TraceStore traces, TombstoneThresholds tombstones) {}
+                       TraceStore traces, TombstoneThresholds tombstones,
+                       java.util.concurrent.atomic.AtomicReference<ResultSizeLimits> resultSize) {}

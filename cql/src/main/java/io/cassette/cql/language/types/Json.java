@@ -20,7 +20,6 @@ public final class Json {
    * error messages) recurses along the value, so client JSON must not be able to exhaust a
    * thread's stack. No CQL type nests this deep (the parser caps types at the same depth).
    */
-  public static final int MAX_DEPTH = io.cassette.cql.language.parser.Parser.MAX_NESTING;
 
   private final String s;
   private int pos;
@@ -81,8 +80,8 @@ public final class Json {
       throw error();
     }
     char c = s.charAt(pos);
-    if ((c == '{' || c == '[') && depth >= MAX_DEPTH) {
-      throw invalid("Could not decode JSON string: arrays and objects nested more than " + MAX_DEPTH
+    if ((c == '{' || c == '[') && depth >= io.cassette.cql.language.parser.Parser.MAX_NESTING) {
+      throw invalid("Could not decode JSON string: arrays and objects nested more than " + io.cassette.cql.language.parser.Parser.MAX_NESTING
           + " levels deep");
     }
     if (c == '{' || c == '[') {

@@ -1,0 +1,89 @@
+package io.cassette.resp.command;
+
+import io.cassette.resp.keyspace.Database;
+import io.cassette.resp.keyspace.KeyMeta;
+import io.cassette.storage.Row;
+import io.cassette.storage.Slice;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+
+/**
+ * A huge collection read in chunks on turns of the command thread ({@link KeysInTurns#steps}):
+ * SMEMBERS, SUNION/SINTER/SDIFF (+STORE), HGETALL/HKEYS/HVALS and LRANGE of more than
+ * {@link #ROWS_PER_STEP} elements. Before, one SMEMBERS of a million members held every other
+ * client for as long as the whole read took. The elements wait in the heap until the reply is
+ * written, bounded by the client's hard output limit ({@link #check}).
+ *
+ * <p>Outside MULTI such a read is therefore not a snapshot: another client's writes between two
+ * chunks may show (an element present throughout is read exactly once, as with SSCAN); inside
+ * EXEC it runs whole. Command thread only.
+ */
+final class CollectionInTurns {
+  /** Elements one step reads; a collection this small is read at once, as before. */
+  static final int ROWS_PER_STEP = 1000;
+
+  private CollectionInTurns() {}
+
+  /** Whether {@code size} elements are read in turns: only when the client may wait. */
+  static boolean inTurns(CommandContext c, long size) {
+    return c.mayBlock && size > ROWS_PER_STEP;
+  }
+
+  /**
+   * Reads the sub-rows of {@code meta} under {@code tag}, in clustering order, {@link #ROWS_PER_STEP}
+   * a step, each to {@code sink}; a step answers true when all are read.
+   */
+  static BooleanSupplier subRows(Database db, KeyMeta meta, byte tag, Consumer<Row> sink) {
+    Slice all = Slice.prefix(new byte[] {tag});
+    return new BooleanSupplier() {
+      byte[] last;
+
+      @Override
+      public boolean getAsBoolean() {
+        Slice s = last == null ? all : new Slice(last, false, all.end(), all.endInclusive());
+        List<Row> rows = db.subRows(meta, s, false, ROWS_PER_STEP);
+        for (Row r : rows) {
+          sink.accept(r);
+        }
+        if (rows.size() < ROWS_PER_STEP) {
+          return true;
+        }
+        last = rows.get(rows.size() - 1).clustering();
+        return false;
+      }
+    };
+  }
+
+  /** List positions {@code from..to} (absolute, as {@link Database#listRange}), a chunk a step. */
+  static BooleanSupplier listRange(Database db, KeyMeta meta, long from, long to, Consumer<Row> sink) {
+    return new BooleanSupplier() {
+      long next = from;
+
+      @Override
+      public boolean getAsBoolean() {
+        long hi = Math.min(to, next + ROWS_PER_STEP - 1);
+        List<Row> rows = db.listRange(meta, next, hi, false, ROWS_PER_STEP);
+        for (Row r : rows) {
+          sink.accept(r);
+        }
+        next = hi + 1;
+        return next > to || rows.isEmpty();
+      }
+    };
+  }
+
+  /** Heap an element kept for the reply takes: its bytes and about 48 of object. */
+  static long held(byte[] element) {
+    return 48L + (element == null ? 0 : element.length);
+  }
+
+  /** Refuses a result past the client's hard output limit: its reply would close the client anyway. */
+  static void check(CommandContext c, long heldBytes) {
+    long hard = c.server.outputs.normal().hard();
+    if (hard > 0 && heldBytes > hard) {
+      throw new RedisException("ERR " + c.spec.name().toUpperCase(java.util.Locale.ROOT)
+          + " result exceeds the client output buffer limit");
+    }
+  }
+}

@@ -1,0 +1,134 @@
+package io.cassette.resp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cassette.resp.testing.RawClient;
+import io.cassette.resp.testing.TestServer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 13: SMEMBERS, SUNION/SINTER/SDIFF (+STORE), HGETALL and LRANGE of a huge collection, and
+ * MSETNX of many keys, ran in one go on the command thread: every other client waited for all
+ * of it. Now they go in turns (command/CollectionInTurns, KeysInTurns.steps): a witness's PINGs
+ * are answered while one runs, and the big reply is whole and in order.
+ */
+@Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class CollectionTurnsTest {
+  static final int N = 6_000; // six chunks of a thousand: several turns each
+
+  @TempDir
+  Path dir;
+
+  private static String[] command(String name, String key, String prefix, boolean pairs, int from, int n) {
+    List<String> args = new ArrayList<>(List.of(name));
+    if (key != null) {
+      args.add(key);
+    }
+    for (int i = from; i < from + n; i++) {
+      args.add(prefix + i);
+      if (pairs) {
+        args.add("v" + i);
+      }
+    }
+    return args.toArray(new String[0]);
+  }
+
+  /** Sends {@code args} on {@code big}; returns {PINGs answered before its reply, the reply}. */
+  private static Object[] witnessWhile(RawClient big, RawClient witness, String... args) throws Exception {
+    long t0 = System.nanoTime();
+    big.command(args);
+    CompletableFuture<String> reply = CompletableFuture.supplyAsync(() -> {
+      try {
+        return big.reply();
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    });
+    int served = 0;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (!reply.isDone() && System.nanoTime() < deadline) {
+      witness.command("PING");
+      assertThat(witness.reply()).isEqualTo("+PONG\r\n");
+      if (!reply.isDone()) {
+        served++;
+      }
+    }
+    String r = reply.get(120, TimeUnit.SECONDS);
+    System.out.printf("%s: witness served %d times meanwhile, %d ms%n", args[0], served,
+        (System.nanoTime() - t0) / 1_000_000);
+    return new Object[] {served, r};
+  }
+
+  @Test
+  void hugeCollectionsAreReadInTurns() throws Exception {
+    long start = System.nanoTime();
+    try (TestServer server = TestServer.start(dir);
+         RawClient big = new RawClient(server.address).readTimeout(120_000);
+         RawClient witness = new RawClient(server.address).readTimeout(120_000)) {
+      big.command(command("SADD", "s1", "m", false, 0, N));
+      assertThat(big.reply()).isEqualTo(":" + N + "\r\n");
+      big.command(command("SADD", "s2", "m", false, N / 2, N));
+      assertThat(big.reply()).isEqualTo(":" + N + "\r\n");
+      big.command(command("HSET", "h", "f", true, 0, N));
+      assertThat(big.reply()).isEqualTo(":" + N + "\r\n");
+      big.command(command("RPUSH", "l", "e", false, 0, N));
+      assertThat(big.reply()).isEqualTo(":" + N + "\r\n");
+
+      System.out.printf("setup: %d ms%n", (System.nanoTime() - start) / 1_000_000);
+      Object[] members = witnessWhile(big, witness, "SMEMBERS", "s1");
+      assertThat((String) members[1]).startsWith("*" + N + "\r\n$2\r\nm0\r\n$2\r\nm1\r\n");
+      int servedTotal = (int) members[0];
+
+      Object[] union = witnessWhile(big, witness, "SUNION", "s1", "s2");
+      assertThat((String) union[1]).startsWith("*" + (N + N / 2) + "\r\n");
+      servedTotal += (int) union[0];
+
+      Object[] inter = witnessWhile(big, witness, "SINTERSTORE", "s3", "s1", "s2");
+      assertThat(inter[1]).isEqualTo(":" + (N / 2) + "\r\n");
+      big.command("SCARD", "s3");
+      assertThat(big.reply()).isEqualTo(":" + (N / 2) + "\r\n");
+      servedTotal += (int) inter[0];
+
+      Object[] diff = witnessWhile(big, witness, "SDIFF", "s1", "s2");
+      assertThat((String) diff[1]).startsWith("*" + (N / 2) + "\r\n");
+      servedTotal += (int) diff[0];
+
+      Object[] hash = witnessWhile(big, witness, "HGETALL", "h");
+      assertThat((String) hash[1]).startsWith("*" + (2 * N) + "\r\n$2\r\nf0\r\n$2\r\nv0\r\n");
+      servedTotal += (int) hash[0];
+
+      Object[] range = witnessWhile(big, witness, "LRANGE", "l", "0", "-1");
+      assertThat((String) range[1]).startsWith("*" + N + "\r\n$2\r\ne0\r\n$2\r\ne1\r\n")
+          .endsWith("$" + ("e" + (N - 1)).length() + "\r\ne" + (N - 1) + "\r\n");
+      servedTotal += (int) range[0];
+
+      Object[] msetnx = witnessWhile(big, witness, command("MSETNX", null, "nx:", true, 0, N));
+      assertThat(msetnx[1]).isEqualTo(":1\r\n");
+      servedTotal += (int) msetnx[0];
+      Object[] again = witnessWhile(big, witness, command("MSETNX", null, "nx:", true, 1, N));
+      assertThat(again[1]).isEqualTo(":0\r\n");
+      big.command("EXISTS", "nx:" + N);
+      assertThat(big.reply()).as("nothing set when one key exists").isEqualTo(":0\r\n");
+
+      // Each of the seven ran many turns; at least four PINGs in all (before: none; a race may let one in).
+      assertThat(servedTotal).as("witness PINGs answered during the seven").isGreaterThanOrEqualTo(4);
+
+      // inside EXEC they run whole, as before
+      long t0 = System.nanoTime();
+      big.command("MULTI");
+      assertThat(big.reply()).isEqualTo("+OK\r\n");
+      big.command("SINTER", "s1", "s2");
+      assertThat(big.reply()).isEqualTo("+QUEUED\r\n");
+      big.command("EXEC");
+      assertThat(big.reply()).startsWith("*1\r\n*" + (N / 2) + "\r\n");
+      System.out.printf("SINTER whole in EXEC: %d ms%n", (System.nanoTime() - t0) / 1_000_000);
+    }
+  }
+}
