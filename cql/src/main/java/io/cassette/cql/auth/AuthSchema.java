@@ -47,12 +47,12 @@ final class AuthSchema {
       KeyspaceMetadata ks = keyspaces.get(SystemKeyspaces.AUTH);
       boolean changed = false;
       for (String ddl : TABLES) {
-        Statement.CreateTable ct = (Statement.CreateTable) Parser.parse(ddl);
+        Statement.CreateTable ct = (Statement.CreateTable) Parser.parseStored(ddl);
         if (!ks.tables().containsKey(ct.name().name())) {
           // Cassandra's fixed id for a system table, the same on every node of a ring.
           java.util.UUID id = java.util.UUID.nameUUIDFromBytes((SystemKeyspaces.AUTH + ct.name().name())
               .getBytes(java.nio.charset.StandardCharsets.UTF_8));
-          ct = (Statement.CreateTable) Parser.parse(ddl + " AND id = " + id);
+          ct = (Statement.CreateTable) Parser.parseStored(ddl + " AND id = " + id);
           ks = ks.withTable(SchemaBuilder.table(ct, ks));
           changed = true;
         }

@@ -71,6 +71,15 @@ public final class Parser extends TokenCursor {
     return new Parser(query).finish();
   }
 
+  /**
+   * Parses a statement the node itself stored or built (the schema log, built-in tables), not a
+   * client's request: the client token bound ({@code cql_max_statement_tokens}) does not apply,
+   * so a node lowered to a small bound still replays its schema and opens the Redis door.
+   */
+  public static Statement parseStored(String ddl) {
+    return new Parser(ddl, Integer.MAX_VALUE).finish();
+  }
+
   private Statement finish() {
     Parser p = this;
     Statement s = p.statement();
@@ -94,7 +103,7 @@ public final class Parser extends TokenCursor {
 
   /** Parses a type such as {@code frozen<map<text, int>>} (system_schema strings). */
   public static RawType parseType(String text) {
-    Parser p = new Parser(text);
+    Parser p = new Parser(text, Integer.MAX_VALUE); // stored schema strings, not a request
     RawType t = p.type();
     if (p.peek().kind() != Kind.EOF) {
       throw p.mismatched(p.peek(), "EOF");

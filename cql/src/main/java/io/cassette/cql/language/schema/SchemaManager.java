@@ -108,7 +108,7 @@ public final class SchemaManager {
   private static KeyspaceMetadata replay(byte[] definition) {
     KeyspaceMetadata k = null;
     for (byte[] s : CollectionCodec.unpack(definition, false)) {
-      k = DdlApplier.replay(k, Parser.parse(new String(s, StandardCharsets.UTF_8)));
+      k = DdlApplier.replay(k, Parser.parseStored(new String(s, StandardCharsets.UTF_8)));
     }
     return k;
   }

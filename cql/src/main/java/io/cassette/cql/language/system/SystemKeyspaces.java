@@ -258,7 +258,7 @@ public final class SystemKeyspaces {
                                            String[] ddl, boolean virtual, Map<String, String> comments) {
     Map<String, TableMetadata> tables = new LinkedHashMap<>();
     for (String d : ddl) {
-      Statement.CreateTable ct = (Statement.CreateTable) Parser.parse(d);
+      Statement.CreateTable ct = (Statement.CreateTable) Parser.parseStored(d);
       List<ColumnMetadata> cols = new ArrayList<>();
       int ck = 0;
       for (Statement.ColumnDef c : ct.columns()) {
