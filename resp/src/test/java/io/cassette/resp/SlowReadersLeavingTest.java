@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * witness once waited more than 10 s just as 100 slow readers left). A slow reader must only
  * ever hurt itself: not while it holds replies, not when it leaves with a long pipeline unrun.
  */
+@Tag("slow") // 34 s: 30 readers fill their buffers first; HostileClientsTest keeps a slow reader in the default suite
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class SlowReadersLeavingTest {
   private static final int READERS = 30;
