@@ -139,6 +139,10 @@ class ResultSizeLimitsTest {
     int[] pages = {0};
     assertThat(paged("SELECT * FROM t", 5000, pages)).hasSize(f.cql.query("SELECT count(*) FROM t",
         QueryOptions.defaults(5), f.state) instanceof Result.Rows r ? (int) r.rows().get(0).get(0).getLong() : -1);
+    // One row larger than the threshold alone still reads back, paged and unpaged.
+    f.run("INSERT INTO t (k, c, v) VALUES (99, 1, '" + "x".repeat(5000) + "')");
+    assertThat(f.rows("SELECT v FROM t WHERE k = 99 AND c = 1")).hasSize(1);
+    assertThat(paged("SELECT v FROM t WHERE k = 99 AND c = 1", 5000, new int[] {0})).hasSize(1);
     // The node's own unpaged reads (auth, schema) stay small and unaffected.
     assertThat(f.rows("SELECT count(*) FROM system_schema.columns")).hasSize(1);
   }
