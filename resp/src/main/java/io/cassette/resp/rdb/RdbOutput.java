@@ -52,7 +52,11 @@ public final class RdbOutput {
     }
   }
 
-  /** A string; a short canonical integer is written in Redis's integer encoding, as Redis does. */
+  /**
+   * A string as Redis's rdbSaveRawString writes it (with rdbcompression on, its default): a short
+   * canonical integer in the integer encoding; over 20 bytes LZF-compressed when that saves at
+   * least 4 bytes; otherwise verbatim.
+   */
   public void writeString(byte[] s) throws IOException {
     if (s.length <= 11) {
       Long v = Listpack.canonicalLong(s);
@@ -70,6 +74,16 @@ public final class RdbOutput {
           writeLe(x, 4);
           return;
         }
+      }
+    }
+    if (s.length > 20) {
+      byte[] packed = Lzf.compress(s, s.length - 4);
+      if (packed != null) {
+        writeByte(0xC3); // RDB_ENCVAL << 6 | RDB_ENC_LZF
+        writeLength(packed.length);
+        writeLength(s.length);
+        writeBytes(packed);
+        return;
       }
     }
     writeLength(s.length);
