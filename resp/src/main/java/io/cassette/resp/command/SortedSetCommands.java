@@ -124,6 +124,10 @@ final class SortedSetCommands {
       ScanHelper.scanSubRows(c, m, RedisLayout.ZSET_MEMBER, true);
     });
     t.add("zrandmember", -2, READONLY, 1, 1, 1, SortedSetCommands::zrandmember);
+    t.add("zrangestore", -5, WRITE | DENY_OOM, 1, 2, 1, c -> zrange(c, 3, false, Mode.RANK, false, true));
+    SortedSetAlgebra.register(t);
+    SortedSetPops.register(t);
+    GeoCommands.register(t);
   }
 
   /** A member and its score. */
@@ -145,7 +149,7 @@ final class SortedSetCommands {
     return v == null ? null : RedisLayout.decodeScore(v);
   }
 
-  private static void zadd(CommandContext c) {
+  static void zadd(CommandContext c) {
     boolean nx = false;
     boolean xx = false;
     boolean gt = false;
@@ -267,6 +271,9 @@ final class SortedSetCommands {
       db.store(b, key, old, m);
     }
     b.commit();
+    if (added > 0 || changed > 0) {
+      c.signalReady(key); // BZPOPMIN & co. waiting on the key
+    }
     if (counts != null) {
       counts[0] = added;
       counts[1] = changed;
@@ -378,6 +385,16 @@ final class SortedSetCommands {
 
   private static void zrange(CommandContext c, int from, boolean reverse, Mode mode,
                              boolean legacy) {
+    zrange(c, from, reverse, mode, legacy, false);
+  }
+
+  /**
+   * The ZRANGE family; the source key is the argument before {@code from}. With {@code store}
+   * (ZRANGESTORE dst src ...) the range replaces dst instead of being answered.
+   */
+  private static void zrange(CommandContext c, int from, boolean reverse, Mode mode,
+                             boolean legacy, boolean store) {
+    byte[] key = c.arg(from - 1);
     byte[] a = c.arg(from);
     byte[] b = c.arg(from + 1);
     boolean withScores = false;
@@ -386,9 +403,9 @@ final class SortedSetCommands {
     boolean limit = false;
     for (int i = from + 2; i < c.argc(); i++) {
       byte[] o = c.arg(i);
-      if (Args.is(o, "withscores") && mode != Mode.LEX) {
+      if (Args.is(o, "withscores") && !store) {
         withScores = true;
-      } else if (Args.is(o, "limit") && i + 2 < c.argc() && (mode != Mode.RANK || !legacy)) {
+      } else if (Args.is(o, "limit") && i + 2 < c.argc()) {
         offset = Args.parseLong(c.arg(i + 1));
         count = Args.parseLong(c.arg(i + 2));
         limit = true;
@@ -421,27 +438,32 @@ final class SortedSetCommands {
       case RANK -> {
         long start = Args.parseLong(a);
         long stop = Args.parseLong(b);
-        KeyMeta m = Keys.read(c, c.arg(1), KeyType.ZSET);
+        KeyMeta m = Keys.read(c, key, KeyType.ZSET);
         entries = m == null ? List.of() : byRank(c.db(), m, start, stop, reverse);
       }
       case SCORE -> {
         ScoreRange range = ScoreRange.parse(a, b);
-        KeyMeta m = Keys.read(c, c.arg(1), KeyType.ZSET);
+        KeyMeta m = Keys.read(c, key, KeyType.ZSET);
         entries = m == null || offset < 0 ? List.of()
             : byScore(c.db(), m, range, reverse, offset, count);
       }
       default -> {
         Slice lex = lexSlice(a, b);
-        KeyMeta m = Keys.read(c, c.arg(1), KeyType.ZSET);
+        KeyMeta m = Keys.read(c, key, KeyType.ZSET);
         entries = new ArrayList<>();
         if (m != null && lex != null && offset >= 0 && count != 0) {
           long lim = count < 0 ? Integer.MAX_VALUE : Math.min(Integer.MAX_VALUE, offset + count);
           List<Row> rows = c.db().subRows(m, lex, reverse, (int) lim);
           for (int i = (int) Math.min(offset, rows.size()); i < rows.size(); i++) {
-            entries.add(new Entry(RedisLayout.untag(rows.get(i).clustering()), 0));
+            entries.add(new Entry(RedisLayout.untag(rows.get(i).clustering()),
+                RedisLayout.decodeScore(Database.valueOf(rows.get(i)))));
           }
         }
       }
+    }
+    if (store) {
+      c.reply().integer(SortedSetAlgebra.storeResult(c, c.db(), c.arg(1), entries));
+      return;
     }
     replyEntries(c.reply(), entries, withScores);
   }
