@@ -148,6 +148,10 @@ final class ListCommands {
       c.reply().integer(0);
       return;
     }
+    if (CollectionInTurns.inTurns(c, c.argc() - 2)) {
+      pushInTurns(c, left);
+      return;
+    }
     KeyMeta old = m == null ? null : KeyCommands.copyOf(m);
     if (m == null) {
       m = newList(db);
@@ -160,6 +164,36 @@ final class ListCommands {
     b.commit();
     c.signalReady(key);
     c.reply().integer(m.size);
+  }
+
+  /**
+   * A push of many elements in turns ({@link CollectionInTurns#ROWS_PER_STEP} a step, one commit
+   * each, issue 13): outside MULTI another client may see part of it, as with a pipeline of
+   * pushes. The list is looked up again at each step (another client may have changed it).
+   */
+  private static void pushInTurns(CommandContext c, boolean left) {
+    Database db = c.db();
+    byte[] key = c.arg(1);
+    int[] next = {2};
+    long[] size = {0};
+    KeysInTurns.steps(c, () -> {
+      KeyMeta m = Keys.typed(c, key, KeyType.LIST);
+      KeyMeta old = m == null ? null : KeyCommands.copyOf(m);
+      if (m == null) {
+        m = newList(db);
+      }
+      Batch b = db.batch();
+      int to = Math.min(c.argc(), next[0] + CollectionInTurns.ROWS_PER_STEP);
+      for (int i = next[0]; i < to; i++) {
+        pushOne(b, m, c.arg(i), left);
+      }
+      db.store(b, key, old, m);
+      b.commit();
+      c.signalReady(key);
+      size[0] = m.size;
+      next[0] = to;
+      return to >= c.argc();
+    }, r -> r.integer(size[0]), () -> { });
   }
 
   private static void pop(CommandContext c, boolean left) {
@@ -261,7 +295,7 @@ final class ListCommands {
       keys.add(c.arg(i));
     }
     for (byte[] key : keys) {
-      KeyMeta m = Keys.typed(c, key, KeyType.LIST);
+      KeyMeta m = Keys.awaited(c, key, KeyType.LIST);
       if (m == null || m.size == 0) {
         continue;
       }
@@ -641,7 +675,7 @@ final class ListCommands {
     for (int i = 1; i < c.argc() - 1; i++) {
       byte[] key = c.arg(i);
       keys.add(key);
-      KeyMeta m = Keys.typed(c, key, KeyType.LIST);
+      KeyMeta m = Keys.awaited(c, key, KeyType.LIST);
       if (m != null && m.size > 0) {
         KeyMeta old = KeyCommands.copyOf(m);
         Batch b = db.batch();

@@ -42,7 +42,7 @@ final class SortedSetPops {
       keys.add(c.arg(i));
     }
     for (byte[] key : keys) {
-      KeyMeta m = Keys.typed(c, key, KeyType.ZSET);
+      KeyMeta m = Keys.awaited(c, key, KeyType.ZSET);
       if (m == null || m.size == 0) {
         continue;
       }
@@ -106,7 +106,7 @@ final class SortedSetPops {
       keys.add(c.arg(i));
     }
     for (byte[] key : keys) {
-      KeyMeta m = Keys.typed(c, key, KeyType.ZSET);
+      KeyMeta m = Keys.awaited(c, key, KeyType.ZSET);
       if (m == null || m.size == 0) {
         continue;
       }
