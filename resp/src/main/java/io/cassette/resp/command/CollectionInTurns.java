@@ -41,10 +41,52 @@ final class CollectionInTurns {
 
       @Override
       public boolean getAsBoolean() {
-        Slice s = last == null ? all : new Slice(last, false, all.end(), all.endInclusive());
+        // after the last row read: last + 0x00 (an exclusive start would also skip every
+        // clustering that has the last as prefix: member "ab" after "a")
+        Slice s = last == null ? all
+            : new Slice(java.util.Arrays.copyOf(last, last.length + 1), true, all.end(),
+                all.endInclusive());
         List<Row> rows = db.subRows(meta, s, false, ROWS_PER_STEP);
         for (Row r : rows) {
           sink.accept(r);
+        }
+        if (rows.size() < ROWS_PER_STEP) {
+          return true;
+        }
+        last = rows.get(rows.size() - 1).clustering();
+        return false;
+      }
+    };
+  }
+
+  /**
+   * The sub-rows of {@code meta} in {@code slice} (reversed when asked), {@link #ROWS_PER_STEP} a
+   * step, each to {@code sink} until it answers false; a step answers true when done. The
+   * sorted-set range reads (ZRANGE family, ZRANGESTORE) use it.
+   */
+  static BooleanSupplier sliceRows(Database db, KeyMeta meta, Slice slice, boolean reverse,
+                                   java.util.function.Predicate<Row> sink) {
+    return new BooleanSupplier() {
+      byte[] last;
+      boolean stopped;
+
+      @Override
+      public boolean getAsBoolean() {
+        if (stopped) {
+          return true;
+        }
+        Slice s = slice;
+        if (last != null) {
+          s = reverse ? new Slice(slice.start(), slice.startInclusive(), last, false)
+              : new Slice(java.util.Arrays.copyOf(last, last.length + 1), true, slice.end(),
+                  slice.endInclusive());
+        }
+        List<Row> rows = db.subRows(meta, s, reverse, ROWS_PER_STEP);
+        for (Row r : rows) {
+          if (!sink.test(r)) {
+            stopped = true;
+            return true;
+          }
         }
         if (rows.size() < ROWS_PER_STEP) {
           return true;

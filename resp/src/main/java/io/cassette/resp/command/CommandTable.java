@@ -50,6 +50,8 @@ public final class CommandTable {
     ListCommands.register(t);
     SetCommands.register(t);
     SortedSetCommands.register(t);
+    LcsCommand.register(t); // issue 20 (zsetgeo)
+    MoveCommand.register(t);
     TransactionCommands.register(t);
     PubSubCommands.register(t);
     io.cassette.resp.acl.AclCommands.register(t);

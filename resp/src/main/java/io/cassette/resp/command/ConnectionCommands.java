@@ -244,6 +244,7 @@ public final class ConnectionCommands {
       }
       case "list" -> clientList(c);
       case "kill" -> clientKill(c);
+      case "unblock" -> clientUnblock(c);
       case "no-evict" -> {
         arity(c, 3, "client|no-evict");
         if (Args.is(c.arg(2), "on")) {
@@ -278,6 +279,43 @@ public final class ConnectionCommands {
     if (c.argc() != n) {
       throw new RedisException(Errors.wrongArity(fullName));
     }
+  }
+
+  /**
+   * CLIENT UNBLOCK id [TIMEOUT|ERROR]: a client blocked on keys (BLPOP, BZPOPMIN, BLMPOP...) is
+   * answered as on its timeout, or with Redis's UNBLOCKED error; 1 when it was blocked.
+   */
+  private static void clientUnblock(CommandContext c) {
+    if (c.argc() != 3 && c.argc() != 4) {
+      throw new RedisException(Errors.wrongArity("client|unblock"));
+    }
+    long id = Args.parseLong(c.arg(2));
+    boolean error = false;
+    if (c.argc() == 4) {
+      if (Args.is(c.arg(3), "error")) {
+        error = true;
+      } else if (!Args.is(c.arg(3), "timeout")) {
+        throw new RedisException("ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR");
+      }
+    }
+    io.cassette.resp.session.Session target = c.server.clients.get(id);
+    if (target == null || target.blocked == null || target.blocked.keys.isEmpty()) {
+      c.reply().integer(0); // not blocked on keys (a command in turns or a ring round is not)
+      return;
+    }
+    c.server.blocking.unblock(target);
+    boolean asError = error;
+    c.server.deliver(target, r -> {
+      if (asError) {
+        r.error("UNBLOCKED client unblocked via CLIENT UNBLOCK");
+      } else {
+        r.nullArray();
+      }
+    });
+    if (c.server.runner != null) {
+      c.server.runner.resume(target);
+    }
+    c.reply().integer(1);
   }
 
   private static void clientList(CommandContext c) {

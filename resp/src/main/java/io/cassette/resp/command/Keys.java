@@ -16,6 +16,19 @@ final class Keys {
     return m;
   }
 
+  /**
+   * For a blocking pop: like {@link #typed}, but when the command is a retry of a blocked client
+   * a key of another type is passed over (null), as Redis serves only keys of the awaited type:
+   * a MULTI that replaced the key with a string does not wake the client with WRONGTYPE.
+   */
+  static KeyMeta awaited(CommandContext c, byte[] key, KeyType type) {
+    if (c.session.blocked == null) {
+      return typed(c, key, type);
+    }
+    KeyMeta m = c.db().meta(key);
+    return m != null && m.type != type ? null : m;
+  }
+
   /** Like {@link #typed} and counts a keyspace hit or miss (INFO stats). */
   static KeyMeta read(CommandContext c, byte[] key, KeyType type) {
     KeyMeta m = typed(c, key, type);

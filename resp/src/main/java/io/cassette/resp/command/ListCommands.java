@@ -83,6 +83,8 @@ final class ListCommands {
       boolean toLeft = side(c.arg(4));
       blockingMove(c, fromLeft, toLeft, c.arg(5));
     });
+    t.add("lmpop", -4, WRITE, c -> mpop(c, 1, false));
+    t.add("blmpop", -5, WRITE | BLOCKING, c -> mpop(c, 2, true));
     t.add("brpoplpush", 4, WRITE | DENY_OOM | BLOCKING, 1, 2, 1,
         c -> blockingMove(c, false, true, c.arg(3)));
   }
@@ -146,6 +148,10 @@ final class ListCommands {
       c.reply().integer(0);
       return;
     }
+    if (CollectionInTurns.inTurns(c, c.argc() - 2)) {
+      pushInTurns(c, left);
+      return;
+    }
     KeyMeta old = m == null ? null : KeyCommands.copyOf(m);
     if (m == null) {
       m = newList(db);
@@ -158,6 +164,36 @@ final class ListCommands {
     b.commit();
     c.signalReady(key);
     c.reply().integer(m.size);
+  }
+
+  /**
+   * A push of many elements in turns ({@link CollectionInTurns#ROWS_PER_STEP} a step, one commit
+   * each, issue 13): outside MULTI another client may see part of it, as with a pipeline of
+   * pushes. The list is looked up again at each step (another client may have changed it).
+   */
+  private static void pushInTurns(CommandContext c, boolean left) {
+    Database db = c.db();
+    byte[] key = c.arg(1);
+    int[] next = {2};
+    long[] size = {0};
+    KeysInTurns.steps(c, () -> {
+      KeyMeta m = Keys.typed(c, key, KeyType.LIST);
+      KeyMeta old = m == null ? null : KeyCommands.copyOf(m);
+      if (m == null) {
+        m = newList(db);
+      }
+      Batch b = db.batch();
+      int to = Math.min(c.argc(), next[0] + CollectionInTurns.ROWS_PER_STEP);
+      for (int i = next[0]; i < to; i++) {
+        pushOne(b, m, c.arg(i), left);
+      }
+      db.store(b, key, old, m);
+      b.commit();
+      c.signalReady(key);
+      size[0] = m.size;
+      next[0] = to;
+      return to >= c.argc();
+    }, r -> r.integer(size[0]), () -> { });
   }
 
   private static void pop(CommandContext c, boolean left) {
@@ -192,6 +228,16 @@ final class ListCommands {
       r.bulk(v);
       return;
     }
+    List<byte[]> popped = popMany(db, key, old, m, count, left);
+    r.array(popped.size());
+    for (byte[] v : popped) {
+      r.bulk(v);
+    }
+  }
+
+  /** Removes up to {@code count} elements from one end of {@code m} ({@code old}: a copy). */
+  private static List<byte[]> popMany(Database db, byte[] key, KeyMeta old, KeyMeta m,
+                                      long count, boolean left) {
     int n = (int) Math.min(count, m.size);
     List<Row> rows = db.listRange(m, m.head, m.tail - 1, !left, n);
     Batch b = db.batch();
@@ -210,10 +256,67 @@ final class ListCommands {
     }
     save(db, b, key, old, m);
     b.commit();
-    r.array(rows.size());
+    List<byte[]> out = new ArrayList<>(rows.size());
     for (Row row : rows) {
-      r.bulk(Database.valueOf(row));
+      out.add(Database.valueOf(row));
     }
+    return out;
+  }
+
+  /** LMPOP numkeys key... LEFT|RIGHT [COUNT n]; BLMPOP timeout numkeys key... (t_list.c). */
+  private static void mpop(CommandContext c, int numkeysIndex, boolean blocking) {
+    Long parsed = Args.parseLongOrNull(c.arg(numkeysIndex));
+    if (parsed == null || parsed < 1) {
+      throw new RedisException("ERR numkeys should be greater than 0");
+    }
+    long whereIndex = numkeysIndex + parsed + 1;
+    if (whereIndex >= c.argc()) {
+      throw new RedisException(Errors.SYNTAX);
+    }
+    boolean left = side(c.arg((int) whereIndex));
+    long count = -1;
+    for (int j = (int) whereIndex + 1; j < c.argc(); j++) {
+      if (count == -1 && Args.is(c.arg(j), "count") && j + 1 < c.argc()) {
+        Long n = Args.parseLongOrNull(c.arg(++j));
+        if (n == null || n < 1) {
+          throw new RedisException("ERR count should be greater than 0");
+        }
+        count = n;
+      } else {
+        throw new RedisException(Errors.SYNTAX);
+      }
+    }
+    if (count == -1) {
+      count = 1;
+    }
+    long deadline = blocking ? deadline(c.arg(1)) : 0;
+    List<byte[]> keys = new ArrayList<>();
+    for (int i = numkeysIndex + 1; i < whereIndex; i++) {
+      keys.add(c.arg(i));
+    }
+    for (byte[] key : keys) {
+      KeyMeta m = Keys.awaited(c, key, KeyType.LIST);
+      if (m == null || m.size == 0) {
+        continue;
+      }
+      List<byte[]> popped = popMany(c.db(), key, KeyCommands.copyOf(m), m, count, left);
+      if (blocking) {
+        c.server.blocking.unblock(c.session);
+      }
+      Reply r = c.reply();
+      r.array(2);
+      r.bulk(key);
+      r.array(popped.size());
+      for (byte[] v : popped) {
+        r.bulk(v);
+      }
+      return;
+    }
+    if (!blocking || !c.mayBlock) {
+      c.reply().nullArray();
+      return;
+    }
+    block(c, keys, deadline);
   }
 
   private static void lrange(CommandContext c) {
@@ -553,7 +656,8 @@ final class ListCommands {
     return System.currentTimeMillis() + Math.max(1, (long) Math.ceil(t * 1000));
   }
 
-  private static void block(CommandContext c, List<byte[]> keys, long deadline) {
+  /** Parks the client on {@code keys} until one is signalled or {@code deadline} passes. */
+  static void block(CommandContext c, List<byte[]> keys, long deadline) {
     if (c.session.blocked != null) {
       return; // a retry that found nothing: keep waiting
     }
@@ -571,7 +675,7 @@ final class ListCommands {
     for (int i = 1; i < c.argc() - 1; i++) {
       byte[] key = c.arg(i);
       keys.add(key);
-      KeyMeta m = Keys.typed(c, key, KeyType.LIST);
+      KeyMeta m = Keys.awaited(c, key, KeyType.LIST);
       if (m != null && m.size > 0) {
         KeyMeta old = KeyCommands.copyOf(m);
         Batch b = db.batch();

@@ -48,6 +48,7 @@ final class ServerCommands {
     });
     t.add("flushdb", -1, WRITE, c -> {
       flushMode(c);
+      c.server.watches.touchExisting(c.session.db, (db, key) -> exists(c, db, key));
       Database d = c.server.keyspace.existing(c.session.db);
       if (d != null) {
         d.flush();
@@ -55,11 +56,11 @@ final class ServerCommands {
       if (c.server.ring != null) {
         c.server.ring.flushed(c.session.db);
       }
-      c.server.watches.touchAll(c.session.db);
       c.reply().ok();
     });
     t.add("flushall", -1, WRITE, c -> {
       flushMode(c);
+      c.server.watches.touchExisting(-1, (db, key) -> exists(c, db, key));
       for (int i = 0; i < RedisLayout.DATABASES; i++) {
         Database d = c.server.keyspace.existing(i);
         if (d != null) {
@@ -69,13 +70,21 @@ final class ServerCommands {
       if (c.server.ring != null) {
         c.server.ring.flushed(-1);
       }
-      c.server.watches.touchAll(-1);
       c.reply().ok();
     });
     t.add("latency", -2, ADMIN | LOADING | STALE, ServerCommands::latency);
     t.add("slowlog", -2, ADMIN | LOADING | STALE, ServerCommands::slowlog);
     t.add("lastsave", 1, LOADING | STALE | FAST,
         c -> c.reply().integer(c.server.startMillis / 1000));
+  }
+
+  /** Whether a watched key exists before a flush (on a ring: assumed, the key may live elsewhere). */
+  private static boolean exists(CommandContext c, int db, byte[] key) {
+    if (c.server.ring != null) {
+      return true;
+    }
+    Database d = c.server.keyspace.existing(db);
+    return d != null && d.meta(key) != null;
   }
 
   private static void flushMode(CommandContext c) {
@@ -302,6 +311,9 @@ final class ServerCommands {
         }
         List<byte[]> movable = io.cassette.resp.script.ScriptCommands.keyArguments(spec.name(),
             java.util.Arrays.copyOfRange(c.args, 2, c.argc()));
+        if (movable == null) {
+          movable = MovableKeys.of(spec.name(), java.util.Arrays.copyOfRange(c.args, 2, c.argc()));
+        }
         if (movable != null) { // EVAL/FCALL: numkeys, then the keys
           r.array(movable.size());
           for (byte[] k : movable) {

@@ -124,6 +124,10 @@ final class SortedSetCommands {
       ScanHelper.scanSubRows(c, m, RedisLayout.ZSET_MEMBER, true);
     });
     t.add("zrandmember", -2, READONLY, 1, 1, 1, SortedSetCommands::zrandmember);
+    t.add("zrangestore", -5, WRITE | DENY_OOM, 1, 2, 1, c -> zrange(c, 3, false, Mode.RANK, false, true));
+    SortedSetAlgebra.register(t);
+    SortedSetPops.register(t);
+    GeoCommands.register(t);
   }
 
   /** A member and its score. */
@@ -145,7 +149,7 @@ final class SortedSetCommands {
     return v == null ? null : RedisLayout.decodeScore(v);
   }
 
-  private static void zadd(CommandContext c) {
+  static void zadd(CommandContext c) {
     boolean nx = false;
     boolean xx = false;
     boolean gt = false;
@@ -192,7 +196,12 @@ final class SortedSetCommands {
       members[k] = c.arg(i + 2 * k + 1);
     }
     long[] counts = new long[2];
-    Double result = update(c, c.arg(1), members, scores, new Flags(nx, xx, gt, lt, incr), counts);
+    Flags flags = new Flags(nx, xx, gt, lt, incr);
+    if (!incr && CollectionInTurns.inTurns(c, n)) {
+      addInTurns(c, members, scores, flags, ch);
+      return;
+    }
+    Double result = update(c, c.arg(1), members, scores, flags, counts);
     if (incr) {
       if (result == null) {
         c.reply().nullBulk();
@@ -202,6 +211,93 @@ final class SortedSetCommands {
     } else {
       c.reply().integer(ch ? counts[0] + counts[1] : counts[0]);
     }
+  }
+
+  /**
+   * A ZADD of many members in turns ({@link CollectionInTurns#ROWS_PER_STEP} a step, issue 13):
+   * each step is one commit, so outside MULTI another client may see part of it, as with a
+   * pipeline of ZADDs. Scores were all parsed first: a bad one fails the command before any write.
+   */
+  private static void addInTurns(CommandContext c, byte[][] members, double[] scores, Flags f,
+                                 boolean ch) {
+    if (Keys.typed(c, c.arg(1), KeyType.ZSET) == null) {
+      createInTurns(c, members, scores, f, ch);
+      return;
+    }
+    long[] total = new long[2];
+    int[] next = {0};
+    KeysInTurns.steps(c, () -> {
+      int from = next[0];
+      int to = Math.min(members.length, from + CollectionInTurns.ROWS_PER_STEP);
+      long[] counts = new long[2];
+      update(c, c.arg(1), Arrays.copyOfRange(members, from, to),
+          Arrays.copyOfRange(scores, from, to), f, counts);
+      total[0] += counts[0];
+      total[1] += counts[1];
+      next[0] = to;
+      return to >= members.length;
+    }, r -> r.integer(ch ? total[0] + total[1] : total[0]), () -> { });
+  }
+
+  /**
+   * A ZADD of many members to a key that does not exist yet: the members are written, a chunk
+   * a turn, under a new incarnation whose metadata row is written last, so no member needs a
+   * read (its previous score can only come from this command) and other clients see the key
+   * whole or not at all. Should another client create the key meanwhile, the members are
+   * applied to that key in one go instead (the written chunks are left to compaction).
+   */
+  private static void createInTurns(CommandContext c, byte[][] members, double[] scores, Flags f,
+                                    boolean ch) {
+    Database db = c.db();
+    byte[] key = c.arg(1);
+    if (f.xx()) {
+      c.reply().integer(0);
+      return;
+    }
+    KeyMeta fresh = db.newCollection(KeyType.ZSET);
+    Map<ByteBuffer, Double> written = new HashMap<>();
+    long[] counts = new long[2];
+    int[] next = {0};
+    KeysInTurns.steps(c, () -> {
+      int from = next[0];
+      int to = Math.min(members.length, from + CollectionInTurns.ROWS_PER_STEP);
+      Batch b = db.batch();
+      for (int k = from; k < to; k++) {
+        ByteBuffer mk = ByteBuffer.wrap(members[k]);
+        Double cur = written.get(mk);
+        double score = scores[k];
+        if (cur != null && (f.nx() || (f.gt() && score <= cur) || (f.lt() && score >= cur)
+            || cur == score)) {
+          continue;
+        }
+        if (cur != null) {
+          b.deleteSub(fresh, RedisLayout.scoreClustering(cur, members[k]));
+          counts[1]++;
+        } else {
+          counts[0]++;
+        }
+        b.putSub(fresh, memberKey(members[k]), RedisLayout.encodeScore(score));
+        b.putSub(fresh, RedisLayout.scoreClustering(score, members[k]), EMPTY);
+        written.put(mk, score);
+      }
+      next[0] = to;
+      if (to < members.length) {
+        b.commit();
+        return false;
+      }
+      if (db.meta(key) == null) {
+        fresh.size = written.size();
+        db.store(b, key, null, fresh);
+        b.commit();
+        c.signalReady(key);
+        return true;
+      }
+      b.commit();
+      counts[0] = 0;
+      counts[1] = 0;
+      update(c, key, members, scores, f, counts); // created by another client meanwhile
+      return true;
+    }, r -> r.integer(ch ? counts[0] + counts[1] : counts[0]), () -> { });
   }
 
   /**
@@ -267,6 +363,9 @@ final class SortedSetCommands {
       db.store(b, key, old, m);
     }
     b.commit();
+    if (added > 0 || changed > 0) {
+      c.signalReady(key); // BZPOPMIN & co. waiting on the key
+    }
     if (counts != null) {
       counts[0] = added;
       counts[1] = changed;
@@ -378,6 +477,16 @@ final class SortedSetCommands {
 
   private static void zrange(CommandContext c, int from, boolean reverse, Mode mode,
                              boolean legacy) {
+    zrange(c, from, reverse, mode, legacy, false);
+  }
+
+  /**
+   * The ZRANGE family; the source key is the argument before {@code from}. With {@code store}
+   * (ZRANGESTORE dst src ...) the range replaces dst instead of being answered.
+   */
+  private static void zrange(CommandContext c, int from, boolean reverse, Mode mode,
+                             boolean legacy, boolean store) {
+    byte[] key = c.arg(from - 1);
     byte[] a = c.arg(from);
     byte[] b = c.arg(from + 1);
     boolean withScores = false;
@@ -386,9 +495,9 @@ final class SortedSetCommands {
     boolean limit = false;
     for (int i = from + 2; i < c.argc(); i++) {
       byte[] o = c.arg(i);
-      if (Args.is(o, "withscores") && mode != Mode.LEX) {
+      if (Args.is(o, "withscores") && !store) {
         withScores = true;
-      } else if (Args.is(o, "limit") && i + 2 < c.argc() && (mode != Mode.RANK || !legacy)) {
+      } else if (Args.is(o, "limit") && i + 2 < c.argc()) {
         offset = Args.parseLong(c.arg(i + 1));
         count = Args.parseLong(c.arg(i + 2));
         limit = true;
@@ -421,29 +530,95 @@ final class SortedSetCommands {
       case RANK -> {
         long start = Args.parseLong(a);
         long stop = Args.parseLong(b);
-        KeyMeta m = Keys.read(c, c.arg(1), KeyType.ZSET);
+        KeyMeta m = Keys.read(c, key, KeyType.ZSET);
+        if (m != null && CollectionInTurns.inTurns(c, m.size)) {
+          long first = Math.max(0, Keys.normalize(start, m.size));
+          long last = Math.min(m.size - 1, Keys.normalize(stop, m.size));
+          rangeInTurns(c, m, Slice.prefix(new byte[] {RedisLayout.ZSET_SCORE}), reverse, first,
+              last - first + 1, false, store, withScores);
+          return;
+        }
         entries = m == null ? List.of() : byRank(c.db(), m, start, stop, reverse);
       }
       case SCORE -> {
         ScoreRange range = ScoreRange.parse(a, b);
-        KeyMeta m = Keys.read(c, c.arg(1), KeyType.ZSET);
+        KeyMeta m = Keys.read(c, key, KeyType.ZSET);
+        if (m != null && offset >= 0 && !range.empty() && CollectionInTurns.inTurns(c, m.size)) {
+          rangeInTurns(c, m, range.slice(), reverse, offset, count < 0 ? Long.MAX_VALUE : count,
+              false, store, withScores);
+          return;
+        }
         entries = m == null || offset < 0 ? List.of()
             : byScore(c.db(), m, range, reverse, offset, count);
       }
       default -> {
         Slice lex = lexSlice(a, b);
-        KeyMeta m = Keys.read(c, c.arg(1), KeyType.ZSET);
+        KeyMeta m = Keys.read(c, key, KeyType.ZSET);
+        if (m != null && lex != null && offset >= 0 && CollectionInTurns.inTurns(c, m.size)) {
+          rangeInTurns(c, m, lex, reverse, offset, count < 0 ? Long.MAX_VALUE : count, true,
+              store, withScores);
+          return;
+        }
         entries = new ArrayList<>();
         if (m != null && lex != null && offset >= 0 && count != 0) {
           long lim = count < 0 ? Integer.MAX_VALUE : Math.min(Integer.MAX_VALUE, offset + count);
           List<Row> rows = c.db().subRows(m, lex, reverse, (int) lim);
           for (int i = (int) Math.min(offset, rows.size()); i < rows.size(); i++) {
-            entries.add(new Entry(RedisLayout.untag(rows.get(i).clustering()), 0));
+            entries.add(new Entry(RedisLayout.untag(rows.get(i).clustering()),
+                RedisLayout.decodeScore(Database.valueOf(rows.get(i)))));
           }
         }
       }
     }
+    if (store) {
+      c.reply().integer(SortedSetAlgebra.storeResult(c, c.db(), c.arg(1), entries));
+      return;
+    }
     replyEntries(c.reply(), entries, withScores);
+  }
+
+  /**
+   * A range of a large sorted set read in turns ({@link CollectionInTurns}, issue 13): rows of
+   * {@code slice} after skipping {@code skip}, at most {@code take}; member rows when
+   * {@code lexRows}, else score rows. Then answered, or stored by ZRANGESTORE.
+   */
+  private static void rangeInTurns(CommandContext c, KeyMeta m, Slice slice, boolean reverse,
+                                   long skip, long take, boolean lexRows, boolean store,
+                                   boolean withScores) {
+    List<Entry> entries = new ArrayList<>();
+    long[] state = {skip, 0}; // rows still to skip, bytes held
+    java.util.function.BooleanSupplier read = CollectionInTurns.sliceRows(c.db(), m, slice,
+        reverse, r -> {
+          if (entries.size() >= take) {
+            return false;
+          }
+          if (state[0] > 0) {
+            state[0]--;
+            return true;
+          }
+          Entry e = lexRows
+              ? new Entry(RedisLayout.untag(r.clustering()), RedisLayout.decodeScore(Database.valueOf(r)))
+              : new Entry(RedisLayout.memberOfScoreClustering(r.clustering()),
+                  RedisLayout.scoreOf(r.clustering()));
+          entries.add(e);
+          state[1] += CollectionInTurns.held(e.member()) + 16;
+          return entries.size() < take;
+        });
+    if (take <= 0) {
+      read = () -> true;
+    }
+    java.util.function.BooleanSupplier steps = read;
+    KeysInTurns.steps(c, () -> {
+      boolean done = steps.getAsBoolean();
+      CollectionInTurns.check(c, state[1]);
+      return done;
+    }, reply -> {
+      if (store) {
+        reply.integer(SortedSetAlgebra.storeResult(c, c.db(), c.arg(1), entries));
+      } else {
+        replyEntries(reply, entries, withScores);
+      }
+    }, () -> { });
   }
 
   static void replyEntries(Reply r, List<Entry> entries, boolean withScores) {
@@ -564,6 +739,9 @@ final class SortedSetCommands {
     boolean withScores = c.argc() == 4 && Args.is(c.arg(3), "withscores");
     if (c.argc() > 4 || (c.argc() == 4 && !withScores)) {
       throw new RedisException(Errors.SYNTAX);
+    }
+    if (withScores && (count < -Long.MAX_VALUE / 2 || count > Long.MAX_VALUE / 2)) {
+      throw new RedisException("ERR value is out of range"); // count x 2 replies would overflow
     }
     replyEntries(r, ScanHelper.randomPick(all, count), withScores);
   }

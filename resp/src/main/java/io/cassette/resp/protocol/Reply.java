@@ -191,6 +191,17 @@ public final class Reply {
     }
   }
 
+  /** A double already written as text (Redis's human long double form): RESP3 double, else bulk. */
+  public void doubleText(String text) {
+    if (protocol == 3) {
+      out.writeByte(',');
+      out.writeCharSequence(text, StandardCharsets.US_ASCII);
+      out.writeBytes(CRLF);
+    } else {
+      bulk(text.getBytes(StandardCharsets.US_ASCII));
+    }
+  }
+
   /** A boolean: {@code #t}/{@code #f} in RESP3, 1/0 in RESP2. */
   public void bool(boolean value) {
     if (protocol == 3) {

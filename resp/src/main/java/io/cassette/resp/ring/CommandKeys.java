@@ -19,6 +19,10 @@ final class CommandKeys {
     if (scriptKeys != null) {
       return scriptKeys; // EVAL/FCALL run whole on their keys' node
     }
+    List<byte[]> movable = io.cassette.resp.command.MovableKeys.of(spec.name(), args);
+    if (movable != null) {
+      return movable; // ZUNION & co., ZMPOP, LMPOP: numkeys, then the keys
+    }
     List<byte[]> keys = new ArrayList<>();
     if (spec.name().equals("sintercard")) {
       long n;

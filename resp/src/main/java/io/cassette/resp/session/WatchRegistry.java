@@ -86,4 +86,25 @@ public final class WatchRegistry {
       }
     }
   }
+
+  /**
+   * Marks dirty the watchers of keys of database {@code db} (all when db < 0) that
+   * {@code exists}: FLUSHDB/FLUSHALL touch only watched keys they delete, as Redis does.
+   */
+  public void touchExisting(int db, java.util.function.BiPredicate<Integer, byte[]> exists) {
+    for (Map.Entry<Session.KeyRef, Set<Session>> e : watchers.entrySet()) {
+      Session.KeyRef k = e.getKey();
+      if ((db < 0 || k.db() == db) && exists.test(k.db(), bytesOf(k.key()))) {
+        for (Session s : e.getValue()) {
+          s.watchDirty = true;
+        }
+      }
+    }
+  }
+
+  private static byte[] bytesOf(ByteBuffer b) {
+    byte[] out = new byte[b.remaining()];
+    b.duplicate().get(out);
+    return out;
+  }
 }
