@@ -56,6 +56,7 @@ final class ServerCommands {
         c.server.ring.flushed(c.session.db);
       }
       c.server.watches.touchAll(c.session.db);
+      c.server.blocking.signalWaitersIn(c.session.db, "xreadgroup");
       c.reply().ok();
     });
     t.add("flushall", -1, WRITE, c -> {
@@ -70,6 +71,7 @@ final class ServerCommands {
         c.server.ring.flushed(-1);
       }
       c.server.watches.touchAll(-1);
+      c.server.blocking.signalWaitersIn(-1, "xreadgroup");
       c.reply().ok();
     });
     t.add("latency", -2, ADMIN | LOADING | STALE, ServerCommands::latency);

@@ -19,6 +19,10 @@ final class CommandKeys {
     if (scriptKeys != null) {
       return scriptKeys; // EVAL/FCALL run whole on their keys' node
     }
+    List<byte[]> streamKeys = io.cassette.resp.stream.StreamCommands.keysOf(spec.name(), args);
+    if (streamKeys != null) {
+      return streamKeys; // XREAD/XREADGROUP: the keys after STREAMS
+    }
     List<byte[]> keys = new ArrayList<>();
     if (spec.name().equals("sintercard")) {
       long n;
