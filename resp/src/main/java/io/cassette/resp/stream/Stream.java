@@ -51,6 +51,12 @@ final class Stream {
     return new Stream(db, key, m.copy(), m, v == null ? new StreamState() : StreamState.decode(v));
   }
 
+  /** The stream whose metadata is {@code m} (read-only use: no key to store it under). */
+  static Stream of(Database db, KeyMeta m) {
+    byte[] v = db.subValue(m, StreamLayout.STATE);
+    return new Stream(db, null, m.copy(), m, v == null ? new StreamState() : StreamState.decode(v));
+  }
+
   /** Like {@link #open} but another type reads as missing (a blocked client's retry). */
   static Stream openIfStream(Database db, byte[] key) {
     KeyMeta m = db.meta(key);
