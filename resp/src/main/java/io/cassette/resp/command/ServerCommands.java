@@ -304,6 +304,10 @@ final class ServerCommands {
         }
         List<byte[]> movable = io.cassette.resp.script.ScriptCommands.keyArguments(spec.name(),
             java.util.Arrays.copyOfRange(c.args, 2, c.argc()));
+        if (movable == null) { // XREAD/XREADGROUP: the keys after STREAMS
+          movable = io.cassette.resp.stream.StreamCommands.keysOf(spec.name(),
+              java.util.Arrays.copyOfRange(c.args, 2, c.argc()));
+        }
         if (movable != null) { // EVAL/FCALL: numkeys, then the keys
           r.array(movable.size());
           for (byte[] k : movable) {

@@ -221,18 +221,22 @@ final class Stream {
       if (t.byLength() && meta.size <= t.maxLen()) {
         break;
       }
-      List<Entry> node = firstNode(cursor);
+      // By length, more than the excess + 1 entries never need reading: a node that large
+      // cannot go whole, and exact trimming deletes only the excess from it.
+      long excess = meta.size - t.maxLen();
+      boolean[] whole = {true};
+      List<Entry> node = firstNode(cursor, t.byLength() ? excess + 1 : Long.MAX_VALUE, whole);
       if (node.isEmpty()) {
         break;
       }
       long entries = node.size();
-      if (t.limit() > 0 && deleted + entries > t.limit()) {
+      if (whole[0] && t.limit() > 0 && deleted + entries > t.limit()) {
         break;
       }
       StreamId nodeFirst = node.get(0).id();
       StreamId nodeLast = node.get(node.size() - 1).id();
-      boolean removeNode = t.byLength() ? meta.size - entries >= t.maxLen()
-          : nodeLast.compareTo(t.minId()) < 0;
+      boolean removeNode = whole[0] && (t.byLength() ? meta.size - entries >= t.maxLen()
+          : nodeLast.compareTo(t.minId()) < 0);
       if (removeNode) {
         b.deleteSubRange(meta, new Slice(StreamLayout.entry(nodeFirst), true,
             StreamLayout.entry(nodeLast), true));
@@ -275,22 +279,31 @@ final class Stream {
     return deleted;
   }
 
-  /** The entries of the node holding the first entry at or after {@code from}. */
-  private List<Entry> firstNode(StreamId from) {
+  /**
+   * The entries of the node holding the first entry at or after {@code from}, at most
+   * {@code max}; {@code whole[0]} is set false when the node has more than that.
+   */
+  private List<Entry> firstNode(StreamId from, long max, boolean[] whole) {
     List<Entry> out = new ArrayList<>();
     StreamId cursor = from;
     Long node = null;
     while (true) {
-      List<Entry> page = range(cursor, StreamId.MAX, false, PAGE);
+      long room = max - out.size(); // one more than room tells "larger than max"
+      int want = (int) (room >= PAGE ? PAGE : room + 1);
+      List<Entry> page = range(cursor, StreamId.MAX, false, want);
       for (Entry e : page) {
         if (node == null) {
           node = e.node();
         } else if (e.node() != node) {
           return out;
         }
+        if (out.size() == max) {
+          whole[0] = false;
+          return out;
+        }
         out.add(e);
       }
-      if (page.size() < PAGE) {
+      if (page.size() < want) {
         return out;
       }
       cursor = page.get(page.size() - 1).id().next();

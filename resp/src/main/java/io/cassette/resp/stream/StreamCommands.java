@@ -61,6 +61,43 @@ public final class StreamCommands {
     return keys;
   }
 
+  /**
+   * XREAD/XREADGROUP's BLOCK milliseconds (for the ring's blocking rounds): -1 when the read
+   * does not block, -2 for other commands or a BLOCK the command itself will refuse.
+   */
+  public static long blockMillis(String name, byte[][] args) {
+    if (!name.equals("xread") && !name.equals("xreadgroup")) {
+      return -2;
+    }
+    for (int i = 1; i + 1 < args.length; i++) {
+      if (Args.is(args[i], "streams")) {
+        return -1;
+      }
+      if (Args.is(args[i], "block")) {
+        Long ms = Args.parseLongOrNull(args[i + 1]);
+        return ms == null || ms < 0 ? -2 : ms;
+      }
+    }
+    return -1;
+  }
+
+  /** The index of XREAD/XREADGROUP's BLOCK value (before STREAMS), or -1. */
+  public static int blockArgument(byte[][] args) {
+    String name = Args.str(args[0]).toLowerCase(java.util.Locale.ROOT);
+    if (!name.equals("xread") && !name.equals("xreadgroup")) {
+      return -1;
+    }
+    for (int i = 1; i + 1 < args.length; i++) {
+      if (Args.is(args[i], "streams")) {
+        return -1;
+      }
+      if (Args.is(args[i], "block")) {
+        return i + 1;
+      }
+    }
+    return -1;
+  }
+
   // ---- shared helpers
 
   static long nowMs() {
