@@ -67,11 +67,11 @@ class StreamClientTest {
       assertThat(r.xdel("s1", new StreamEntryID(1, 2))).isEqualTo(1);
       assertThat(r.xtrim("s1", 1, false)).isEqualTo(1);
       assertThat(r.xrange("s1", "-", "+")).extracting(e -> e.getID().toString()).containsExactly("5-0");
-      for (int i = 0; i < 50; i++) {
-        r.xadd("s2", XAddParams.xAddParams().maxLen(10), Map.of("i", Integer.toString(i)));
+      for (int i = 0; i < 20; i++) {
+        r.xadd("s2", XAddParams.xAddParams().maxLen(5), Map.of("i", Integer.toString(i)));
       }
-      assertThat(r.xlen("s2")).isEqualTo(10);
-      assertThat(r.xrange("s2", "-", "+", 1).get(0).getFields()).isEqualTo(Map.of("i", "40"));
+      assertThat(r.xlen("s2")).isEqualTo(5);
+      assertThat(r.xrange("s2", "-", "+", 1).get(0).getFields()).isEqualTo(Map.of("i", "15"));
       r.set("str", "v");
       assertThatThrownBy(() -> r.xlen("str")).hasMessageStartingWith("WRONGTYPE");
     }
