@@ -186,6 +186,17 @@ public final class AccessControl {
       log.add("command", context, fullName, user.name, clientInfo.get());
       return String.format(NOPERM_COMMAND, fullName);
     }
+    List<byte[]> streamKeys = user.allKeys() ? null
+        : io.cassette.resp.stream.StreamCommands.keysOf(spec.name(), args); // after STREAMS
+    if (streamKeys != null) {
+      for (byte[] k : streamKeys) {
+        if (!user.canAccessKey(k, spec.has(CommandSpec.WRITE))) {
+          log.add("key", context, new String(k, java.nio.charset.StandardCharsets.UTF_8),
+              user.name, clientInfo.get());
+          return NOPERM_KEY;
+        }
+      }
+    }
     if (!user.allKeys() && spec.firstKey() > 0) {
       boolean write = spec.has(CommandSpec.WRITE);
       int last = spec.lastKey() < 0 ? args.length + spec.lastKey() : spec.lastKey();

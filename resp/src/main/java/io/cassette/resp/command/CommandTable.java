@@ -57,6 +57,7 @@ public final class CommandTable {
     io.cassette.resp.acl.AclCommands.register(t);
     io.cassette.resp.script.ScriptCommands.register(t);
     DumpCommands.register(t); // DUMP, RESTORE, MIGRATE (io.cassette.resp.rdb)
+    io.cassette.resp.stream.StreamCommands.register(t); // XADD ... XINFO
     return t;
   }
 }

@@ -113,6 +113,9 @@ final class ObjectCommand {
         return m.size <= entries && allShort(db, m, RedisLayout.ZSET_MEMBER, value, false)
             ? "listpack" : "skiplist";
       }
+      case STREAM -> {
+        return "stream";
+      }
       default -> {
         return "unknown";
       }

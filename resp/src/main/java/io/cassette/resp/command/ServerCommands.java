@@ -56,6 +56,7 @@ final class ServerCommands {
       if (c.server.ring != null) {
         c.server.ring.flushed(c.session.db);
       }
+      c.server.blocking.signalWaitersIn(c.session.db, "xreadgroup");
       c.reply().ok();
     });
     t.add("flushall", -1, WRITE, c -> {
@@ -70,6 +71,7 @@ final class ServerCommands {
       if (c.server.ring != null) {
         c.server.ring.flushed(-1);
       }
+      c.server.blocking.signalWaitersIn(-1, "xreadgroup");
       c.reply().ok();
     });
     t.add("latency", -2, ADMIN | LOADING | STALE, ServerCommands::latency);
@@ -311,8 +313,12 @@ final class ServerCommands {
         }
         List<byte[]> movable = io.cassette.resp.script.ScriptCommands.keyArguments(spec.name(),
             java.util.Arrays.copyOfRange(c.args, 2, c.argc()));
-        if (movable == null) {
+        if (movable == null) { // ZUNION & co., ZMPOP, LMPOP: numkeys, then the keys
           movable = MovableKeys.of(spec.name(), java.util.Arrays.copyOfRange(c.args, 2, c.argc()));
+        }
+        if (movable == null) { // XREAD/XREADGROUP: the keys after STREAMS
+          movable = io.cassette.resp.stream.StreamCommands.keysOf(spec.name(),
+              java.util.Arrays.copyOfRange(c.args, 2, c.argc()));
         }
         if (movable != null) { // EVAL/FCALL: numkeys, then the keys
           r.array(movable.size());

@@ -62,6 +62,8 @@ final class StoredValues {
         }
         return new RedisValue.ZSetValue(members, scores);
       }
+      case STREAM:
+        return io.cassette.resp.stream.StreamValues.read(db, m);
       default:
         throw new IllegalStateException("type " + m.type);
     }
@@ -80,6 +82,10 @@ final class StoredValues {
       Batch b = db.batch();
       db.store(b, key, existing, KeyMeta.string(s.value(), expireAtMs));
       b.commit();
+      return true;
+    }
+    if (value instanceof RedisValue.StreamValue st) { // an empty stream is a stream
+      io.cassette.resp.stream.StreamValues.write(db, key, existing, st, expireAtMs);
       return true;
     }
     if (value.size() == 0) {

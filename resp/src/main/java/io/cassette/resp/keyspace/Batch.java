@@ -97,6 +97,11 @@ public final class Batch {
     }
   }
 
+  /** Deletes the sub-rows of {@code meta} in {@code slice} (one range tombstone; never cached rows). */
+  public void deleteSubRange(KeyMeta meta, Slice slice) {
+    deleteRange(RedisLayout.subKey(meta), slice);
+  }
+
   /** Writes the element at {@code position} of list {@code meta}. */
   public void listPut(KeyMeta meta, long position, byte[] value) {
     putRow(RedisLayout.listChunkKey(meta, RedisLayout.chunkOf(position)),

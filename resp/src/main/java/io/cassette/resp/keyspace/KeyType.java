@@ -2,7 +2,7 @@ package io.cassette.resp.keyspace;
 
 /** The Redis type of a key; {@code code} is stored in the metadata row (do not change). */
 public enum KeyType {
-  STRING(1, "string"), HASH(2, "hash"), LIST(3, "list"), SET(4, "set"), ZSET(5, "zset");
+  STRING(1, "string"), HASH(2, "hash"), LIST(3, "list"), SET(4, "set"), ZSET(5, "zset"), STREAM(6, "stream");
 
   public final int code;
   public final String typeName;

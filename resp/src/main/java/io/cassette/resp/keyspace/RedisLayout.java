@@ -17,6 +17,8 @@ import java.util.UUID;
  *                                         'e' | member                      (empty)   set member
  *                                         'm' | member                      score(8, IEEE 754)
  *                                         's' | sortable score(8) | member  (empty)   zset by score
+ *                                         'E' | ms(8) | seq(8)              stream entry (resp .stream)
+ *                                         'T' / 'G' | group name            stream state / consumer group
  *  'l' | version(8) | salt(8) | chunk(8)  'i' | position^0x80..(8)          list element
  *  'x' | bucket(1)                        expireAtMs(8) | key               (empty)   expiry index
  *  'L'                                    0x00                              layout version (4)
@@ -70,6 +72,8 @@ public final class RedisLayout {
   public static final byte LIST_ITEM = 'i';
   public static final byte ZSET_MEMBER = 'm';
   public static final byte ZSET_SCORE = 's';
+  /** A stream entry (io.cassette.resp.stream.StreamLayout): read by range, never cached. */
+  public static final byte STREAM_ENTRY = 'E';
 
   private RedisLayout() {}
 

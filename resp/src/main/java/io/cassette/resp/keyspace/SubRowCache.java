@@ -26,7 +26,7 @@ final class SubRowCache {
 
   static boolean cacheable(byte[] clustering) {
     return clustering.length > 0 && clustering[0] != RedisLayout.LIST_ITEM
-        && clustering[0] != RedisLayout.ZSET_SCORE;
+        && clustering[0] != RedisLayout.ZSET_SCORE && clustering[0] != RedisLayout.STREAM_ENTRY;
   }
 
   private static ByteBuffer key(long version, byte[] clustering) {

@@ -320,9 +320,38 @@ public final class KeyspaceEvents {
           }
         }
       }
-      default -> { }
+      default -> takeDeclared(args, out);
     }
     return false;
+  }
+
+  /** Events a command declared itself, for the command run with {@code args} (streams). */
+  private static final ThreadLocal<Declared> DECLARED = new ThreadLocal<>();
+
+  private record Declared(byte[][] args, List<Event> events) {}
+
+  /**
+   * Declares a stream event of the running command (XADD, XTRIM, XGROUP...: Redis sends them
+   * only when the command changed something, which only the command knows). Taken by the
+   * afterCommand of the same {@code args}; a stale declaration is never sent to another.
+   */
+  public static void declareStream(byte[][] args, String event, byte[] key) {
+    Declared d = DECLARED.get();
+    if (d == null || d.args != args) {
+      d = new Declared(args, new ArrayList<>(2));
+      DECLARED.set(d);
+    }
+    d.events.add(new Event(STREAM, event, key));
+  }
+
+  private static void takeDeclared(byte[][] args, List<Event> out) {
+    Declared d = DECLARED.get();
+    if (d != null) {
+      DECLARED.remove();
+      if (d.args == args) {
+        out.addAll(d.events);
+      }
+    }
   }
 
   private static boolean laterEventOf(List<Event> events, int i, byte[] key) {

@@ -94,6 +94,10 @@ public final class RdbValueReader {
         }
         return new RedisValue.ListValue(all);
       }
+      case TYPE_STREAM_LISTPACKS:
+      case TYPE_STREAM_LISTPACKS_2:
+      case RdbStream.TYPE_STREAM_LISTPACKS_3:
+        return RdbStream.read(type, in);
       default:
         throw new RdbFormatException(typeName(type) + " values are not supported (offset " + (in.offset() - 1) + ")");
     }

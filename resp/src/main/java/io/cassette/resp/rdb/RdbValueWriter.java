@@ -51,6 +51,8 @@ public final class RdbValueWriter {
             out.writeString(h.values().get(i));
           }
         }
+    } else if (value instanceof RedisValue.StreamValue st) {
+      RdbStream.write(st, out);
     } else if (value instanceof RedisValue.ZSetValue z) {
         if (small(z.members(), List.of(), ZSET_MAX_LISTPACK_ENTRIES, ZSET_MAX_LISTPACK_VALUE)) {
           Listpack.Writer lp = new Listpack.Writer();

@@ -23,6 +23,10 @@ final class CommandKeys {
     if (movable != null) {
       return movable; // ZUNION & co., ZMPOP, LMPOP: numkeys, then the keys
     }
+    List<byte[]> streamKeys = io.cassette.resp.stream.StreamCommands.keysOf(spec.name(), args);
+    if (streamKeys != null) {
+      return streamKeys; // XREAD/XREADGROUP: the keys after STREAMS
+    }
     List<byte[]> keys = new ArrayList<>();
     if (spec.name().equals("sintercard")) {
       long n;

@@ -142,8 +142,10 @@ public final class RedisRing implements KeyRouter {
     }
     long deadline = 0;
     long token = 0;
-    if (spec.has(CommandSpec.BLOCKING)) {
-      Double t = io.cassette.resp.command.Args.parseDoubleOrNull(args[args.length - 1]);
+    long streamBlock = io.cassette.resp.stream.StreamCommands.blockMillis(spec.name(), args);
+    if (spec.has(CommandSpec.BLOCKING) && streamBlock != -1) {
+      Double t = streamBlock >= 0 ? Double.valueOf(streamBlock / 1000.0) // XREAD ... BLOCK ms
+          : io.cassette.resp.command.Args.parseDoubleOrNull(args[args.length - 1]);
       if (t == null || t < 0 || Double.isInfinite(t)) {
         return false; // the command answers the error itself
       }
@@ -419,8 +421,13 @@ public final class RedisRing implements KeyRouter {
         return;
       }
       byte[][] args = commands.get(0).clone();
-      args[args.length - 1] = String.format(java.util.Locale.ROOT, "%.3f", round / 1000.0)
-          .getBytes(StandardCharsets.US_ASCII);
+      int block = io.cassette.resp.stream.StreamCommands.blockArgument(args);
+      if (block > 0) { // XREAD/XREADGROUP: BLOCK <ms>, the last argument is an ID
+        args[block] = Long.toString(round).getBytes(StandardCharsets.US_ASCII);
+      } else {
+        args[args.length - 1] = String.format(java.util.Locale.ROOT, "%.3f", round / 1000.0)
+            .getBytes(StandardCharsets.US_ASCII);
+      }
       sent = Collections.singletonList(args);
       timeout = (int) round + BLOCK_SLACK_MILLIS;
     }

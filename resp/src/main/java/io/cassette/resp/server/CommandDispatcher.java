@@ -470,6 +470,7 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
     int last = spec.lastKey() < 0 ? args.length + spec.lastKey() : spec.lastKey();
     for (int i = spec.firstKey(); i <= last && i < args.length; i += Math.max(1, spec.step())) {
       server.watches.touch(s.db, args[i]);
+      server.blocking.signalWaitersIn(s.db, args[i], "xreadgroup"); // its stream may be gone
     }
   }
 

@@ -54,6 +54,41 @@ public final class BlockingRegistry {
     }
   }
 
+  /**
+   * Marks {@code key} ready if a client waits on it in {@code command} (lower case): XREADGROUP
+   * must answer when its stream is deleted, replaced or renamed over, which no push signals.
+   */
+  public void signalWaitersIn(int db, byte[] key, String command) {
+    if (waiters.isEmpty()) {
+      return;
+    }
+    Session.KeyRef ref = new Session.KeyRef(db, ByteBuffer.wrap(key));
+    Set<Session> set = waiters.get(ref);
+    if (set != null && waitsIn(set, command)) {
+      ready.add(ref);
+    }
+  }
+
+  /** Like {@link #signalWaitersIn(int, byte[], String)} for every key of {@code db} (-1: all): FLUSHDB/FLUSHALL. */
+  public void signalWaitersIn(int db, String command) {
+    for (Map.Entry<Session.KeyRef, LinkedHashSet<Session>> e : waiters.entrySet()) {
+      if ((db < 0 || e.getKey().db() == db) && waitsIn(e.getValue(), command)) {
+        ready.add(e.getKey());
+      }
+    }
+  }
+
+  private static boolean waitsIn(Set<Session> sessions, String command) {
+    for (Session s : sessions) {
+      Session.Blocked b = s.blocked;
+      if (b != null && b.args.length > 0
+          && new String(b.args[0], java.nio.charset.StandardCharsets.ISO_8859_1).equalsIgnoreCase(command)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   public boolean hasReady() {
     return !ready.isEmpty();
   }

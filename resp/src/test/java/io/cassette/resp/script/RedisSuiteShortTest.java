@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code bench/redis-suite}. Skipped without tclsh, redis-cli or the suite
  * ({@code ../shared/redis-tests-7.0.15} and its runner).
  */
-class RedisSuiteShortTest {
+public class RedisSuiteShortTest {
   /** Unit -> tests real Redis 7.0.15 passes with the same flags (bench/redis-suite's table). */
   static final Map<String, Integer> UNITS = Map.of("unit/functions", 86);
   static final long UNIT_TIMEOUT_SECONDS = 300;
@@ -31,12 +31,20 @@ class RedisSuiteShortTest {
 
   @Test
   void fastUnitsPassAsOnRedis() throws Exception {
+    passAsOnRedis(dir, UNITS);
+  }
+
+  /**
+   * Runs each unit against one in-JVM server in {@code dir}; each must pass >= 95% of real
+   * Redis's count (the map's values). Skipped (assumption) without the suite or its tools.
+   */
+  public static void passAsOnRedis(Path dir, Map<String, Integer> units) throws Exception {
     Path shared = findShared();
     assumeTrue(shared != null, "no shared/redis-tests-7.0.15 beside the checkout");
     assumeTrue(onPath("tclsh") && onPath("redis-cli"), "tclsh or redis-cli not installed");
     Path runner = shared.resolve("anchors/redis/run-redis-suite.sh");
     try (TestServer s = TestServer.start(dir.resolve("node"))) {
-      for (Map.Entry<String, Integer> unit : UNITS.entrySet()) {
+      for (Map.Entry<String, Integer> unit : units.entrySet()) {
         Path log = dir.resolve("runner.log");
         ProcessBuilder pb = new ProcessBuilder("bash", runner.toString(),
             shared.resolve("redis-tests-7.0.15").toString(), "127.0.0.1:" + s.port())
