@@ -48,8 +48,17 @@ class RingReadProbe {
           List.of(TableSpec.withDefaults("ks", "t", UUID.nameUUIDFromBytes("ks.t".getBytes()))), null));
       Request quorum = Request.of(ConsistencyLevel.QUORUM);
       for (int i = 0; i < KEYS; i++) {
-        ring.node(i % 3).coordinator().write(new Mutation(List.of(put("k" + i, RingWriteProbe.VALUE,
-            System.currentTimeMillis() * 1000))), quorum);
+        for (int attempt = 1; ; attempt++) {
+          try {
+            ring.node(i % 3).coordinator().write(new Mutation(List.of(put("k" + i, RingWriteProbe.VALUE,
+                System.currentTimeMillis() * 1000))), Request.of(ConsistencyLevel.ALL));
+            break;
+          } catch (CoordinatorException.Timeout e) {
+            if (attempt == 5) {
+              throw e; // a loaded machine times some out: retried, boundedly
+            }
+          }
+        }
       }
       ExecutorService pool = Executors.newFixedThreadPool(RingWriteProbe.WRITERS);
       try {

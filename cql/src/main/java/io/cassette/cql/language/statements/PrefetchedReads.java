@@ -4,6 +4,7 @@ import io.cassette.coordinator.Coordinator;
 import io.cassette.coordinator.Request;
 import io.cassette.storage.PartitionView;
 import io.cassette.storage.ReadQuery;
+import io.cassette.storage.ReadStats;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -32,6 +33,12 @@ final class PrefetchedReads {
 
   private final List<byte[]> keys = new ArrayList<>(1);
   private final List<PartitionView> views = new ArrayList<>(1);
+  /**
+   * What this node's own part of each read counted ({@link ReadStats}: tombstones, SSTables),
+   * done on the thread of the run that started it: counted again on each later run, so the
+   * tombstone thresholds see it as a waiting read would.
+   */
+  private final List<long[]> counted = new ArrayList<>(1);
   private int next;
 
   /** Starts a run: reads are answered from the first again. */
@@ -51,10 +58,15 @@ final class PrefetchedReads {
       if (!Arrays.equals(keys.get(next), key)) {
         throw new IllegalStateException("a run read another partition than the run before it");
       }
+      long[] c = counted.get(next);
+      ReadStats.countTombstones((int) Math.min(Integer.MAX_VALUE, c[0]));
+      ReadStats.countSstables((int) c[1]);
       return views.get(next++);
     }
     CompletableFuture<PartitionView> read = coordinator.readAsync(keyspace, table, key, query, request);
     keys.add(key);
+    ReadStats stats = ReadStats.current();
+    counted.add(stats == null ? new long[2] : new long[] {stats.tombstones(), stats.sstables()});
     if (!read.isDone()) {
       next++;
       throw new Pending(read);
@@ -67,6 +79,7 @@ final class PrefetchedReads {
       return view;
     } catch (java.util.concurrent.CompletionException e) {
       keys.remove(keys.size() - 1);
+      counted.remove(counted.size() - 1);
       throw e.getCause() instanceof RuntimeException re ? re : e;
     }
   }
