@@ -220,9 +220,16 @@ public final class SelectStatement implements Executable {
     return n;
   }
 
+  /**
+   * An IN of more partitions reads and waits: a run answered later repeats the runs before it,
+   * so k partitions cost k + 1 runs (k(k + 1) / 2 partitions handled).
+   */
+  private static final int MAX_KEYS_ANSWERED_LATER = 8;
+
   @Override
   public Result execute(QueryContext ctx) {
-    if (!ctx.answersLater() || table.virtual || annColumn != null || where.partitionKeys(ctx) == null) {
+    List<byte[]> keys = ctx.answersLater() && !table.virtual && annColumn == null ? where.partitionKeys(ctx) : null;
+    if (keys == null || keys.size() > MAX_KEYS_ANSWERED_LATER) {
       return run(ctx);
     }
     // Reads of single partitions only: the answer completes from the replicas' responses, no
