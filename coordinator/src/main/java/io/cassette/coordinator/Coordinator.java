@@ -59,6 +59,23 @@ public interface Coordinator {
   PartitionView read(String keyspace, String table, byte[] partitionKey, ReadQuery query, Request request);
 
   /**
+   * As {@link #read}, but the caller's thread need not wait for the replicas: the future
+   * completes (on whatever thread brought the last needed answer, possibly an event loop:
+   * dependants must not block) with the view, or fails with the exception {@link #read} would
+   * throw. This default reads now and returns a completed future; the ring answers from its
+   * messaging callbacks.
+   */
+  default java.util.concurrent.CompletableFuture<PartitionView> readAsync(String keyspace, String table,
+                                                                          byte[] partitionKey, ReadQuery query,
+                                                                          Request request) {
+    try {
+      return java.util.concurrent.CompletableFuture.completedFuture(read(keyspace, table, partitionKey, query, request));
+    } catch (RuntimeException e) {
+      return java.util.concurrent.CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /**
    * Live partitions of {@code range} in token order, each filtered by {@code query}. Lazy: the
    * caller pages by stopping early and resuming with {@code KeyRange(lastKey, end)}; it must
    * close the iterator.

@@ -29,6 +29,26 @@ public final class ClientWarnings {
     }
   }
 
+  /**
+   * Makes {@code warnings} (a capture's list, from {@link #current}) this thread's capture, so a
+   * request going on on another thread adds to its own warnings; returns what it replaces (give
+   * it back with another swap). Null: no capture.
+   */
+  public static List<String> swap(List<String> warnings) {
+    List<String> before = CURRENT.get();
+    if (warnings == null) {
+      CURRENT.remove();
+    } else {
+      CURRENT.set(warnings);
+    }
+    return before;
+  }
+
+  /** This thread's capture (the list the transport will send), or null. */
+  public static List<String> current() {
+    return CURRENT.get();
+  }
+
   /** Ends the capture on this thread and returns what was added (possibly empty) (transport). */
   public static List<String> finish() {
     List<String> warnings = CURRENT.get();

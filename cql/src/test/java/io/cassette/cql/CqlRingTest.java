@@ -305,6 +305,44 @@ class CqlRingTest {
   }
 
   @Test
+  void preparedReadsAnswerFromTheRepliesWithoutHoldingARequestThread() throws Exception {
+    // One request thread, and every read request node 0 sends waits 250 ms: if the thread
+    // waited for the replicas, 24 QUORUM reads would take 24 x 250 ms = 6 s at least.
+    for (int i = 0; i < 24; i++) {
+      sessions.get(1).execute(quorum("INSERT INTO r3.kv (k, v) VALUES (" + (3000 + i) + ", 'read" + i + "')"));
+    }
+    CqlLanguage language = new CqlLanguage(ring.node(0).coordinator(), NodeInfo.singleNode("Test Cluster",
+        RingHarness.address(0), 9042, UUID.randomUUID(), ring.ring(0).member(ring.node(0).endpoint()).tokens()));
+    CqlServerOptions d = CqlServerOptions.defaults(RingHarness.address(0).getHostAddress(), 0);
+    CqlServer server = new CqlServer(new CqlServerOptions(d.host(), 0, d.maxFrameBytes(),
+        d.maxConcurrentRequestsPerConnection(), 1, 1, d.authenticator(), d.idleTimeoutSeconds(), d.limits()), language);
+    io.cassette.cluster.net.MessageFilters.Rule slow = ring.filters()
+        .verbs(io.cassette.cluster.net.Verb.READ_REQ).from(RingHarness.address(0)).delay(Duration.ofMillis(250));
+    try (CqlSession session = CqlSession.builder().addContactPoint(server.start()).withLocalDatacenter("datacenter1")
+        .withConfigLoader(DriverConfigLoader.programmaticBuilder()
+            .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(20))
+            .build()).build()) {
+      PreparedStatement select = session.prepare("SELECT v FROM r3.kv WHERE k = ?");
+      long start = System.nanoTime();
+      List<java.util.concurrent.CompletableFuture<com.datastax.oss.driver.api.core.cql.AsyncResultSet>> reads =
+          new ArrayList<>();
+      for (int i = 0; i < 24; i++) {
+        reads.add(session.executeAsync(select.bind(3000 + i)
+            .setConsistencyLevel(com.datastax.oss.driver.api.core.DefaultConsistencyLevel.QUORUM)).toCompletableFuture());
+      }
+      for (int i = 0; i < 24; i++) {
+        assertThat(reads.get(i).get(20, java.util.concurrent.TimeUnit.SECONDS).one().getString("v")).isEqualTo("read" + i);
+      }
+      long millis = (System.nanoTime() - start) / 1_000_000;
+      assertThat(slow.matched()).isGreaterThanOrEqualTo(24);
+      assertThat(millis).as("24 reads with one request thread").isLessThan(4_000);
+    } finally {
+      slow.off();
+      server.close();
+    }
+  }
+
+  @Test
   void withANodeDownTruncateFailsAndCreateIndexWorksAsCassandras() {
     everywhere("CREATE TABLE IF NOT EXISTS r3.down (k int PRIMARY KEY, v int)");
     for (int i = 0; i < 20; i++) {

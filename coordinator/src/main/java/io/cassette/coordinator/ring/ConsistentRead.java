@@ -55,6 +55,16 @@ final class ConsistentRead {
   private final ReadLatencies latencies;
   private final java.util.function.Supplier<BiFunction<String, String, ReadPolicy>> policies;
   private final java.util.function.Consumer<Message> observer;
+  /**
+   * Where a read goes on after a digest mismatch (data requests, repair writes: steps that
+   * wait), so that no event loop waits. Mismatches are rare; four threads at most, none idle.
+   */
+  private final java.util.concurrent.ThreadPoolExecutor repairs = new java.util.concurrent.ThreadPoolExecutor(
+      4, 4, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+        Thread t = new Thread(r, "read-reconcile");
+        t.setDaemon(true);
+        return t;
+      });
 
   /** @param observer sees every answer from a replica (the coordinator catches up on newer epochs) */
   ConsistentRead(LocalCoordinator local, MessagingService messaging, ReadLatencies latencies,
@@ -65,6 +75,7 @@ final class ConsistentRead {
     this.latencies = latencies;
     this.policies = policies;
     this.observer = observer;
+    repairs.allowCoreThreadTimeOut(true);
   }
 
   /**
@@ -74,15 +85,35 @@ final class ConsistentRead {
   private record Answer(Endpoint from, PartitionUpdate view, byte[] digest, Throwable error, long sentNanos) {}
 
   /**
-   * Reads {@code key} at {@code cl}.
+   * Reads {@code key} at {@code cl}, the calling thread waiting for the answer: see
+   * {@link #readAsync}, whose exceptions this throws as they are.
+   */
+  PartitionView read(TokenRing r, String keyspace, String table, byte[] key, ReadQuery query, ConsistencyLevel cl,
+                     Endpoint preferred, boolean forceRepair, String writeType) {
+    CompletableFuture<PartitionView> f = readAsync(r, keyspace, table, key, query, cl, preferred, forceRepair, writeType);
+    try {
+      return f.join();
+    } catch (java.util.concurrent.CompletionException e) {
+      throw e.getCause() instanceof RuntimeException re ? re : e;
+    }
+  }
+
+  /**
+   * Reads {@code key} at {@code cl} without a thread waiting for the replicas: the answers are
+   * counted as they arrive (on the messaging event loop, {@link MessagingService#sendWithQuickCallback}),
+   * and the future completes on the thread that brought the last one needed. A digest
+   * mismatch (rare: a replica missed writes) is reconciled and repaired on {@link #repairs},
+   * whose blocking steps never run on an event loop. Unavailable is thrown at once; a read
+   * timeout or failure completes the future exceptionally.
    *
    * @param preferred   asked for the data first when alive (null: none); a read-modify-write
    *                    passes its leader so the leader's copy is among those reconciled
    * @param forceRepair repair stale replicas whatever the table's {@code read_repair} says
    * @param writeType   null for a read; a read-modify-write's write type, for its timeouts
    */
-  PartitionView read(TokenRing r, String keyspace, String table, byte[] key, ReadQuery query, ConsistencyLevel cl,
-                     Endpoint preferred, boolean forceRepair, String writeType) {
+  CompletableFuture<PartitionView> readAsync(TokenRing r, String keyspace, String table, byte[] key, ReadQuery query,
+                                             ConsistencyLevel cl, Endpoint preferred, boolean forceRepair,
+                                             String writeType) {
     ReplicationStrategy strategy = local.strategy(keyspace);
     List<Endpoint> replicas = r.replicas(Murmur3Token.of(key), strategy);
     LevelAcks.requireAlive(cl, strategy, r, replicas);
@@ -107,6 +138,12 @@ final class ConsistentRead {
     long retryAt = retryMicros == Long.MAX_VALUE ? Long.MAX_VALUE : start + retryMicros * 1000;
 
     Round round = new Round(r, keyspace, table, key, query);
+    Gather gather = new Gather(round, cl, new LevelAcks(cl, strategy, r), contacts, spares, timeoutMillis, deadline,
+        retryAt, writeType);
+    round.sink = gather::answer;
+    synchronized (gather) {
+      round.outstanding = contacts.size(); // counted before any can answer
+    }
     for (int i = 0; i < contacts.size(); i++) {
       if (!contacts.get(i).equals(r.self())) {
         round.ask(contacts.get(i), i > 0);
@@ -117,72 +154,39 @@ final class ConsistentRead {
         round.ask(r.self(), i > 0); // after the messages are out: the local read overlaps them
       }
     }
-    LevelAcks got = new LevelAcks(cl, strategy, r);
-    Map<Endpoint, Answer> answers = new LinkedHashMap<>();
-    Map<InetAddress, Integer> failures = new LinkedHashMap<>();
-    boolean speculated = false;
-    while (!(got.satisfied() && hasData(answers))) {
-      long now = System.nanoTime();
-      if (now - deadline >= 0) {
-        for (Endpoint e : contacts) {
-          if (!answers.containsKey(e)) {
-            latencies.replica(e, TimeUnit.MILLISECONDS.toMicros(timeoutMillis)); // prefer the others next time
-          }
+    gather.arm();
+    return gather.result.thenCompose(answers -> {
+      tableLatency.add((System.nanoTime() - start) / 1000);
+      PartitionUpdate data = null;
+      byte[] dataDigest = null;
+      boolean match = true;
+      for (Answer a : answers.values()) {
+        if (a.view() != null && data == null) {
+          data = a.view();
+          dataDigest = RingCodec.digest(data);
         }
-        throw new CoordinatorException.Timeout(cl, got.received(), got.blockFor(), writeType, hasData(answers));
       }
-      if (!speculated && !spares.isEmpty() && now - retryAt >= 0) {
-        speculated = true;
-        round.ask(spares.poll(), false);
-        continue;
+      for (Answer a : answers.values()) {
+        byte[] d = a.view() == data ? dataDigest : a.view() != null ? RingCodec.digest(a.view()) : a.digest();
+        match &= Arrays.equals(d, dataDigest);
       }
-      long until = speculated || spares.isEmpty() || retryAt == Long.MAX_VALUE ? deadline : Math.min(deadline, retryAt);
-      Answer a = round.poll(until - now);
-      if (a == null) {
-        continue;
+      if (match) {
+        return CompletableFuture.completedFuture(ReadReconciler.live(List.of(data), query));
       }
-      if (a.error() != null) {
-        if (WriteFanOut.isTimeout(a.error())) {
-          // Counted as slow as the timeout: the next reads prefer the others.
-          latencies.replica(a.from(), TimeUnit.MILLISECONDS.toMicros(timeoutMillis));
-        } else {
-          failures.put(a.from().address(), reason(a.error()));
-          if (!spares.isEmpty()) {
-            round.ask(spares.poll(), false); // replace the failed replica while there are others
-          } else if (round.outstanding() == 0) {
-            throw failure(cl, got, failures, writeType);
-          }
-        }
-        continue;
-      }
-      latencies.replica(a.from(), (System.nanoTime() - a.sentNanos()) / 1000);
-      Answer before = answers.get(a.from());
-      if (before == null || a.view() != null) {
-        answers.put(a.from(), a);
-      }
-      if (before == null) {
-        got.ack(a.from());
-      }
-    }
-    tableLatency.add((System.nanoTime() - start) / 1000);
+      // Digest mismatch: blocking steps (data requests, repair writes), on a thread that may wait.
+      return CompletableFuture.supplyAsync(() -> reconcile(r, keyspace, table, key, query, cl, forceRepair, writeType,
+          round, answers, gather.failures, gather.got, deadline, policy), repairs);
+    });
+  }
 
-    PartitionUpdate data = null;
-    byte[] dataDigest = null;
-    boolean match = true;
-    for (Answer a : answers.values()) {
-      if (a.view() != null && data == null) {
-        data = a.view();
-        dataDigest = RingCodec.digest(data);
-      }
-    }
-    for (Answer a : answers.values()) {
-      byte[] d = a.view() != null ? RingCodec.digest(a.view()) : a.digest();
-      match &= Arrays.equals(d, dataDigest);
-    }
-    if (match) {
-      return ReadReconciler.live(List.of(data), query);
-    }
-    // Digest mismatch: the data of every replica that answered, then merge and repair.
+  /**
+   * After a digest mismatch: the data of every replica that answered, merged, stale replicas
+   * repaired (blocking read repair), the live answer returned. Blocks; never on an event loop.
+   */
+  private PartitionView reconcile(TokenRing r, String keyspace, String table, byte[] key, ReadQuery query,
+                                  ConsistencyLevel cl, boolean forceRepair, String writeType, Round round,
+                                  Map<Endpoint, Answer> answers, Map<InetAddress, Integer> failures, LevelAcks got,
+                                  long deadline, ReadPolicy policy) {
     for (Answer a : answers.values()) {
       if (a.view() == null) {
         round.ask(a.from(), false);
@@ -225,6 +229,166 @@ final class ConsistentRead {
       repair(r, repairs, deadline, cl, got.blockFor(), writeType);
     }
     return ReadReconciler.live(views, query);
+  }
+
+  /**
+   * The first phase of a read, driven by the answers as they arrive: counts them against the
+   * level, asks a spare replica after the speculative-retry delay or in place of one that
+   * failed, and completes {@link #result} with the answers once the level is met with data
+   * (or exceptionally: timeout, failure). Its one timer (speculation, then the deadline) runs
+   * on the messaging event loops and is armed only when a spare is left to ask; without one,
+   * the messaging service's own expiry of each request (the read timeout) ends the wait.
+   * The lock is never held while {@link #result} completes (its dependants may run long).
+   */
+  private final class Gather {
+    final CompletableFuture<Map<Endpoint, Answer>> result = new CompletableFuture<>();
+    final LevelAcks got;
+    final Map<InetAddress, Integer> failures = new LinkedHashMap<>();
+    private final Round round;
+    private final ConsistencyLevel cl;
+    private final List<Endpoint> contacts;
+    private final ArrayDeque<Endpoint> spares;
+    private final long timeoutMillis;
+    private final long deadline;
+    private final long retryAt;
+    private final String writeType;
+    private final Map<Endpoint, Answer> answers = new LinkedHashMap<>();
+    private boolean speculated;
+    private boolean timedOut;
+    /** Set once the result is decided: later answers go to the round's queue (reconcile reads them). */
+    private boolean finished;
+    private java.util.concurrent.ScheduledFuture<?> timer;
+
+    Gather(Round round, ConsistencyLevel cl, LevelAcks got, List<Endpoint> contacts, ArrayDeque<Endpoint> spares,
+           long timeoutMillis, long deadline, long retryAt, String writeType) {
+      this.round = round;
+      this.cl = cl;
+      this.got = got;
+      this.contacts = contacts;
+      this.spares = spares;
+      this.timeoutMillis = timeoutMillis;
+      this.deadline = deadline;
+      this.retryAt = retryAt;
+      this.writeType = writeType;
+    }
+
+    /** Arms the speculation timer when a spare is left and the table speculates. */
+    void arm() {
+      synchronized (this) {
+        if (finished || spares.isEmpty() || retryAt == Long.MAX_VALUE) {
+          return;
+        }
+        schedule(retryAt);
+      }
+    }
+
+    private void schedule(long at) {
+      try {
+        timer = messaging.scheduler().schedule(this::tick, Math.max(0, at - System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (java.util.concurrent.RejectedExecutionException stopping) {
+        // the node is stopping: the requests' own expiry ends the read
+      }
+    }
+
+    /** The timer: speculate once, then at the deadline give up. */
+    private void tick() {
+      RuntimeException fail = null;
+      synchronized (this) {
+        if (finished) {
+          return;
+        }
+        long now = System.nanoTime();
+        if (now - deadline >= 0) {
+          fail = timeout();
+        } else if (!speculated && !spares.isEmpty()) {
+          speculated = true;
+          schedule(deadline);
+          round.outstanding++;
+          round.ask(spares.poll(), false);
+          return;
+        } else {
+          schedule(deadline);
+          return;
+        }
+      }
+      result.completeExceptionally(fail);
+    }
+
+    /** No request is out and the timer will not ask a spare: waiting longer cannot help. */
+    private boolean nothingMoreComing() {
+      return round.outstanding == 0 && (spares.isEmpty() || speculated || timer == null);
+    }
+
+    private RuntimeException timeout() {
+      finished = true;
+      for (Endpoint e : contacts) {
+        if (!answers.containsKey(e)) {
+          latencies.replica(e, TimeUnit.MILLISECONDS.toMicros(timeoutMillis)); // prefer the others next time
+        }
+      }
+      return new CoordinatorException.Timeout(cl, got.received(), got.blockFor(), writeType, hasData(answers));
+    }
+
+    /** One answer (or error) of one replica; any thread. */
+    void answer(Answer a) {
+      RuntimeException fail = null;
+      boolean done = false;
+      synchronized (this) {
+        if (finished) {
+          round.queue.add(a);
+          return;
+        }
+        round.outstanding--;
+        if (a.error() != null) {
+          if (WriteFanOut.isTimeout(a.error())) {
+            // Counted as slow as the timeout: the next reads prefer the others.
+            latencies.replica(a.from(), TimeUnit.MILLISECONDS.toMicros(timeoutMillis));
+            timedOut = true;
+          } else {
+            failures.put(a.from().address(), reason(a.error()));
+            if (!spares.isEmpty()) {
+              round.outstanding++;
+              round.ask(spares.poll(), false); // replace the failed replica while there are others
+              return;
+            }
+          }
+          if (nothingMoreComing()) {
+            // Nothing more will come: a timeout if any replica was silent, else the failures.
+            finished = true;
+            fail = timedOut ? timeout() : failure(cl, got, failures, writeType);
+          } else {
+            return;
+          }
+        } else {
+          latencies.replica(a.from(), (System.nanoTime() - a.sentNanos()) / 1000);
+          Answer before = answers.get(a.from());
+          if (before == null || a.view() != null) {
+            answers.put(a.from(), a);
+          }
+          if (before == null) {
+            got.ack(a.from());
+          }
+          if (!(got.satisfied() && hasData(answers))) {
+            if (nothingMoreComing()) {
+              fail = timeout();
+            } else {
+              return;
+            }
+          } else {
+            finished = true;
+            done = true;
+          }
+        }
+        if (timer != null) {
+          timer.cancel(false);
+        }
+      }
+      if (done) {
+        result.complete(answers);
+      } else {
+        result.completeExceptionally(fail);
+      }
+    }
   }
 
   /**
@@ -355,6 +519,23 @@ final class ConsistentRead {
     }
   }
 
+  private CompletableFuture<Message> quickSend(Endpoint to, Verb verb, byte[] payload) {
+    try {
+      return messaging.sendWithQuickCallback(messaging.peer(to.address()), Message.out(verb, payload));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /** Catching up on a newer epoch is no work for an event loop. */
+  private void observeLater(Message answer) {
+    try {
+      messaging.handlerExecutor().execute(() -> observer.accept(answer));
+    } catch (java.util.concurrent.RejectedExecutionException stopping) {
+      // the node is stopping: nothing to catch up for
+    }
+  }
+
   private CoordinatorException.Failure failure(ConsistencyLevel cl, LevelAcks got, Map<InetAddress, Integer> failures,
                                                String writeType) {
     StringBuilder why = new StringBuilder();
@@ -398,8 +579,12 @@ final class ConsistentRead {
     private final String table;
     private final byte[] key;
     private final ReadQuery query;
-    private final LinkedBlockingQueue<Answer> answers = new LinkedBlockingQueue<>();
-    private int outstanding;
+    /** Answers the read waits for with {@link #poll} (after the gathering phase, or without one). */
+    final LinkedBlockingQueue<Answer> queue = new LinkedBlockingQueue<>();
+    /** Where answers go: the gathering phase's counter, or the queue. */
+    volatile java.util.function.Consumer<Answer> sink = queue::add;
+    /** Requests asked and not answered yet; guarded by the Gather's lock while it gathers. */
+    int outstanding;
 
     Round(TokenRing ring, String keyspace, String table, byte[] key, ReadQuery query) {
       this.ring = ring;
@@ -409,50 +594,50 @@ final class ConsistentRead {
       this.query = query;
     }
 
+    /** Asks {@code e}; the caller counts it in {@link #outstanding} when it gathers. */
     void ask(Endpoint e, boolean digest) {
-      outstanding++;
       long sent = System.nanoTime();
       if (e.equals(ring.self())) {
         try {
           PartitionUpdate v = local.readUnfiltered(keyspace, table, key, query, RingCoordinator.internal(Request.INTERNAL));
-          answers.add(digest ? new Answer(e, null, RingCodec.digest(v), null, sent) : new Answer(e, v, null, null, sent));
+          Answer a = digest ? new Answer(e, null, RingCodec.digest(v), null, sent) : new Answer(e, v, null, null, sent);
+          sink.accept(a);
         } catch (RuntimeException ex) {
-          answers.add(new Answer(e, null, null, ex, sent));
+          sink.accept(new Answer(e, null, null, ex, sent));
         }
         return;
       }
-      send(e, Verb.READ_REQ, RingCodec.read(new RingCodec.ReadRequest(keyspace, table, key, query, digest, true)))
+      // Quick: the answer is decoded and counted on the event loop that read it (no hop to a
+      // handler thread); nothing downstream of the sink blocks.
+      quickSend(e, Verb.READ_REQ, RingCodec.read(new RingCodec.ReadRequest(keyspace, table, key, query, digest, true)))
           .whenComplete((m, ex) -> {
             if (ex != null) {
-              answers.add(new Answer(e, null, null, ex, sent));
+              sink.accept(new Answer(e, null, null, ex, sent));
               return;
             }
+            Answer a;
             try {
-              observer.accept(m);
-              answers.add(digest ? new Answer(e, null, RingCodec.readDigest(m.payload()), null, sent)
-                  : new Answer(e, RingCodec.unfiltered(m.payload(), keyspace, table), null, null, sent));
+              if (m.epoch() > ring.epoch()) {
+                observeLater(m);
+              }
+              a = digest ? new Answer(e, null, RingCodec.readDigest(m.payload()), null, sent)
+                  : new Answer(e, RingCodec.unfiltered(m.payload(), keyspace, table), null, null, sent);
             } catch (RuntimeException bad) {
-              answers.add(new Answer(e, null, null, bad, sent));
+              a = new Answer(e, null, null, bad, sent);
             }
+            sink.accept(a);
           });
     }
 
     /** The next answer within {@code nanos}, or null. */
     Answer poll(long nanos) {
       try {
-        Answer a = answers.poll(Math.max(0, nanos), TimeUnit.NANOSECONDS);
-        if (a != null) {
-          outstanding--;
-        }
-        return a;
+        return queue.poll(Math.max(0, nanos), TimeUnit.NANOSECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return null;
       }
     }
 
-    int outstanding() {
-      return outstanding;
-    }
   }
 }

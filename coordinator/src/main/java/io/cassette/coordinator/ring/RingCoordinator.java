@@ -210,6 +210,24 @@ public final class RingCoordinator implements Coordinator {
     return reads.read(r, keyspace, table, partitionKey, query, cl, null, false, null);
   }
 
+  /** As {@link #read}, no thread waiting for the replicas ({@link ConsistentRead#readAsync}); serial reads wait. */
+  @Override
+  public CompletableFuture<PartitionView> readAsync(String keyspace, String table, byte[] partitionKey,
+                                                    ReadQuery query, Request request) {
+    ConsistencyLevel cl = request.consistency();
+    if (nodeLocal(keyspace) || cl.isSerial()) {
+      return Coordinator.super.readAsync(keyspace, table, partitionKey, query, request);
+    }
+    try {
+      checkRead(cl);
+      checkLevel(keyspace, cl);
+      requireTable(keyspace, table);
+      return reads.readAsync(ring.get(), keyspace, table, partitionKey, query, cl, null, false, null);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
   @Override
   public Table.CloseableIterator<PartitionView> scan(String keyspace, String table, KeyRange range,
                                                      ReadQuery query, Request request) {

@@ -101,13 +101,13 @@ class RingWriteProbe {
         cpuMicros, switches, timeouts.get(), ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
   }
 
-  private static long processCpuNanos() {
+  static long processCpuNanos() {
     return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
         .getProcessCpuTime();
   }
 
   /** Voluntary and involuntary context switches of every thread of this process (Linux). */
-  private static long contextSwitches() throws IOException {
+  static long contextSwitches() throws IOException {
     long sum = 0;
     try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
       for (Path t : (Iterable<Path>) tasks::iterator) {

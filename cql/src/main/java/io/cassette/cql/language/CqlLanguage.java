@@ -219,6 +219,20 @@ public final class CqlLanguage implements QueryHandler {
     String[] writeType = {null};
     QueryContext[] context = {null};
     Result r = executePrepared(id, options, state, context);
+    java.util.concurrent.CompletableFuture<Result> answer = context[0] == null ? null : context[0].pendingResult();
+    if (answer != null) {
+      // A SELECT whose reads complete from the replicas' answers: a read timeout is its failure.
+      return answer.handle((result, failure) -> {
+        if (failure == null) {
+          return result;
+        }
+        Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+            ? failure.getCause() : failure;
+        return guard(options, new String[1], () -> {
+          throw cause instanceof RuntimeException re ? re : new IllegalStateException(cause);
+        });
+      });
+    }
     java.util.concurrent.CompletableFuture<Void> pending = context[0] == null ? null : context[0].pending();
     if (pending == null) {
       return java.util.concurrent.CompletableFuture.completedFuture(r);

@@ -13,16 +13,27 @@ final class CoordinatedTable implements TableReader {
   private final String keyspace;
   private final String table;
   private final Request request;
+  /** Non-null: reads are answered from there, without waiting ({@link PrefetchedReads}). */
+  private final PrefetchedReads prefetched;
 
   CoordinatedTable(Coordinator coordinator, String keyspace, String table, Request request) {
+    this(coordinator, keyspace, table, request, null);
+  }
+
+  CoordinatedTable(Coordinator coordinator, String keyspace, String table, Request request,
+                   PrefetchedReads prefetched) {
     this.coordinator = coordinator;
     this.keyspace = keyspace;
     this.table = table;
     this.request = request;
+    this.prefetched = prefetched;
   }
 
   @Override
   public PartitionView read(byte[] partitionKey, ReadQuery query) {
+    if (prefetched != null) {
+      return prefetched.read(coordinator, keyspace, table, partitionKey, query, request);
+    }
     return coordinator.read(keyspace, table, partitionKey, query, request);
   }
 

@@ -29,6 +29,9 @@ public final class QueryContext {
   private boolean answersLater;
   /** The write left to complete, or null. */
   private java.util.concurrent.CompletableFuture<Void> pending;
+  /** A SELECT answered later: its reads, and the answer to come; else null. */
+  private PrefetchedReads prefetched;
+  private java.util.concurrent.CompletableFuture<io.cassette.cql.Result> pendingResult;
   /** The columns a SELECT reads, as Cassandra prints them in a tombstone warning ("*" or "v, w"). */
   private String readColumns = "*";
   /** The row limit a SELECT's read asked before the size bound cut it (0: none); a warning prints it. */
@@ -65,6 +68,28 @@ public final class QueryContext {
   /** The write handed over, or null (the statement finished within execute). */
   public java.util.concurrent.CompletableFuture<Void> pending() {
     return pending;
+  }
+
+  /** The reads of a SELECT that answers later, or null (reads wait for their answer). */
+  PrefetchedReads prefetched() {
+    return prefetched;
+  }
+
+  void prefetched(PrefetchedReads reads) {
+    this.prefetched = reads;
+  }
+
+  /** Hands the statement's answer over: it completes when its reads have (once, instead of {@link #later}). */
+  void laterResult(java.util.concurrent.CompletableFuture<io.cassette.cql.Result> result) {
+    if (pending != null || pendingResult != null) {
+      throw new IllegalStateException("a statement hands one answer over");
+    }
+    pendingResult = result;
+  }
+
+  /** The answer handed over by a SELECT, or null (see {@link #pending} for a write). */
+  public java.util.concurrent.CompletableFuture<io.cassette.cql.Result> pendingResult() {
+    return pendingResult;
   }
 
   /** The value bound to marker {@code index}: null for NULL, {@link #UNSET} for unset. */

@@ -220,8 +220,58 @@ public final class SelectStatement implements Executable {
     return n;
   }
 
+  /**
+   * An IN of more partitions reads and waits: a run answered later repeats the runs before it,
+   * so k partitions cost k + 1 runs (k(k + 1) / 2 partitions handled).
+   */
+  private static final int MAX_KEYS_ANSWERED_LATER = 8;
+
   @Override
   public Result execute(QueryContext ctx) {
+    List<byte[]> keys = ctx.answersLater() && !table.virtual && annColumn == null ? where.partitionKeys(ctx) : null;
+    if (keys == null || keys.size() > MAX_KEYS_ANSWERED_LATER) {
+      return run(ctx);
+    }
+    // Reads of single partitions only: the answer completes from the replicas' responses, no
+    // thread waits for them (PrefetchedReads). Scans and index queries read and wait.
+    PrefetchedReads reads = new PrefetchedReads();
+    ctx.prefetched(reads);
+    java.util.concurrent.CompletableFuture<Result> answer = attempt(ctx, reads, io.cassette.cql.ClientWarnings.current());
+    if (!answer.isDone()) {
+      ctx.laterResult(answer);
+      return null;
+    }
+    try {
+      return answer.join();
+    } catch (java.util.concurrent.CompletionException e) {
+      throw e.getCause() instanceof RuntimeException re ? re : e;
+    }
+  }
+
+  /**
+   * One run of the statement over the reads answered so far; when it stops at a read not
+   * answered yet, the next run follows that read's answer, on the thread that brings it, with
+   * the request's warnings as that thread's capture.
+   */
+  private java.util.concurrent.CompletableFuture<Result> attempt(QueryContext ctx, PrefetchedReads reads,
+                                                                 List<String> warnings) {
+    reads.rewind();
+    List<String> before = io.cassette.cql.ClientWarnings.swap(warnings);
+    try {
+      return java.util.concurrent.CompletableFuture.completedFuture(run(ctx));
+    } catch (PrefetchedReads.Pending p) {
+      return p.read.thenCompose(view -> {
+        reads.arrived(view);
+        return attempt(ctx, reads, warnings);
+      });
+    } catch (RuntimeException e) {
+      return java.util.concurrent.CompletableFuture.failedFuture(e);
+    } finally {
+      io.cassette.cql.ClientWarnings.swap(before);
+    }
+  }
+
+  private Result run(QueryContext ctx) {
     int userLimit = positiveInt(limit, ctx, "LIMIT");
     int ppl = positiveInt(perPartitionLimit, ctx, "PER PARTITION LIMIT");
     boolean grouped = selection.aggregate || !groupBy.isEmpty();

@@ -128,7 +128,8 @@ public final class StatementCompiler {
       if (services.coordinator().table(t.keyspace, t.name).isEmpty()) {
         throw invalid("table " + t.name + " does not exist");
       }
-      return new ObservedTable(new CoordinatedTable(services.coordinator(), t.keyspace, t.name, ctx.request()), t, ctx);
+      return new ObservedTable(new CoordinatedTable(services.coordinator(), t.keyspace, t.name, ctx.request(),
+          ctx.prefetched()), t, ctx);
     };
   }
 
