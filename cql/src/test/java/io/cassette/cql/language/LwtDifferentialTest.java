@@ -49,8 +49,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("slow")
 class LwtDifferentialTest {
-  /** Agreement last recorded; fewer is a regression (raise it when Cassette improves). */
-  static final int MIN_AGREEING_NODE = 0;
+  /**
+   * Agreement last recorded; fewer is a regression (raise it when Cassette improves). One node:
+   * 120 of 123 on 2026-12-02 (the 3 left are error wordings). The ring comparison has not been
+   * run against a Cassandra ring yet (bench/lwt-anchor ring).
+   */
+  static final int MIN_AGREEING_NODE = 120;
   static final int MIN_AGREEING_RING = 0;
 
   @TempDir

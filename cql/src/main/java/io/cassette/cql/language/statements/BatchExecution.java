@@ -218,6 +218,13 @@ public final class BatchExecution implements Executable {
 
   private static Result runConditional(List<ModificationStatement> statements, List<QueryContext> ctxs,
                                        QueryContext batchCtx) {
+    Set<String> tables = new LinkedHashSet<>();
+    for (ModificationStatement s : statements) {
+      tables.add(s.table.keyspace + "." + s.table.name);
+    }
+    if (tables.size() > 1) {
+      throw invalid("Batch with conditions cannot span multiple tables"); // checked before partitions, as Cassandra
+    }
     Set<String> partitions = new LinkedHashSet<>();
     byte[] key = null;
     for (int i = 0; i < statements.size(); i++) {

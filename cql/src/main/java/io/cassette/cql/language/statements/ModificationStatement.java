@@ -162,7 +162,7 @@ public final class ModificationStatement implements Executable {
       }
     }
     if (kind == Kind.DELETE && deleteRows && where.sliceColumns > 0 && (!conditions.isEmpty() || ifExists)) {
-      throw invalid("DELETE statements must restrict all PRIMARY KEY columns with equality relations in order to use IF conditions");
+      throw invalid("DELETE statements must restrict all PRIMARY KEY columns with equality relations in order to delete non static columns");
     }
     if (isConditional()) {
       if (timestamp != null) {
@@ -170,7 +170,7 @@ public final class ModificationStatement implements Executable {
       }
       if (kind == Kind.DELETE && deleteRows && !where.clusteringComplete() && !table.clustering.isEmpty()
           && !onlyStatic) {
-        throw invalid("DELETE statements must restrict all PRIMARY KEY columns with equality relations in order to use IF conditions");
+        throw invalid("DELETE statements must restrict all PRIMARY KEY columns with equality relations in order to delete non static columns");
       }
     }
     boolean nr = false;
