@@ -375,8 +375,8 @@ public final class FaultLab {
         --nodes N            ring size (default 3; RF = min(3, N))
         --seeds N            the first N nodes are seeds, members of the metadata service (default 1)
         --seconds S          workload run time (default 60)
-        --faults LIST        kill,pause,partition,partition-one-way,partition-halves,partition-bridge
-                             or none (default kill,pause,partition)
+        --faults LIST        kill,pause,partition,partition-one-way,partition-halves,partition-bridge,
+                             disk-full (needs --disk-mb) or none (default kill,pause,partition)
         --quiet S            seconds between faults (default 5)
         --fault-seconds S    length of each fault (default 8)
         --workloads LIST     cas-register,set,counter,redis-incr,bank (default all but bank)

@@ -4,28 +4,73 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cassette.lab.check.CheckResult;
 import io.cassette.lab.fault.FaultKind;
+import io.cassette.lab.workload.Workload;
 import java.nio.file.Files;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The lab catches a deliberately broken build: nodes started with the coordinator's test fault
- * {@code cassette.test_fault.ack_write_before_replicas} acknowledge a QUORUM write as soon as it
- * is sent and store no hints; with one node cut off, the set checker must report acknowledged
- * inserts missing from later QUORUM reads.
+ * The lab catches deliberately broken builds, and passes the real one on the same run. Each
+ * broken build is the real node started with one test fault (a JVM property named
+ * {@code cassette.test_fault.*}, documented in the code beside the fault and in lab/README.md):
  *
- * <p>In {@code -Pslow}: it proves the lab, which changes rarely, and costs a second ring start
- * (1.5-4 min here); the default run keeps {@link FaultLabTest}, which proves the ring.
+ * <ul>
+ *   <li>{@code ack_write_before_replicas} (coordinator {@code WriteFanOut}): a QUORUM write is
+ *       acknowledged as soon as it is sent and no hint is stored; with one node cut off the set
+ *       checker must report acknowledged inserts missing from later QUORUM reads;
+ *   <li>{@code paxos_skip_prepare} (coordinator {@code PaxosCoordinator}): a lightweight
+ *       transaction runs on the coordinator's own copy with no prepare round; concurrent CAS from
+ *       several coordinators then both apply, and the CAS register's linearizability checker or
+ *       the bank's conservation check must report it.
+ * </ul>
+ *
+ * <p>In {@code -Pslow}: three ring starts (1.5-4 min each here); the default run keeps
+ * {@link FaultLabTest}, which proves the ring.
  */
 @Tag("slow")
 class BrokenBuildTest {
+  private static final List<String> WORKLOADS = List.of("set", "cas-register", "bank");
+
+  private static LabResult run(String name, List<String> jvmOptions) throws Exception {
+    LabResult r = FaultLab.run(LabRuns.options(name, 3, 40, List.of(FaultKind.PARTITION), 3, 12, WORKLOADS, 3,
+        jvmOptions), System.out);
+    System.out.println(Files.readString(r.report()));
+    return r;
+  }
+
+  private static String details(LabResult r, String workload) {
+    return r.verdicts().stream().filter(v -> v.workload().equals(workload))
+        .map(v -> String.join("\n", v.details())).findFirst().orElseThrow();
+  }
+
   @Test
   void writesAcknowledgedBeforeTheReplicasAnswerAreCaughtAsLost() throws Exception {
-    LabResult r = FaultLab.run(LabRuns.options("broken-ack", 3, 25, List.of(FaultKind.PARTITION), 3, 12,
-        List.of("set"), 3, List.of("-Dcassette.test_fault.ack_write_before_replicas=true")), System.out);
-    System.out.println(Files.readString(r.report()));
+    LabResult r = run("broken-ack", List.of("-Dcassette.test_fault.ack_write_before_replicas=true"));
     assertThat(r.verdict("set")).isEqualTo(CheckResult.Verdict.VIOLATION);
-    assertThat(String.join("\n", r.verdicts().get(0).details())).containsPattern("stale \\(acknowledged, missing from a later read\\): [1-9]");
+    assertThat(details(r, "set")).containsPattern("stale \\(acknowledged, missing from a later read\\): [1-9]");
+  }
+
+  @Test
+  void paxosWithoutThePrepareRoundIsCaughtAsNotLinearizable() throws Exception {
+    LabResult r = run("broken-paxos", List.of("-Dcassette.test_fault.paxos_skip_prepare=true"));
+    List<String> caught = new ArrayList<>();
+    for (String w : List.of("cas-register", "bank")) {
+      if (r.verdict(w) == CheckResult.Verdict.VIOLATION) {
+        caught.add(w);
+      }
+    }
+    assertThat(caught).as(r.summary()).isNotEmpty();
+  }
+
+  @Test
+  void theRealBuildPassesTheSameRun() throws Exception {
+    LabResult r = run("real", List.of());
+    assertThat(r.errors()).isEmpty();
+    for (Workload.Verdict v : r.verdicts()) {
+      assertThat(v.verdict()).as(v.workload() + "\n" + String.join("\n", v.details()))
+          .isEqualTo(CheckResult.Verdict.OK);
+    }
   }
 }

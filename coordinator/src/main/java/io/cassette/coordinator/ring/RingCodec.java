@@ -44,6 +44,7 @@ import java.util.List;
 final class RingCodec {
   /** Bumped when a layout changes; a payload of another version is refused. */
   static final int VERSION = 1;
+  private static final VersionedPayload FORMAT = new VersionedPayload(VERSION, "ring payload");
 
   private RingCodec() {}
 
@@ -81,7 +82,7 @@ final class RingCodec {
   record UnfilteredPage(List<PartitionUpdate> partitions, boolean exhausted) {}
 
   static byte[] read(ReadRequest r) {
-    ByteArrayWriter out = writer(64);
+    ByteArrayWriter out = FORMAT.writer(64);
     out.writeString(r.keyspace());
     out.writeString(r.table());
     out.writeLengthPrefixed(r.key());
@@ -93,10 +94,10 @@ final class RingCodec {
   }
 
   static ReadRequest read(byte[] payload) {
-    ByteArrayReader in = (ByteArrayReader) reader(payload);
+    ByteArrayReader in = (ByteArrayReader) FORMAT.reader(payload);
     String ks = in.readString();
     String table = in.readString();
-    byte[] key = bytes(in);
+    byte[] key = VersionedPayload.bytes(in);
     ReadQuery q = readQuery(in);
     int flags = in.remaining() > 0 ? in.readByte() : 0;
     return new ReadRequest(ks, table, key, q, (flags & 1) != 0, (flags & 2) != 0);
@@ -104,18 +105,18 @@ final class RingCodec {
 
   /** A digest answer: the digest of the replica's view ({@link #digest(PartitionView)}). */
   static byte[] digestAnswer(byte[] digest) {
-    ByteArrayWriter out = writer(40);
+    ByteArrayWriter out = FORMAT.writer(40);
     out.writeLengthPrefixed(digest);
     return out.toByteArray();
   }
 
   /** The digest a digest answer carries. */
   static byte[] readDigest(byte[] payload) {
-    return bytes(reader(payload));
+    return VersionedPayload.bytes(FORMAT.reader(payload));
   }
 
   static byte[] range(RangeRequest r) {
-    ByteArrayWriter out = writer(64);
+    ByteArrayWriter out = FORMAT.writer(64);
     out.writeString(r.keyspace());
     out.writeString(r.table());
     DecoratedKey after = r.range().after();
@@ -137,14 +138,14 @@ final class RingCodec {
   }
 
   static RangeRequest range(byte[] payload) {
-    DataReader in = reader(payload);
+    DataReader in = FORMAT.reader(payload);
     String ks = in.readString();
     String table = in.readString();
     int flags = in.readByte();
     DecoratedKey after = null;
     if ((flags & 1) != 0) {
       long token = in.readLong();
-      after = new DecoratedKey(token, (flags & 2) != 0 ? bytes(in) : null);
+      after = new DecoratedKey(token, (flags & 2) != 0 ? VersionedPayload.bytes(in) : null);
     }
     KeyRange range = new KeyRange(after, in.readLong());
     ReadQuery q = readQuery(in);
@@ -155,29 +156,29 @@ final class RingCodec {
   }
 
   static byte[] mutation(List<PartitionUpdate> updates) {
-    ByteArrayWriter out = writer(128);
+    ByteArrayWriter out = FORMAT.writer(128);
     writeUpdates(out, updates);
     return out.toByteArray();
   }
 
   static List<PartitionUpdate> mutation(byte[] payload) {
-    return readUpdates(reader(payload));
+    return readUpdates(FORMAT.reader(payload));
   }
 
   static byte[] truncate(TableRef t) {
-    ByteArrayWriter out = writer(32);
+    ByteArrayWriter out = FORMAT.writer(32);
     out.writeString(t.keyspace());
     out.writeString(t.table());
     return out.toByteArray();
   }
 
   static TableRef truncate(byte[] payload) {
-    DataReader in = reader(payload);
+    DataReader in = FORMAT.reader(payload);
     return new TableRef(in.readString(), in.readString());
   }
 
   static byte[] commit(CommitRequest c) {
-    ByteArrayWriter out = writer(128);
+    ByteArrayWriter out = FORMAT.writer(128);
     out.writeString(c.keyspace());
     out.writeString(c.table());
     out.writeLengthPrefixed(c.key());
@@ -192,17 +193,17 @@ final class RingCodec {
   }
 
   static CommitRequest commit(byte[] payload) {
-    DataReader in = reader(payload);
+    DataReader in = FORMAT.reader(payload);
     String ks = in.readString();
     String table = in.readString();
-    byte[] key = bytes(in);
+    byte[] key = VersionedPayload.bytes(in);
     boolean counter = in.readByte() != 0;
     int n = count(in);
     List<ReadQuery> reads = new ArrayList<>(n);
     List<byte[]> digests = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       reads.add(readQuery(in));
-      digests.add(bytes(in));
+      digests.add(VersionedPayload.bytes(in));
     }
     return new CommitRequest(ks, table, key, counter, reads, digests, readUpdates(in));
   }
@@ -210,24 +211,24 @@ final class RingCodec {
   // ------------------------------------------------------------------ responses
 
   static byte[] view(PartitionView v) {
-    ByteArrayWriter out = writer(128);
+    ByteArrayWriter out = FORMAT.writer(128);
     writePartition(out, v);
     return out.toByteArray();
   }
 
   static PartitionView view(byte[] payload) {
-    return readPartition(reader(payload));
+    return readPartition(FORMAT.reader(payload));
   }
 
   /** The answer to an unfiltered read: the partition with its tombstones, as an update body. */
   static byte[] unfiltered(PartitionUpdate u) {
-    ByteArrayWriter out = writer(128);
+    ByteArrayWriter out = FORMAT.writer(128);
     PartitionSerializer.writeUpdateBody(out, u);
     return out.toByteArray();
   }
 
   static PartitionUpdate unfiltered(byte[] payload, String keyspace, String table) {
-    return PartitionSerializer.readUpdateBody(reader(payload), keyspace, table);
+    return PartitionSerializer.readUpdateBody(FORMAT.reader(payload), keyspace, table);
   }
 
   /** The digest of an unfiltered answer: SHA-256 of its update body (replicas agree on tombstones too). */
@@ -278,7 +279,7 @@ final class RingCodec {
     }
 
     byte[] finish(boolean exhausted) {
-      ByteArrayWriter head = writer(8 + out.length());
+      ByteArrayWriter head = FORMAT.writer(8 + out.length());
       head.writeVarInt(count);
       head.writeBytes(out.buffer(), 0, out.length());
       head.writeByte(exhausted ? 1 : 0);
@@ -287,7 +288,7 @@ final class RingCodec {
   }
 
   static Page page(byte[] payload) {
-    DataReader in = reader(payload);
+    DataReader in = FORMAT.reader(payload);
     int n = count(in);
     List<PartitionView> out = new ArrayList<>(Math.min(n, 4096));
     for (int i = 0; i < n; i++) {
@@ -297,7 +298,7 @@ final class RingCodec {
   }
 
   static UnfilteredPage unfilteredPage(byte[] payload, String keyspace, String table) {
-    DataReader in = reader(payload);
+    DataReader in = FORMAT.reader(payload);
     int n = count(in);
     List<PartitionUpdate> out = new ArrayList<>(Math.min(n, 4096));
     for (int i = 0; i < n; i++) {
@@ -312,29 +313,10 @@ final class RingCodec {
   }
 
   static boolean applied(byte[] payload) {
-    return reader(payload).readByte() != 0;
+    return FORMAT.reader(payload).readByte() != 0;
   }
 
   // ------------------------------------------------------------------ parts
-
-  private static ByteArrayWriter writer(int capacity) {
-    ByteArrayWriter out = new ByteArrayWriter(capacity);
-    out.writeByte(VERSION);
-    return out;
-  }
-
-  private static DataReader reader(byte[] payload) {
-    ByteArrayReader in = new ByteArrayReader(payload);
-    int v = in.remaining() == 0 ? -1 : in.readByte();
-    if (v != VERSION) {
-      throw new StorageException("ring payload version " + v + " is not " + VERSION);
-    }
-    return in;
-  }
-
-  private static byte[] bytes(DataReader in) {
-    return in.readLengthPrefixed(PartitionSerializer.MAX_VALUE_LENGTH);
-  }
 
   private static int count(DataReader in) {
     int n = in.readVarInt();
@@ -361,7 +343,7 @@ final class RingCodec {
     List<Slice> slices = new ArrayList<>(Math.min(n, 1024));
     for (int i = 0; i < n; i++) {
       int flags = in.readByte();
-      slices.add(new Slice(bytes(in), (flags & 1) != 0, bytes(in), (flags & 2) != 0));
+      slices.add(new Slice(VersionedPayload.bytes(in), (flags & 1) != 0, VersionedPayload.bytes(in), (flags & 2) != 0));
     }
     boolean reversed = in.readByte() != 0;
     int limit = in.readInt();
@@ -383,7 +365,7 @@ final class RingCodec {
 
   private static PartitionView readPartition(DataReader in) {
     long token = in.readLong();
-    byte[] key = bytes(in);
+    byte[] key = VersionedPayload.bytes(in);
     Row staticRow = in.readByte() != 0 ? PartitionSerializer.readRow(in) : null;
     int n = count(in);
     List<Row> rows = new ArrayList<>(Math.min(n, 4096));

@@ -137,36 +137,52 @@ class DifferentialCorpusTest {
   static List<String> run(CqlSession s, List<String> corpus) {
     List<String> out = new ArrayList<>();
     for (String q : corpus) {
-      try {
-        ResultSet rs = s.execute(SimpleStatement.newInstance(q));
-        StringBuilder sb = new StringBuilder();
-        List<String> cols = new ArrayList<>();
-        for (ColumnDefinition d : rs.getColumnDefinitions()) {
-          cols.add(d.getName().asInternal() + ":" + d.getType().asCql(true, true));
-        }
-        if (!cols.isEmpty()) {
-          sb.append(cols).append(" ->");
-        }
-        for (Row row : rs) {
-          List<String> vals = new ArrayList<>();
-          for (int i = 0; i < row.getColumnDefinitions().size(); i++) {
-            Object v = row.getObject(i);
-            vals.add(v == null ? "null" : CodecRegistry.DEFAULT.codecFor(row.getColumnDefinitions().get(i).getType())
-                .format(row.getObject(i)));
-          }
-          sb.append(' ').append(vals);
-        }
-        // Client warnings are part of the answer (issue 22): the warning flag and list.
-        for (String w : rs.getExecutionInfo().getWarnings()) {
-          sb.append(" WARNING ").append(w);
-        }
-        out.add(sb.length() == 0 ? "OK" : sb.toString());
-      } catch (com.datastax.oss.driver.api.core.servererrors.ReadFailureException e) {
-        out.add("ERROR " + e.getClass().getSimpleName() + ": " + e.getMessage() + " " + e.getReasonMap().values());
-      } catch (RuntimeException e) {
-        out.add("ERROR " + e.getClass().getSimpleName() + ": " + e.getMessage());
-      }
+      out.add(answer(s, SimpleStatement.newInstance(q)));
     }
     return out;
+  }
+
+  /** One statement's answer as the report compares it: column metadata and rows, warnings, or the error. */
+  static String answer(CqlSession s, com.datastax.oss.driver.api.core.cql.Statement<?> statement) {
+    return answer(s, statement, e -> null);
+  }
+
+  /** As above; {@code errorForm} may give an error's form (null: the usual one). */
+  static String answer(CqlSession s, com.datastax.oss.driver.api.core.cql.Statement<?> statement,
+                       java.util.function.Function<RuntimeException, String> errorForm) {
+    try {
+      ResultSet rs = s.execute(statement);
+      StringBuilder sb = new StringBuilder();
+      List<String> cols = new ArrayList<>();
+      for (ColumnDefinition d : rs.getColumnDefinitions()) {
+        cols.add(d.getName().asInternal() + ":" + d.getType().asCql(true, true));
+      }
+      if (!cols.isEmpty()) {
+        sb.append(cols).append(" ->");
+      }
+      for (Row row : rs) {
+        List<String> vals = new ArrayList<>();
+        for (int i = 0; i < row.getColumnDefinitions().size(); i++) {
+          Object v = row.getObject(i);
+          vals.add(v == null ? "null" : CodecRegistry.DEFAULT.codecFor(row.getColumnDefinitions().get(i).getType())
+              .format(row.getObject(i)));
+        }
+        sb.append(' ').append(vals);
+      }
+      // Client warnings are part of the answer (issue 22): the warning flag and list.
+      for (String w : rs.getExecutionInfo().getWarnings()) {
+        sb.append(" WARNING ").append(w);
+      }
+      return sb.length() == 0 ? "OK" : sb.toString();
+    } catch (RuntimeException e) {
+      String form = errorForm.apply(e);
+      if (form != null) {
+        return form;
+      }
+      if (e instanceof com.datastax.oss.driver.api.core.servererrors.ReadFailureException f) {
+        return "ERROR " + e.getClass().getSimpleName() + ": " + e.getMessage() + " " + f.getReasonMap().values();
+      }
+      return "ERROR " + e.getClass().getSimpleName() + ": " + e.getMessage();
+    }
   }
 }

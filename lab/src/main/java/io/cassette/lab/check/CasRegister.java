@@ -69,4 +69,28 @@ public final class CasRegister implements Model<Optional<Integer>, CasRegister.O
   public boolean isReadOnly(Op input) {
     return input instanceof Read;
   }
+
+  /** Values are unique per write in the lab's workload: a value nobody read or expected was not seen. */
+  @Override
+  public boolean unobserved(Op input, java.util.List<Operation<Op, Object>> history) {
+    int value;
+    if (input instanceof Write w) {
+      value = w.value();
+    } else if (input instanceof Cas c) {
+      value = c.value();
+    } else {
+      return false;
+    }
+    for (Operation<Op, Object> op : history) {
+      if (op.input() instanceof Read && op.status() == Status.OK && Objects.equals(op.output(), value)) {
+        return false;
+      }
+      // A CAS expecting the value saw it if it applied, and may have if its outcome is unknown.
+      if (op.input() instanceof Cas c && c.expected() == value && op.status() != Status.FAIL
+          && !Boolean.FALSE.equals(op.output())) {
+        return false;
+      }
+    }
+    return true;
+  }
 }

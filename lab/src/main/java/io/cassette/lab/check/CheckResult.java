@@ -9,7 +9,8 @@ import java.util.List;
  * @param operations how many operations were searched (failed ones and failed or indeterminate
  *                   reads dropped first)
  * @param explanation for a violation: the operation that could not be placed and the longest
- *                    partial linearization found before it, one line each; else empty
+ *                    partial linearization found before it, one line each; for OK at most a
+ *                    note on how it was found; else empty
  */
 public record CheckResult(String key, Verdict verdict, int operations, List<String> explanation) {
   public enum Verdict { OK, VIOLATION, UNKNOWN }

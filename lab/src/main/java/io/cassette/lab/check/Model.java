@@ -21,4 +21,14 @@ public interface Model<S, I, O> {
 
   /** Whether the operation changes nothing (reads): failed or indeterminate ones are dropped. */
   boolean isReadOnly(I input);
+
+  /**
+   * Whether the indeterminate {@code input} had an effect no operation of {@code history} saw
+   * (no read returned its value, no successful compare-and-set expected it). The checker first
+   * searches without such operations (they "never took effect"): a linearization found then is
+   * one of the whole history, and far cheaper to find when many writes timed out. Default: never.
+   */
+  default boolean unobserved(I input, java.util.List<Operation<I, O>> history) {
+    return false;
+  }
 }

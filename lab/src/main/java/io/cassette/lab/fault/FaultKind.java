@@ -16,7 +16,13 @@ public enum FaultKind {
    * nftables: two halves that cannot talk to each other, and one node (the bridge) that
    * reaches both (Jepsen's "bridge"); with three nodes, 1 and 2 cut apart with 3 in between.
    */
-  PARTITION_BRIDGE;
+  PARTITION_BRIDGE,
+  /**
+   * The node's disk filled: a balloon file written into its data directory until the file system
+   * answers "no space left", removed after the duration. Only on the small file system of
+   * {@code --disk-mb} (refused on a disk larger than {@link DiskBalloon#MAX_DISK_BYTES}).
+   */
+  DISK_FULL;
 
   public String label() {
     return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');

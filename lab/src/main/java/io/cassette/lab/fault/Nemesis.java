@@ -92,6 +92,12 @@ public final class Nemesis implements Runnable {
           ring.restart(node);
           note = "restarted, ready after " + (clock.getAsLong() - start) + " ms";
         }
+        case DISK_FULL -> {
+          try (DiskBalloon balloon = DiskBalloon.fill(node.dataDir())) {
+            note = "n" + node.index() + ": " + balloon.describe();
+            Thread.sleep(faultMillis);
+          }
+        }
         case PAUSE -> {
           node.pause();
           Thread.sleep(faultMillis);

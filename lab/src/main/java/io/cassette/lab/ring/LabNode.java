@@ -46,6 +46,11 @@ public final class LabNode {
     return log;
   }
 
+  /** The node's data directory (a mount point of its own with {@code --disk-mb}). */
+  public Path dataDir() {
+    return dataDir;
+  }
+
   public synchronized void start() throws IOException {
     Files.createDirectories(dataDir);
     LabNetwork.Ports p = network.ports();

@@ -42,6 +42,21 @@ final class PeerRequests {
       return false;
     }
   };
+  /**
+   * Requests run lately, by sender: a REDIS_REQ delivered twice (the fault lab's message
+   * duplication found INCRs counted twice) runs once; the first delivery answers. A node's
+   * message ids restart at 1 when it restarts, so the send time is part of the name.
+   */
+  static final int RECENT_REQUESTS = 8192;
+  private final LinkedHashMap<RequestName, Boolean> recent = new LinkedHashMap<>() {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<RequestName, Boolean> eldest) {
+      return size() > RECENT_REQUESTS;
+    }
+  };
+
+  private record RequestName(InetAddress node, long id, long createdAtMillis) {}
+
   /** Other nodes' clients blocked here (BLPOP), by origin. */
   private final Map<Origin, RemoteClient> blocked = new HashMap<>();
 
@@ -60,6 +75,9 @@ final class PeerRequests {
   }
 
   private void run(Message m, RedisMessages.Request r) {
+    if (m.from() != null && recent.put(new RequestName(m.from().getAddress(), m.id(), m.createdAtMillis()), Boolean.TRUE) != null) {
+      return; // a duplicate delivery
+    }
     Origin origin = new Origin(m.from() == null ? null : m.from().getAddress(), r.token());
     switch (r.kind()) {
       case RedisMessages.COMMAND, RedisMessages.EXEC -> execute(m, r, origin);

@@ -172,6 +172,27 @@ class RedisRingTest {
   }
 
   /**
+   * The fault lab's message duplication (bench/fault-lab-each messages) found INCRs through
+   * another node counted twice: a REDIS_REQ delivered twice ran twice at the key's node.
+   */
+  @Test
+  void aForwardedCommandDeliveredTwiceRunsOnce() {
+    String key = "dup";
+    int owner = ownerOf(key);
+    int via = (owner + 1) % 3;
+    io.cassette.cluster.net.MessageFilters.Rule twice = ring.filters()
+        .verbs(io.cassette.cluster.net.Verb.REDIS_REQ).to(io.cassette.coordinator.ring.RingHarness.address(owner)).duplicate();
+    try (Jedis j = connect(via)) {
+      for (int i = 0; i < 20; i++) {
+        j.incr(key);
+      }
+    } finally {
+      twice.off();
+    }
+    assertThat(clients.get(owner).get(key)).isEqualTo("20");
+  }
+
+  /**
    * Forwarded commands are answered while the key's node is busy: clients of that node keep
    * its command thread over its 10 ms slice (long pipelines), so its dispatcher hands the rest
    * of a pass to a later task. A peer's command queued meanwhile used to be marked "ran" before

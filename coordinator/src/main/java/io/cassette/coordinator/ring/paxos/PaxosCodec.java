@@ -1,8 +1,8 @@
 package io.cassette.coordinator.ring.paxos;
 
+import io.cassette.coordinator.ring.VersionedPayload;
 import io.cassette.storage.PartitionUpdate;
 import io.cassette.storage.StorageException;
-import io.cassette.storage.io.ByteArrayReader;
 import io.cassette.storage.io.ByteArrayWriter;
 import io.cassette.storage.io.DataReader;
 import io.cassette.storage.io.DataWriter;
@@ -28,6 +28,7 @@ import java.util.List;
  */
 final class PaxosCodec {
   static final int VERSION = 1;
+  private static final VersionedPayload FORMAT = new VersionedPayload(VERSION, "paxos payload");
 
   private PaxosCodec() {}
 
@@ -43,7 +44,7 @@ final class PaxosCodec {
   record StateRecord(String keyspace, String table, byte[] key, PaxosState state) {}
 
   static byte[] prepare(Prepare p) {
-    ByteArrayWriter out = writer();
+    ByteArrayWriter out = FORMAT.writer(128);
     out.writeString(p.keyspace());
     out.writeString(p.table());
     out.writeLengthPrefixed(p.key());
@@ -54,12 +55,12 @@ final class PaxosCodec {
   }
 
   static Prepare prepare(byte[] payload) {
-    DataReader in = reader(payload);
-    return new Prepare(in.readString(), in.readString(), bytes(in), readBallot(in), in.readLong(), in.readByte() != 0);
+    DataReader in = FORMAT.reader(payload);
+    return new Prepare(in.readString(), in.readString(), VersionedPayload.bytes(in), readBallot(in), in.readLong(), in.readByte() != 0);
   }
 
   static byte[] promise(Promise p) {
-    ByteArrayWriter out = writer();
+    ByteArrayWriter out = FORMAT.writer(128);
     out.writeByte(p.promised() ? 1 : 0);
     writeBallot(out, p.latest());
     if (p.promised()) {
@@ -74,7 +75,7 @@ final class PaxosCodec {
   }
 
   static Promise promise(byte[] payload, String keyspace, String table) {
-    DataReader in = reader(payload);
+    DataReader in = FORMAT.reader(payload);
     boolean promised = in.readByte() != 0;
     Ballot latest = readBallot(in);
     if (!promised) {
@@ -87,7 +88,7 @@ final class PaxosCodec {
   }
 
   static byte[] propose(Propose p) {
-    ByteArrayWriter out = writer();
+    ByteArrayWriter out = FORMAT.writer(128);
     out.writeString(p.keyspace());
     out.writeString(p.table());
     out.writeLengthPrefixed(p.key());
@@ -96,19 +97,19 @@ final class PaxosCodec {
   }
 
   static Propose propose(byte[] payload) {
-    DataReader in = reader(payload);
-    return new Propose(in.readString(), in.readString(), bytes(in), readProposal(in));
+    DataReader in = FORMAT.reader(payload);
+    return new Propose(in.readString(), in.readString(), VersionedPayload.bytes(in), readProposal(in));
   }
 
   static byte[] accepted(Accepted a) {
-    ByteArrayWriter out = writer();
+    ByteArrayWriter out = FORMAT.writer(128);
     out.writeByte(a.accepted() ? 1 : 0);
     writeBallot(out, a.latest());
     return out.toByteArray();
   }
 
   static Accepted accepted(byte[] payload) {
-    DataReader in = reader(payload);
+    DataReader in = FORMAT.reader(payload);
     return new Accepted(in.readByte() != 0, readBallot(in));
   }
 
@@ -117,7 +118,7 @@ final class PaxosCodec {
   }
 
   static byte[] state(StateRecord r) {
-    ByteArrayWriter out = writer();
+    ByteArrayWriter out = FORMAT.writer(128);
     out.writeString(r.keyspace());
     out.writeString(r.table());
     out.writeLengthPrefixed(r.key());
@@ -128,10 +129,10 @@ final class PaxosCodec {
   }
 
   static StateRecord state(byte[] payload) {
-    DataReader in = reader(payload);
+    DataReader in = FORMAT.reader(payload);
     String ks = in.readString();
     String table = in.readString();
-    byte[] key = bytes(in);
+    byte[] key = VersionedPayload.bytes(in);
     Ballot promised = readBallot(in);
     return new StateRecord(ks, table, key, new PaxosState(promised, readOptional(in), readOptional(in)));
   }
@@ -183,24 +184,5 @@ final class PaxosCodec {
       updates.add(PartitionSerializer.readUpdateBody(in, ks, table));
     }
     return new Proposal(b, updates);
-  }
-
-  private static ByteArrayWriter writer() {
-    ByteArrayWriter out = new ByteArrayWriter(128);
-    out.writeByte(VERSION);
-    return out;
-  }
-
-  private static DataReader reader(byte[] payload) {
-    ByteArrayReader in = new ByteArrayReader(payload);
-    int v = in.remaining() == 0 ? -1 : in.readByte();
-    if (v != VERSION) {
-      throw new StorageException("paxos payload version " + v + " is not " + VERSION);
-    }
-    return in;
-  }
-
-  private static byte[] bytes(DataReader in) {
-    return in.readLengthPrefixed(PartitionSerializer.MAX_VALUE_LENGTH);
   }
 }

@@ -49,6 +49,16 @@ import java.util.concurrent.locks.LockSupport;
  * a counter increment twice). Contention is retried with randomised back-off until the deadline.
  */
 public final class PaxosCoordinator {
+  /**
+   * TEST FAULT, a deliberately broken build for the fault lab (module lab), off unless the JVM
+   * runs with {@code -Dcassette.test_fault.paxos_skip_prepare=true}: no prepare round. The
+   * operation runs on this node's own copy of the partition (no promises, no round in progress
+   * completed, no refresh) and its updates go straight to propose and commit. Two coordinators
+   * can then both apply a compare-and-set, and a serial read can return a stale value; the lab's
+   * linearizability and bank checkers must report it. Never set in production.
+   */
+  static final boolean TEST_FAULT_SKIP_PREPARE = Boolean.getBoolean("cassette.test_fault.paxos_skip_prepare");
+
   private final PaxosReplica self;
   private final Endpoint selfEndpoint;
   private final MessagingService messaging;
@@ -84,7 +94,7 @@ public final class PaxosCoordinator {
         backoff(round, attempt);
       }
       Ballot ballot = clock.next();
-      Prepared prepared = prepare(round, ballot);
+      Prepared prepared = TEST_FAULT_SKIP_PREPARE ? unprepared(round) : prepare(round, ballot);
       if (prepared == null) {
         continue; // refused: newer ballot next time
       }
@@ -193,6 +203,12 @@ public final class PaxosCoordinator {
       }
     }
     return new Prepared(promises, inProgress, latestCommit, maxPromisedBefore.isAfter(newestProposal), reads);
+  }
+
+  /** The test fault's stand-in for a prepare round: this node's copy, nothing promised. */
+  private Prepared unprepared(Round round) {
+    PartitionUpdate here = self.readHere(round.keyspace(), round.table(), round.key());
+    return new Prepared(Map.of(), null, null, false, here == null ? List.of() : List.of(here));
   }
 
   /** Replicas among the promises that lack the newest commit get it; false if they did not all take it. */

@@ -87,6 +87,11 @@ public final class PaxosReplica {
     return PaxosCodec.promise(new PaxosCodec.Promise(true, s.promised(), s.accepted(), s.committed(), read));
   }
 
+  /** This node's copy of a partition, unfiltered, without a promise (only the test fault {@code paxos_skip_prepare}). */
+  PartitionUpdate readHere(String keyspace, String table, byte[] key) {
+    return local.readUnfiltered(keyspace, table, key, ReadQuery.all(System.currentTimeMillis() / 1000), ONE);
+  }
+
   byte[] propose(byte[] payload) {
     PaxosCodec.Propose p = PaxosCodec.propose(payload);
     Proposal v = p.proposal();

@@ -8,6 +8,7 @@ import io.cassette.cql.ClientWarnings;
 import io.cassette.cql.ColumnSpec;
 import io.cassette.cql.Result;
 import io.cassette.cql.language.parser.Statement;
+import io.cassette.cql.language.schema.ColumnMetadata;
 import io.cassette.cql.language.schema.Schema;
 import io.cassette.cql.language.schema.TableMetadata;
 import io.cassette.cql.language.types.Types;
@@ -123,6 +124,7 @@ public final class BatchExecution implements Executable {
     }
     long ts = batchTimestamp != null ? batchTimestamp : batchCtx.timestamp();
     if (conditional) {
+      ModificationStatement.checkSerialConsistency(batchCtx);
       return runConditional(statements, ctxs, batchCtx);
     }
     List<PartitionUpdate> updates = new ArrayList<>();
@@ -216,6 +218,13 @@ public final class BatchExecution implements Executable {
 
   private static Result runConditional(List<ModificationStatement> statements, List<QueryContext> ctxs,
                                        QueryContext batchCtx) {
+    Set<String> tables = new LinkedHashSet<>();
+    for (ModificationStatement s : statements) {
+      tables.add(s.table.keyspace + "." + s.table.name);
+    }
+    if (tables.size() > 1) {
+      throw invalid("Batch with conditions cannot span multiple tables"); // checked before partitions, as Cassandra
+    }
     Set<String> partitions = new LinkedHashSet<>();
     byte[] key = null;
     for (int i = 0; i < statements.size(); i++) {
@@ -243,20 +252,65 @@ public final class BatchExecution implements Executable {
                                        List<PartitionUpdate> writes) {
     ModificationStatement first = statements.get(0);
     {
+      // As Cassandra: every condition is checked; if one fails, the answer is [applied] false
+      // with the current row of each conditional statement (those that exist, each once), its
+      // primary key and the conditions' columns, or every column when one checks existence.
+      boolean failed = false;
+      boolean everyColumn = false;
+      Set<ColumnMetadata> columns = new LinkedHashSet<>();
+      List<RowView> rows = new ArrayList<>();
+      Set<List<ByteBuffer>> seenRows = new java.util.HashSet<>();
       for (int i = 0; i < statements.size(); i++) {
         ModificationStatement s = statements.get(i);
         if (!s.isConditional()) {
           continue;
         }
         RowView current = s.currentRow(ctxs.get(i), reader, key);
-        List<ByteBuffer> failure = s.check(ctxs.get(i), current);
-        if (failure != null) {
-          List<ColumnSpec> specs = new ArrayList<>();
-          specs.add(new ColumnSpec(s.table.keyspace, s.table.name, "[applied]", Types.BOOLEAN));
-          List<ByteBuffer> row = new ArrayList<>();
-          row.add(failure.get(0));
-          return new Result.Rows(specs, List.of(row), null);
+        failed |= s.check(ctxs.get(i), current) != null;
+        everyColumn |= s.checksExistence();
+        columns.addAll(s.conditionColumns());
+        if (current != null) {
+          List<ByteBuffer> pk = new ArrayList<>();
+          for (ColumnMetadata c : primaryKey(s.table)) {
+            byte[] v = current.value(c);
+            pk.add(v == null ? null : ByteBuffer.wrap(v));
+          }
+          if (seenRows.add(pk)) {
+            rows.add(current);
+          }
         }
+      }
+      if (failed) {
+        List<ColumnMetadata> shown = new ArrayList<>();
+        if (everyColumn) {
+          shown.addAll(first.table.columns);
+        } else if (!rows.isEmpty()) {
+          shown.addAll(primaryKey(first.table));
+          for (ColumnMetadata c : columns) {
+            if (!shown.contains(c)) {
+              shown.add(c);
+            }
+          }
+        }
+        if (rows.isEmpty()) {
+          shown.clear();
+        }
+        List<ColumnSpec> specs = new ArrayList<>();
+        specs.add(new ColumnSpec(first.table.keyspace, first.table.name, "[applied]", Types.BOOLEAN));
+        for (ColumnMetadata c : shown) {
+          specs.add(new ColumnSpec(first.table.keyspace, first.table.name, c.name(), c.type()));
+        }
+        List<List<ByteBuffer>> out = new ArrayList<>();
+        for (RowView r : rows.isEmpty() ? java.util.Collections.<RowView>singletonList(null) : rows) {
+          List<ByteBuffer> row = new ArrayList<>();
+          row.add(ByteBuffer.wrap(Values.ofBoolean(false)));
+          for (ColumnMetadata c : shown) {
+            byte[] v = r.value(c);
+            row.add(v == null ? null : ByteBuffer.wrap(v));
+          }
+          out.add(row);
+        }
+        return new Result.Rows(specs, out, null);
       }
       long ts = batchCtx.services.clock().nextMicros();
       List<PartitionUpdate> updates = new ArrayList<>();
@@ -269,6 +323,10 @@ public final class BatchExecution implements Executable {
       return new Result.Rows(List.of(new ColumnSpec(first.table.keyspace, first.table.name, "[applied]",
           Types.BOOLEAN)), List.of(row), null);
     }
+  }
+
+  private static List<ColumnMetadata> primaryKey(TableMetadata table) {
+    return table.columns.subList(0, table.partitionKey.size() + table.clustering.size());
   }
 
   private static void warnSize(List<PartitionUpdate> updates) {

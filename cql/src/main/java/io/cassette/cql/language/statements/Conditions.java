@@ -172,17 +172,23 @@ final class Conditions implements Iterable<Conditions.Cond> {
     if (ok) {
       return null;
     }
+    if (current == null) {
+      return fail; // Cassandra: no row, so [applied] alone
+    }
+    for (ColumnMetadata c : columns()) {
+      byte[] v = current.value(c);
+      fail.add(v == null ? null : ByteBuffer.wrap(v));
+    }
+    return fail;
+  }
+
+  /** The columns the conditions name, in the conditions' order, each once (the [applied]=false row's). */
+  Set<ColumnMetadata> columns() {
     Set<ColumnMetadata> seen = new LinkedHashSet<>();
     for (Cond c : list) {
       seen.add(c.column());
     }
-    for (ColumnMetadata c : table.columns) {
-      if (seen.contains(c)) {
-        byte[] v = current == null ? null : current.value(c);
-        fail.add(v == null ? null : ByteBuffer.wrap(v));
-      }
-    }
-    return fail;
+    return seen;
   }
 
   private static boolean holds(Cond c, byte[] cur, QueryContext ctx) {

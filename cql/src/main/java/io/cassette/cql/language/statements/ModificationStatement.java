@@ -118,6 +118,9 @@ public final class ModificationStatement implements Executable {
     if (where.hasToken) {
       throw invalid("The token function cannot be used in WHERE clauses for " + kind + " statements");
     }
+    if (table.isCounter && isConditional()) {
+      throw invalid("Conditional updates are not supported on counter tables"); // Cassandra's check, at prepare
+    }
     List<String> missing = new ArrayList<>();
     for (ColumnMetadata c : table.partitionKey) {
       if (where.partition[c.position()] == null) {
@@ -159,7 +162,7 @@ public final class ModificationStatement implements Executable {
       }
     }
     if (kind == Kind.DELETE && deleteRows && where.sliceColumns > 0 && (!conditions.isEmpty() || ifExists)) {
-      throw invalid("DELETE statements must restrict all PRIMARY KEY columns with equality relations in order to use IF conditions");
+      throw invalid("DELETE statements must restrict all PRIMARY KEY columns with equality relations in order to delete non static columns");
     }
     if (isConditional()) {
       if (timestamp != null) {
@@ -167,7 +170,7 @@ public final class ModificationStatement implements Executable {
       }
       if (kind == Kind.DELETE && deleteRows && !where.clusteringComplete() && !table.clustering.isEmpty()
           && !onlyStatic) {
-        throw invalid("DELETE statements must restrict all PRIMARY KEY columns with equality relations in order to use IF conditions");
+        throw invalid("DELETE statements must restrict all PRIMARY KEY columns with equality relations in order to delete non static columns");
       }
     }
     boolean nr = false;
@@ -234,6 +237,16 @@ public final class ModificationStatement implements Executable {
 
   boolean isConditional() {
     return ifNotExists || ifExists || !conditions.isEmpty();
+  }
+
+  /** IF NOT EXISTS or IF EXISTS: a failed conditional batch then shows every column. */
+  boolean checksExistence() {
+    return ifNotExists || ifExists;
+  }
+
+  /** The columns this statement's IF names, in order. */
+  Set<ColumnMetadata> conditionColumns() {
+    return conditions.columns();
   }
 
   boolean isCounter() {
@@ -462,7 +475,17 @@ public final class ModificationStatement implements Executable {
     return dedup;
   }
 
+  /** Cassandra refuses a Paxos round at a serial level that is not one (e.g. QUORUM). */
+  static void checkSerialConsistency(QueryContext ctx) {
+    io.cassette.coordinator.ConsistencyLevel serial = ctx.request().serialConsistency();
+    if (serial != io.cassette.coordinator.ConsistencyLevel.SERIAL
+        && serial != io.cassette.coordinator.ConsistencyLevel.LOCAL_SERIAL) {
+      throw invalid("Invalid consistency for conditional update. Must be one of SERIAL or LOCAL_SERIAL");
+    }
+  }
+
   private Result executeConditional(QueryContext ctx) {
+    checkSerialConsistency(ctx);
     List<byte[]> keys = where.partitionKeys(ctx);
     if (keys.size() != 1) {
       throw invalid("IN on the partition key is not supported with conditional " + (kind == Kind.DELETE ? "deletions" : "updates"));
@@ -489,15 +512,9 @@ public final class ModificationStatement implements Executable {
           for (ColumnMetadata c : table.columns) {
             specs.add(new ColumnSpec(table.keyspace, table.name, c.name(), c.type()));
           }
-        } else if (!ifExists) {
-          Set<ColumnMetadata> seen = new LinkedHashSet<>();
-          for (Conditions.Cond c : conditions) {
-            seen.add(c.column());
-          }
-          for (ColumnMetadata c : table.columns) {
-            if (seen.contains(c)) {
-              specs.add(new ColumnSpec(table.keyspace, table.name, c.name(), c.type()));
-            }
+        } else if (!ifExists && failure.size() > 1) {
+          for (ColumnMetadata c : conditions.columns()) {
+            specs.add(new ColumnSpec(table.keyspace, table.name, c.name(), c.type()));
           }
         }
         return new Result.Rows(specs, List.of(failure), null);
