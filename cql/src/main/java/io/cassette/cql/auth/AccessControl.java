@@ -124,6 +124,11 @@ public final class AccessControl {
     ready = true;
   }
 
+  /** Whether system_auth and the default role are set up here (role statements are refused before). */
+  public boolean isReady() {
+    return ready;
+  }
+
   // ------------------------------------------------------------------ checks before statements
 
   /**

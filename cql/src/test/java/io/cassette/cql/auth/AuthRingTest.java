@@ -38,6 +38,7 @@ class AuthRingTest {
   static RingHarness ring;
   static final List<CqlServer> servers = new ArrayList<>();
   static final List<InetSocketAddress> addresses = new ArrayList<>();
+  static final List<AccessControl> controls = new ArrayList<>();
 
   @BeforeAll
   static void start() throws Exception {
@@ -51,6 +52,13 @@ class AuthRingTest {
           .withAuthenticator(access.authenticator()), language);
       addresses.add(server.start());
       servers.add(server);
+      controls.add(access);
+    }
+    // Each node sets system_auth up once the ring answers; role statements are refused before.
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+    while (!controls.stream().allMatch(AccessControl::isReady)) {
+      assertThat(System.nanoTime()).as("system_auth set up on every node within 60 s").isLessThan(deadline);
+      Thread.sleep(50);
     }
   }
 
