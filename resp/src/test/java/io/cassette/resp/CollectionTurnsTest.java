@@ -161,6 +161,29 @@ class CollectionTurnsTest {
       writesServed += (int) hmset[0];
       assertThat(writesServed).as("witness PINGs answered during the big writes and SORT STORE")
           .isGreaterThanOrEqualTo(4);
+
+      // The elements such commands hold count against one node-wide budget: four HGETALLs of
+      // 100,000 fields at once took a 64 MiB node's heap. Past it the command gets -OOM, the
+      // count is given back, and the node serves on.
+      io.cassette.resp.server.ServerContext ctx = server.server.context();
+      long budget = ctx.heldInTurnsBudget;
+      ctx.heldInTurnsBudget = 100_000;
+      try {
+        big.command("HGETALL", "h2");
+        assertThat(big.reply()).startsWith("-OOM HGETALL result does not fit the node's memory");
+        witness.command("PING");
+        assertThat(witness.reply()).isEqualTo("+PONG\r\n");
+      } finally {
+        ctx.heldInTurnsBudget = budget;
+      }
+      big.command("HGETALL", "h2");
+      assertThat(big.reply()).startsWith("*" + (2 * N) + "\r\n");
+      // (given back just after the reply is written: wait for it, bounded)
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (ctx.heldInTurns != 0 && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      assertThat(ctx.heldInTurns).as("every command gave its count back").isZero();
     }
   }
 }

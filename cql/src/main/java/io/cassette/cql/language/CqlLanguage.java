@@ -1,7 +1,5 @@
 package io.cassette.cql.language;
 
-import io.cassette.cql.language.parser.StatementLimits;
-
 import io.cassette.coordinator.Coordinator;
 import io.cassette.coordinator.CoordinatorException;
 import io.cassette.cql.BatchStatement;
@@ -21,6 +19,7 @@ import io.cassette.cql.auth.AuthStatementParser;
 import io.cassette.cql.auth.PreparedAuthStatement;
 import io.cassette.cql.language.parser.Parser;
 import io.cassette.cql.language.parser.Statement;
+import io.cassette.cql.language.parser.StatementLimits;
 import io.cassette.cql.language.schema.SchemaManager;
 import io.cassette.cql.language.statements.BatchExecution;
 import io.cassette.cql.language.statements.Executable;

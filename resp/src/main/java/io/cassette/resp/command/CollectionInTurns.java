@@ -111,12 +111,30 @@ final class CollectionInTurns {
     return 48L + (element == null ? 0 : element.length);
   }
 
-  /** Refuses a result past the client's hard output limit: its reply would close the client anyway. */
+  /**
+   * Counts {@code heldBytes}, what the command holds for its reply so far, and refuses a result
+   * past the client's hard output limit (its reply would close the client anyway) or past what
+   * is left of the node's budget for all such results ({@link ServerContext#heldInTurnsBudget}):
+   * the command ends with an error and its elements are dropped, the node and its other
+   * clients go on. The count is given back by {@link #release} when the command ends.
+   */
   static void check(CommandContext c, long heldBytes) {
+    String name = c.spec.name().toUpperCase(java.util.Locale.ROOT);
     long hard = c.server.outputs.normal().hard();
     if (hard > 0 && heldBytes > hard) {
-      throw new RedisException("ERR " + c.spec.name().toUpperCase(java.util.Locale.ROOT)
-          + " result exceeds the client output buffer limit");
+      throw new RedisException("ERR " + name + " result exceeds the client output buffer limit");
     }
+    c.server.heldInTurns += heldBytes - c.heldCounted;
+    c.heldCounted = heldBytes;
+    if (c.server.heldInTurns > c.server.heldInTurnsBudget && heldBytes > ROWS_PER_STEP * 64L) {
+      throw new RedisException("OOM " + name + " result does not fit the node's memory for results in"
+          + " progress (other clients' big results hold it); try again later");
+    }
+  }
+
+  /** Gives back what {@link #check} counted for {@code c}; the command's end (KeysInTurns' cleanup). */
+  static void release(CommandContext c) {
+    c.server.heldInTurns -= c.heldCounted;
+    c.heldCounted = 0;
   }
 }
