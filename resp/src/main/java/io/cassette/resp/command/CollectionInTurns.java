@@ -116,7 +116,9 @@ final class CollectionInTurns {
    * past the client's hard output limit (its reply would close the client anyway) or past what
    * is left of the node's budget for all such results ({@link ServerContext#heldInTurnsBudget}):
    * the command ends with an error and its elements are dropped, the node and its other
-   * clients go on. The count is given back by {@link #release} when the command ends.
+   * clients go on. The count is given back by {@link #release} when the command ends: call it
+   * only from a step of {@link KeysInTurns#steps}, whose end (reply, error or a client gone)
+   * releases it.
    */
   static void check(CommandContext c, long heldBytes) {
     String name = c.spec.name().toUpperCase(java.util.Locale.ROOT);
