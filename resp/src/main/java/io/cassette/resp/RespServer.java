@@ -82,6 +82,11 @@ public final class RespServer implements AutoCloseable {
   private EventLoopGroup bossGroup;
   private EventLoopGroup workerGroup;
   private ServerContext server;
+
+  /** What every command shares (for tests that lower a node-wide bound); null before start. */
+  public ServerContext context() {
+    return server;
+  }
   private CommandDispatcher dispatcher;
   /** Decoder limits; replaced by CONFIG SET proto-max-bulk-len, read by every decoder. */
   private volatile RespLimits limits;

@@ -171,8 +171,9 @@ public final class CassetteNode implements AutoCloseable {
         language.preparedStatementsCacheSize(config.bytes(ConfigKeys.PREPARED_STATEMENTS_CACHE_SIZE));
       }
       language.resultSizeLimits(resultSizeLimits());
-      CqlLanguage.statementLimits(intOr(ConfigKeys.CQL_MAX_STATEMENT_TOKENS, 0),
-          intOr(ConfigKeys.ITEMS_PER_COLLECTION_FAIL_THRESHOLD, 0), intOr(ConfigKeys.CQL_MAX_NESTING_DEPTH, 0));
+      language.statementLimits(io.cassette.cql.language.parser.StatementLimits.of(
+          intOr(ConfigKeys.CQL_MAX_STATEMENT_TOKENS, 0), intOr(ConfigKeys.ITEMS_PER_COLLECTION_FAIL_THRESHOLD, 0),
+          intOr(ConfigKeys.CQL_MAX_NESTING_DEPTH, 0)));
       CqlServer cql = new CqlServer(cqlOptions(host, cqlPort, access.authenticator()), language)
           .tls(DoorTls.cql(config));
       if (config.isSet(ConfigKeys.NATIVE_TRANSPORT_MAX_UNREAD_RESPONSE_DATA)) {

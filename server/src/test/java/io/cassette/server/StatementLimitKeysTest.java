@@ -91,8 +91,6 @@ class StatementLimitKeysTest {
         s.getOutputStream().write(("*16\r\n$4\r\nECHO\r\n" + "$1\r\nx\r\n".repeat(15)).getBytes(StandardCharsets.US_ASCII));
         assertThat(line(s.getInputStream())).startsWith("-ERR wrong number of arguments");
       }
-    } finally {
-      CqlLanguage.statementLimits(0, 0, 0);
     }
   }
 

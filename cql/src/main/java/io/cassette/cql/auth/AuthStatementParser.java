@@ -2,7 +2,7 @@ package io.cassette.cql.auth;
 
 import io.cassette.cql.CqlException;
 import io.cassette.cql.language.Errors;
-import io.cassette.cql.language.parser.Lexer;
+import io.cassette.cql.language.parser.StatementLimits;
 import io.cassette.cql.language.parser.Token;
 import io.cassette.cql.language.parser.Token.Kind;
 import io.cassette.cql.language.parser.TokenCursor;
@@ -25,8 +25,8 @@ import java.util.Set;
  * variables. Not thread-safe; one instance per statement.
  */
 public final class AuthStatementParser extends TokenCursor {
-  private AuthStatementParser(String query) {
-    super(query, Lexer.MAX_TOKENS);
+  private AuthStatementParser(String query, StatementLimits limits) {
+    super(query, limits.maxTokens(), limits.maxTokens());
   }
 
   /**
@@ -80,9 +80,14 @@ public final class AuthStatementParser extends TokenCursor {
     return i;
   }
 
-  /** Parses one statement (an optional trailing ';' is allowed). */
+  /** Parses one statement (an optional trailing ';' is allowed), with this JVM's default bounds. */
   public static AuthStatement parse(String query) {
-    AuthStatementParser p = new AuthStatementParser(query);
+    return parse(query, StatementLimits.DEFAULTS);
+  }
+
+  /** Parses one statement of a client of a node with these bounds. */
+  public static AuthStatement parse(String query, StatementLimits limits) {
+    AuthStatementParser p = new AuthStatementParser(query, limits);
     AuthStatement s = p.statement();
     p.accept(";");
     if (p.peek().kind() != Kind.EOF) {

@@ -19,6 +19,7 @@ import io.cassette.cql.auth.AuthStatementParser;
 import io.cassette.cql.auth.PreparedAuthStatement;
 import io.cassette.cql.language.parser.Parser;
 import io.cassette.cql.language.parser.Statement;
+import io.cassette.cql.language.parser.StatementLimits;
 import io.cassette.cql.language.schema.SchemaManager;
 import io.cassette.cql.language.statements.BatchExecution;
 import io.cassette.cql.language.statements.Executable;
@@ -97,18 +98,17 @@ public final class CqlLanguage implements QueryHandler {
   }
 
   /**
-   * The statement bounds, process-wide (one node per JVM): tokens of one request
+   * This node's bounds on a client's statements ({@link StatementLimits}): tokens of one request
    * ({@code cql_max_statement_tokens}), elements of one collection write
    * ({@code items_per_collection_fail_threshold}), nesting of terms, selectors, types and JSON
-   * ({@code cql_max_nesting_depth}). A value {@code <= 0} restores that bound's default.
+   * ({@code cql_max_nesting_depth}). Per node: another node in the same JVM keeps its own.
    */
-  public static void statementLimits(int maxTokens, int maxCollectionItems, int maxNesting) {
-    io.cassette.cql.language.parser.Lexer.MAX_TOKENS = maxTokens > 0 ? maxTokens
-        : io.cassette.cql.language.parser.Lexer.defaultMaxTokens();
-    io.cassette.cql.language.statements.CellCodec.MAX_COLLECTION_ITEMS = maxCollectionItems > 0 ? maxCollectionItems
-        : io.cassette.cql.language.statements.CellCodec.defaultMaxCollectionItems();
-    io.cassette.cql.language.parser.Parser.MAX_NESTING = maxNesting > 0 ? maxNesting
-        : io.cassette.cql.language.parser.Parser.DEFAULT_MAX_NESTING;
+  public void statementLimits(StatementLimits limits) {
+    services.statementLimits().set(limits);
+  }
+
+  private StatementLimits limits() {
+    return services.statementLimits().get();
   }
 
   /** The language over {@code coordinator}, through which every read, write and schema change goes. */
@@ -121,7 +121,8 @@ public final class CqlLanguage implements QueryHandler {
     SchemaManager schema = new SchemaManager(coordinator);
     this.services = new Services(schema, coordinator, new MicrosClock(), node, new TraceStore(node), tombstones,
         new java.util.concurrent.atomic.AtomicReference<>(ResultSizeLimits.forFrame(
-            io.cassette.cql.transport.CqlLimits.defaultMaxFrameBytes(Runtime.getRuntime().maxMemory()))));
+            io.cassette.cql.transport.CqlLimits.defaultMaxFrameBytes(Runtime.getRuntime().maxMemory()))),
+        new java.util.concurrent.atomic.AtomicReference<>(StatementLimits.DEFAULTS));
     this.compiler = new StatementCompiler(services);
     this.access = new AccessControl(AuthSettings.allowAll(), schema, this::internal, node);
   }
@@ -167,13 +168,13 @@ public final class CqlLanguage implements QueryHandler {
       Tracing.trace("Parsing " + query);
       String ks = options.keyspace() != null ? options.keyspace() : state.keyspace();
       if (AuthStatementParser.isAuthStatement(query)) {
-        io.cassette.cql.auth.AuthStatement a = AuthStatementParser.parse(query);
+        io.cassette.cql.auth.AuthStatement a = AuthStatementParser.parse(query, limits());
         if (!options.values().isEmpty()) { // these statements have no markers
           throw Errors.invalid("Invalid amount of bind variables");
         }
         return access.execute(a, state, ks);
       }
-      Statement s = Parser.parse(query);
+      Statement s = Parser.parse(query, limits());
       Tracing.trace("Preparing statement");
       Executable e = compiler.compile(s, ks);
       access.check(state, s, ks);
@@ -191,8 +192,8 @@ public final class CqlLanguage implements QueryHandler {
     return guard(null, new String[1], () -> {
       String ks = keyspace != null ? keyspace : state.keyspace();
       // A role statement is kept unparsed-for-data (parsed null): it checks its own permissions.
-      Statement s = AuthStatementParser.isAuthStatement(query) ? null : Parser.parse(query);
-      Executable e = s == null ? new PreparedAuthStatement(AuthStatementParser.parse(query), ks, this::access)
+      Statement s = AuthStatementParser.isAuthStatement(query) ? null : Parser.parse(query, limits());
+      Executable e = s == null ? new PreparedAuthStatement(AuthStatementParser.parse(query, limits()), ks, this::access)
           : compiler.compile(s, ks);
       byte[] id = md5((ks == null ? "" : ks) + query);
       prepared.put(id, new Prepared(query, ks, s, e, services.schema().current().epoch(),
@@ -347,11 +348,12 @@ public final class CqlLanguage implements QueryHandler {
       List<QueryContext> ctxs = new ArrayList<>();
       // The statements of one request share the parser's token bound; each also costs a few
       // (its compiled form and context), prepared ones included.
-      int[] tokensLeft = {io.cassette.cql.language.parser.Lexer.MAX_TOKENS};
+      StatementLimits limits = limits();
+      int[] tokensLeft = {limits.maxTokens()};
       for (BatchStatement b : statements) {
         tokensLeft[0] -= TOKENS_PER_BATCH_STATEMENT;
         if (tokensLeft[0] < 0) {
-          throw Errors.invalid("Batch too large: more than " + io.cassette.cql.language.parser.Lexer.MAX_TOKENS
+          throw Errors.invalid("Batch too large: more than " + limits.maxTokens()
               + " tokens in one request on this node (" + statements.size() + " statements); split it");
         }
         Executable e;
@@ -359,7 +361,7 @@ public final class CqlLanguage implements QueryHandler {
           e = lookup(b.preparedId());
           checkPrepared(state, b.preparedId());
         } else {
-          Statement s = Parser.parse(b.query(), tokensLeft);
+          Statement s = Parser.parse(b.query(), tokensLeft, limits);
           if (!(s instanceof Statement.Insert || s instanceof Statement.Update || s instanceof Statement.Delete)) {
             throw Errors.invalid("Invalid statement in batch: only UPDATE, INSERT and DELETE statements are allowed.");
           }

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Client-controlled nesting (function calls, parentheses, collection and tuple literals, casts,
- * operator chains, nested types, JSON) never exhausts the stack: past {@link Parser#MAX_NESTING}
+ * operator chains, nested types, JSON) never exhausts the stack: past {@link Parser#DEFAULT_MAX_NESTING}
  * it is a SyntaxError (JSON: Invalid), at the limit it works, and nothing is ever a SERVER_ERROR.
  * Runs on a thread with a 512 KB stack, half the JVM's default, as a small board might have.
  * Cassandra 5.0.4 itself answers SERVER_ERROR "java.lang.StackOverflowError" to most of these
@@ -66,11 +66,11 @@ class NestingLimitTest {
         f.run("CREATE TABLE ks.t (k int PRIMARY KEY, l list<int>, tu tuple<int, int>)");
         for (Case c : CASES) {
           // Within the limit: whatever the statement means, the answer is not about nesting.
-          CqlException within = attempt(f, c.statement().apply(Parser.MAX_NESTING - 10));
+          CqlException within = attempt(f, c.statement().apply(Parser.DEFAULT_MAX_NESTING - 10));
           if (within != null && (within.code() == ErrorCode.SERVER_ERROR || within.getMessage().contains("nested"))) {
             bad.add(c.name() + " within the limit: " + within.code() + " " + within.getMessage());
           }
-          for (int n : new int[] {Parser.MAX_NESTING + 10, 600, 10_000}) {
+          for (int n : new int[] {Parser.DEFAULT_MAX_NESTING + 10, 600, 10_000}) {
             CqlException e = attempt(f, c.statement().apply(n));
             if (e == null || e.code() != ErrorCode.SYNTAX_ERROR || !e.getMessage().contains("nested too deeply")) {
               bad.add(c.name() + " x" + n + ": " + (e == null ? "accepted" : e.code() + " " + e.getMessage()));

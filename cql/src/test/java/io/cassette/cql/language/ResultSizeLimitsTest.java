@@ -146,4 +146,31 @@ class ResultSizeLimitsTest {
     // The node's own unpaged reads (auth, schema) stay small and unaffected.
     assertThat(f.rows("SELECT count(*) FROM system_schema.columns")).hasSize(1);
   }
+
+  /**
+   * A SELECT through a secondary index read the whole index partition of the value at once: one
+   * value shared by every row of a table put all its entries in the heap, whatever the page. Now
+   * it is read 1,000 entries at a time, after the last: 1,100 rows of one value (two pieces)
+   * answer whole unpaged, join up page by page, and past the fail threshold fail as any SELECT.
+   */
+  @Test
+  void anIndexPartitionIsReadInPiecesAndBounded() {
+    f.run("CREATE TABLE ix (k int, c int, g int, v text, PRIMARY KEY (k, c))");
+    f.run("CREATE INDEX ON ix (g)");
+    for (int k = 0; k < 20; k++) {
+      for (int c = 0; c < 55; c++) {
+        f.run("INSERT INTO ix (k, c, g, v) VALUES (" + k + ", " + c + ", 1, 'v" + k + "_" + c + "')");
+      }
+    }
+    f.run("INSERT INTO ix (k, c, g, v) VALUES (99, 0, 2, 'other')");
+    List<String> whole = f.rows("SELECT k, c, v FROM ix WHERE g = 1");
+    assertThat(whole).hasSize(1100).doesNotContain("99, 0, 'other'");
+    f.cql.resultSizeLimits(new ResultSizeLimits(7000, 1L << 30));
+    int[] pages = {0};
+    assertThat(paged("SELECT k, c, v FROM ix WHERE g = 1", 5000, pages)).containsExactlyElementsOf(whole);
+    assertThat(pages[0]).as("pages end at the byte budget").isGreaterThan(10);
+    f.cql.resultSizeLimits(new ResultSizeLimits(1000, 20_000));
+    assertThatThrownBy(() -> f.rows("SELECT k, c, v FROM ix WHERE g = 1"))
+        .isInstanceOf(ReplicaException.ReadFailure.class).hasMessageContaining("READ_SIZE");
+  }
 }

@@ -11,7 +11,7 @@ import java.util.function.Consumer;
 /**
  * A huge collection read in chunks on turns of the command thread ({@link KeysInTurns#steps}):
  * SMEMBERS, SUNION/SINTER/SDIFF (+STORE), HGETALL/HKEYS/HVALS and LRANGE of more than
- * {@link #ROWS_PER_STEP} elements. Before, one SMEMBERS of a million members held every other
+ * {@link #ROWS_PER_STEP} elements; and big variadic writes ({@link #arguments}). Before, one SMEMBERS of a million members held every other
  * client for as long as the whole read took. The elements wait in the heap until the reply is
  * written, bounded by the client's hard output limit ({@link #check}).
  *
@@ -115,17 +115,70 @@ final class CollectionInTurns {
     };
   }
 
+  /** One chunk of a variadic write: applies arguments {@code from} (inclusive) to {@code to} (exclusive). */
+  interface ArgumentChunk {
+    /** Applies the chunk as the whole command would, in its own commit; returns its count for the reply. */
+    long apply(int from, int to);
+  }
+
+  /**
+   * A variadic write of many elements (SADD, SREM, HSET, HMSET, HDEL) in chunks of
+   * {@link #ROWS_PER_STEP} elements ({@code stride} arguments each, from argument {@code first}),
+   * each chunk its own commit on a turn of the command thread; {@code finish} writes the reply
+   * from the counts added up. Answers false, having done nothing, when the command is small or
+   * may not wait (inside EXEC): then the caller runs it whole, as before.
+   *
+   * <p>Outside MULTI such a write is therefore not isolated: another client may see the first
+   * chunks and not yet the last, as with a pipeline of smaller SADDs; each chunk reads the key
+   * afresh, so a key removed or retyped meanwhile is handled as a new command would.
+   */
+  static boolean arguments(CommandContext c, int first, int stride, ArgumentChunk chunk,
+                           java.util.function.ObjLongConsumer<io.cassette.resp.protocol.Reply> finish) {
+    if (!inTurns(c, (c.argc() - first) / stride)) {
+      return false;
+    }
+    long[] total = {0};
+    int[] next = {first};
+    KeysInTurns.steps(c, () -> {
+      int to = (int) Math.min(c.argc(), next[0] + (long) ROWS_PER_STEP * stride);
+      total[0] += chunk.apply(next[0], to);
+      next[0] = to;
+      return to >= c.argc();
+    }, r -> finish.accept(r, total[0]), () -> { });
+    return true;
+  }
+
   /** Heap an element kept for the reply takes: its bytes and about 48 of object. */
   static long held(byte[] element) {
     return 48L + (element == null ? 0 : element.length);
   }
 
-  /** Refuses a result past the client's hard output limit: its reply would close the client anyway. */
+  /**
+   * Counts {@code heldBytes}, what the command holds for its reply so far, and refuses a result
+   * past the client's hard output limit (its reply would close the client anyway) or past what
+   * is left of the node's budget for all such results ({@link ServerContext#heldInTurnsBudget}):
+   * the command ends with an error and its elements are dropped, the node and its other
+   * clients go on. The count is given back by {@link #release} when the command ends: call it
+   * only from a step of {@link KeysInTurns#steps}, whose end (reply, error or a client gone)
+   * releases it.
+   */
   static void check(CommandContext c, long heldBytes) {
+    String name = c.spec.name().toUpperCase(java.util.Locale.ROOT);
     long hard = c.server.outputs.normal().hard();
     if (hard > 0 && heldBytes > hard) {
-      throw new RedisException("ERR " + c.spec.name().toUpperCase(java.util.Locale.ROOT)
-          + " result exceeds the client output buffer limit");
+      throw new RedisException("ERR " + name + " result exceeds the client output buffer limit");
     }
+    c.server.heldInTurns += heldBytes - c.heldCounted;
+    c.heldCounted = heldBytes;
+    if (c.server.heldInTurns > c.server.heldInTurnsBudget && heldBytes > ROWS_PER_STEP * 64L) {
+      throw new RedisException("OOM " + name + " result does not fit the node's memory for results in"
+          + " progress (other clients' big results hold it); try again later");
+    }
+  }
+
+  /** Gives back what {@link #check} counted for {@code c}; the command's end (KeysInTurns' cleanup). */
+  static void release(CommandContext c) {
+    c.server.heldInTurns -= c.heldCounted;
+    c.heldCounted = 0;
   }
 }

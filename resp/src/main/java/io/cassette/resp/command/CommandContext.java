@@ -16,6 +16,8 @@ public final class CommandContext {
   public final CommandSpec spec;
   /** False when the command runs inside EXEC, where blocking commands must not block. */
   public final boolean mayBlock;
+  /** What this command counts in the node's {@link ServerContext#heldInTurns} ({@link CollectionInTurns#check}). */
+  long heldCounted;
 
   public CommandContext(ServerContext server, Session session, byte[][] args, CommandSpec spec,
                         boolean mayBlock) {

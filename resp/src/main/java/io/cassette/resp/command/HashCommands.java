@@ -34,16 +34,20 @@ final class HashCommands {
       if (c.argc() % 2 != 0) {
         throw new RedisException(Errors.wrongArity("hset"));
       }
-      c.reply().integer(hset(c, false));
+      if (!CollectionInTurns.arguments(c, 2, 2, (from, to) -> hset(c, false, from, to), (r, n) -> r.integer(n))) {
+        c.reply().integer(hset(c, false, 2, c.argc()));
+      }
     });
     t.add("hmset", -4, WRITE | DENY_OOM | FAST, 1, 1, 1, c -> {
       if (c.argc() % 2 != 0) {
         throw new RedisException(Errors.wrongArity("hmset"));
       }
-      hset(c, false);
-      c.reply().ok();
+      if (!CollectionInTurns.arguments(c, 2, 2, (from, to) -> hset(c, false, from, to), (r, n) -> r.ok())) {
+        hset(c, false, 2, c.argc());
+        c.reply().ok();
+      }
     });
-    t.add("hsetnx", 4, WRITE | DENY_OOM | FAST, 1, 1, 1, c -> c.reply().integer(hset(c, true)));
+    t.add("hsetnx", 4, WRITE | DENY_OOM | FAST, 1, 1, 1, c -> c.reply().integer(hset(c, true, 2, c.argc())));
     t.add("hget", 3, READONLY | FAST, 1, 1, 1, c -> {
       KeyMeta m = Keys.read(c, c.arg(1), KeyType.HASH);
       c.reply().bulk(m == null ? null : c.db().subValue(m, field(c.arg(2))));
@@ -126,8 +130,8 @@ final class HashCommands {
         : c.db().subRowsTagged(m, RedisLayout.HASH_FIELD, false, Integer.MAX_VALUE);
   }
 
-  /** HSET/HSETNX: returns the number of fields added. */
-  private static long hset(CommandContext c, boolean onlyNew) {
+  /** HSET/HSETNX of the pairs at arguments {@code from..to-1}, one commit: returns the number of fields added. */
+  private static long hset(CommandContext c, boolean onlyNew, int from, int to) {
     Database db = c.db();
     byte[] key = c.arg(1);
     KeyMeta m = Keys.typed(c, key, KeyType.HASH);
@@ -137,7 +141,7 @@ final class HashCommands {
     }
     // Last value wins for a field given twice; one row per field in the batch.
     Map<ByteBuffer, byte[]> fields = new LinkedHashMap<>();
-    for (int i = 2; i + 1 < c.argc(); i += 2) {
+    for (int i = from; i + 1 < to; i += 2) {
       fields.put(ByteBuffer.wrap(field(c.arg(i))), c.arg(i + 1));
     }
     Batch b = db.batch();
@@ -162,18 +166,24 @@ final class HashCommands {
   }
 
   private static void hdel(CommandContext c) {
+    if (!CollectionInTurns.arguments(c, 2, 1, (from, to) -> hdel(c, from, to), (r, n) -> r.integer(n))) {
+      c.reply().integer(hdel(c, 2, c.argc()));
+    }
+  }
+
+  /** HDEL of the fields at arguments {@code from..to-1}, one commit; returns how many were removed. */
+  private static long hdel(CommandContext c, int from, int to) {
     Database db = c.db();
     byte[] key = c.arg(1);
     KeyMeta m = Keys.typed(c, key, KeyType.HASH);
     if (m == null) {
-      c.reply().integer(0);
-      return;
+      return 0;
     }
     KeyMeta old = KeyCommands.copyOf(m);
     Batch b = db.batch();
     long removed = 0;
     Set<ByteBuffer> seen = new HashSet<>();
-    for (int i = 2; i < c.argc(); i++) {
+    for (int i = from; i < to; i++) {
       byte[] f = field(c.arg(i));
       if (seen.add(ByteBuffer.wrap(f)) && db.subValue(m, f) != null) {
         b.deleteSub(m, f);
@@ -187,7 +197,7 @@ final class HashCommands {
       db.store(b, key, old, m);
     }
     b.commit();
-    c.reply().integer(removed);
+    return removed;
   }
 
   private static void hincrby(CommandContext c) {

@@ -110,7 +110,11 @@ final class KeysInTurns {
    * when the command may not wait (inside EXEC): then all of it runs now.
    */
   static void steps(CommandContext c, java.util.function.BooleanSupplier step, Consumer<Reply> finish,
-                    Runnable cleanup) {
+                    Runnable ownCleanup) {
+    Runnable cleanup = () -> {
+      CollectionInTurns.release(c); // what its elements held counts no more, however it ended
+      ownCleanup.run();
+    };
     KeysInTurns turns = new KeysInTurns(c, 0, 1, null, step, finish, cleanup);
     try {
       boolean done;

@@ -86,6 +86,13 @@ final class SetCommands {
   }
 
   private static void sadd(CommandContext c) {
+    if (!CollectionInTurns.arguments(c, 2, 1, (from, to) -> sadd(c, from, to), (r, n) -> r.integer(n))) {
+      c.reply().integer(sadd(c, 2, c.argc()));
+    }
+  }
+
+  /** SADD of the members at arguments {@code from..to-1}, one commit; returns how many were added. */
+  private static long sadd(CommandContext c, int from, int to) {
     Database db = c.db();
     byte[] key = c.arg(1);
     KeyMeta m = Keys.typed(c, key, KeyType.SET);
@@ -96,7 +103,7 @@ final class SetCommands {
     Set<ByteBuffer> seen = new LinkedHashSet<>();
     Batch b = db.batch();
     long added = 0;
-    for (int i = 2; i < c.argc(); i++) {
+    for (int i = from; i < to; i++) {
       byte[] e = member(c.arg(i));
       if (!seen.add(ByteBuffer.wrap(e))) {
         continue;
@@ -111,22 +118,28 @@ final class SetCommands {
       db.store(b, key, old, m);
     }
     b.commit();
-    c.reply().integer(added);
+    return added;
   }
 
   private static void srem(CommandContext c) {
+    if (!CollectionInTurns.arguments(c, 2, 1, (from, to) -> srem(c, from, to), (r, n) -> r.integer(n))) {
+      c.reply().integer(srem(c, 2, c.argc()));
+    }
+  }
+
+  /** SREM of the members at arguments {@code from..to-1}, one commit; returns how many were removed. */
+  private static long srem(CommandContext c, int from, int to) {
     Database db = c.db();
     byte[] key = c.arg(1);
     KeyMeta m = Keys.typed(c, key, KeyType.SET);
     if (m == null) {
-      c.reply().integer(0);
-      return;
+      return 0;
     }
     KeyMeta old = KeyCommands.copyOf(m);
     Set<ByteBuffer> seen = new LinkedHashSet<>();
     Batch b = db.batch();
     long removed = 0;
-    for (int i = 2; i < c.argc(); i++) {
+    for (int i = from; i < to; i++) {
       byte[] e = member(c.arg(i));
       if (seen.add(ByteBuffer.wrap(e)) && db.subValue(m, e) != null) {
         b.deleteSub(m, e);
@@ -140,7 +153,7 @@ final class SetCommands {
       db.store(b, key, old, m);
     }
     b.commit();
-    c.reply().integer(removed);
+    return removed;
   }
 
   private static void spop(CommandContext c) {

@@ -100,111 +100,206 @@ final class SortCommand {
     if (end >= vectorlen) {
       end = vectorlen - 1;
     }
-    List<Item> vector = new ArrayList<>();
-    if (m != null) {
-      boolean ranged = dontsort && (type == KeyType.LIST || type == KeyType.ZSET)
-          && (start != 0 || end != vectorlen - 1);
-      if (type == KeyType.LIST) {
-        List<Row> rows;
-        if (dontsort && ranged) {
-          rows = end >= start ? (desc
-              ? db.listRange(m, m.tail - 1 - end, m.tail - 1 - start, true, Integer.MAX_VALUE)
-              : db.listRange(m, m.head + start, m.head + end, false, Integer.MAX_VALUE))
-              : List.of();
-        } else if (dontsort && desc) {
-          rows = db.listRange(m, m.head, m.tail - 1, true, Integer.MAX_VALUE);
-        } else {
-          rows = db.listRange(m, m.head, m.tail - 1, false, Integer.MAX_VALUE);
+    SortRun run = new SortRun(c, db, m, type, desc, alpha, dontsort, sortby, gets, storekey, start, end);
+    KeysInTurns.steps(c, run, run::finish, () -> { });
+  }
+
+  /**
+   * One SORT in stages, each a chunk of at most {@link CollectionInTurns#ROWS_PER_STEP} elements on
+   * a turn of the command thread ({@link KeysInTurns#steps}): read the collection, look up the BY
+   * weights, sort (one go, in memory), look up the GETs and, for STORE, write the new list's rows
+   * (committed chunk by chunk under a version no key points to yet), then its metadata row, so
+   * the destination changes at once. A big SORT held every other client for all of it before.
+   * The elements held are bounded by the client's hard output limit ({@link CollectionInTurns#check}).
+   * Outside MULTI the read is not a snapshot (as SMEMBERS in turns); inside EXEC it runs whole.
+   */
+  private static final class SortRun implements java.util.function.BooleanSupplier {
+    private final CommandContext c;
+    private final Database db;
+    private final KeyMeta m;
+    private final KeyType type;
+    private final boolean desc;
+    private final boolean alpha;
+    private final boolean dontsort;
+    private final byte[] sortby;
+    private final List<byte[]> gets;
+    private final byte[] storekey;
+    private long start;
+    private long end;
+    private final List<Item> vector = new ArrayList<>();
+    private long held;
+    private java.util.function.BooleanSupplier reader;
+    /** 0 read, 1 weights, 2 sort, 3 output, 4 done. */
+    private int stage;
+    private int next;
+    private boolean conversionError;
+    private List<byte[]> output;
+    private KeyMeta list;
+    private int outputlen;
+
+    SortRun(CommandContext c, Database db, KeyMeta m, KeyType type, boolean desc, boolean alpha,
+            boolean dontsort, byte[] sortby, List<byte[]> gets, byte[] storekey, long start, long end) {
+      this.c = c;
+      this.db = db;
+      this.m = m;
+      this.type = type;
+      this.desc = desc;
+      this.alpha = alpha;
+      this.dontsort = dontsort;
+      this.sortby = sortby;
+      this.gets = gets;
+      this.storekey = storekey;
+      this.start = start;
+      this.end = end;
+      this.stage = m == null ? 2 : 0;
+      if (m != null) {
+        java.util.function.Consumer<Row> keep = r -> add(r);
+        reader = type == KeyType.LIST
+            ? CollectionInTurns.listRange(db, m, m.head, m.tail - 1, keep)
+            : CollectionInTurns.subRows(db, m, type == KeyType.SET ? RedisLayout.SET_MEMBER : RedisLayout.ZSET_SCORE, keep);
+      }
+    }
+
+    private void add(Row r) {
+      byte[] obj = type == KeyType.LIST ? Database.valueOf(r)
+          : type == KeyType.SET ? RedisLayout.untag(r.clustering())
+          : RedisLayout.memberOfScoreClustering(r.clustering());
+      vector.add(new Item(obj));
+      held += CollectionInTurns.held(obj);
+      CollectionInTurns.check(c, held);
+    }
+
+    @Override
+    public boolean getAsBoolean() {
+      switch (stage) {
+        case 0 -> {
+          if (reader.getAsBoolean()) {
+            // read in ascending order; BY nosort DESC and LIMIT keep Redis's element order
+            if (dontsort && desc && type != KeyType.SET) {
+              java.util.Collections.reverse(vector);
+            }
+            boolean ranged = dontsort && (type == KeyType.LIST || type == KeyType.ZSET)
+                && (start != 0 || end != vector.size() - 1);
+            if (ranged) {
+              List<Item> kept = end >= start
+                  ? new ArrayList<>(vector.subList((int) Math.min(start, vector.size()),
+                      (int) Math.min(end + 1, vector.size())))
+                  : List.of();
+              vector.clear();
+              vector.addAll(kept);
+              end -= start;
+              start = 0;
+            }
+            stage = 1;
+          }
         }
-        for (Row r : rows) {
-          vector.add(new Item(Database.valueOf(r)));
+        case 1 -> {
+          if (dontsort) {
+            stage = 2;
+            break;
+          }
+          int to = Math.min(vector.size(), next + CollectionInTurns.ROWS_PER_STEP);
+          for (; next < to; next++) {
+            Item it = vector.get(next);
+            byte[] byval;
+            if (sortby != null) {
+              byval = lookupByPattern(db, sortby, it.obj);
+              if (byval == null) {
+                continue;
+              }
+            } else {
+              byval = it.obj;
+            }
+            if (alpha) {
+              if (sortby != null) {
+                it.cmp = byval;
+              }
+            } else {
+              Double d = strtod(byval);
+              if (d == null) {
+                conversionError = true;
+              } else {
+                it.score = d;
+              }
+            }
+          }
+          if (next >= vector.size()) {
+            stage = 2;
+          }
         }
-      } else if (type == KeyType.SET) {
-        for (Row r : db.subRowsTagged(m, RedisLayout.SET_MEMBER, false, Integer.MAX_VALUE)) {
-          vector.add(new Item(RedisLayout.untag(r.clustering())));
+        case 2 -> {
+          if (!dontsort) {
+            Comparator<Item> cmp = comparator(alpha, sortby != null);
+            vector.sort(desc ? cmp.reversed() : cmp);
+          }
+          end = Math.min(end, vector.size() - 1); // the collection may have changed between turns
+          outputlen = (int) (gets.isEmpty() ? end - start + 1 : gets.size() * (end - start + 1));
+          if (conversionError) {
+            throw new RedisException("ERR One or more scores can't be converted into double");
+          }
+          next = (int) start;
+          stage = 3;
+          if (storekey == null) {
+            output = new ArrayList<>(Math.max(outputlen, 0));
+          } else if (outputlen > 0) {
+            list = db.newCollection(KeyType.LIST);
+          }
         }
+        case 3 -> {
+          Batch b = list == null ? null : db.batch();
+          long to = Math.min(end, next + (long) CollectionInTurns.ROWS_PER_STEP - 1);
+          for (; next <= to; next++) {
+            Item it = vector.get(next);
+            if (gets.isEmpty()) {
+              emit(b, it.obj);
+            }
+            for (byte[] g : gets) {
+              emit(b, lookupByPattern(db, g, it.obj));
+            }
+          }
+          if (b != null) {
+            b.commit(); // rows of a version no key points to yet
+          }
+          if (next > end) {
+            stage = 4;
+          }
+        }
+        default -> {
+          return true;
+        }
+      }
+      return stage == 4;
+    }
+
+    private void emit(Batch b, byte[] v) {
+      if (b == null) {
+        output.add(v);
       } else {
-        List<Row> rows = db.subRowsTagged(m, RedisLayout.ZSET_SCORE, dontsort && desc,
-            Integer.MAX_VALUE);
-        int from = ranged ? (int) Math.max(start, 0) : 0;
-        int to = ranged ? (int) Math.max(end + 1, from) : rows.size();
-        for (Row r : rows.subList(Math.min(from, rows.size()), Math.min(to, rows.size()))) {
-          vector.add(new Item(RedisLayout.memberOfScoreClustering(r.clustering())));
-        }
-      }
-      if (ranged) {
-        end -= start;
-        start = 0;
+        ListCommands.pushOne(b, list, v == null ? new byte[0] : v, false);
       }
     }
-    boolean conversionError = false;
-    if (!dontsort) {
-      for (Item it : vector) {
-        byte[] byval;
-        if (sortby != null) {
-          byval = lookupByPattern(db, sortby, it.obj);
-          if (byval == null) {
-            continue;
-          }
-        } else {
-          byval = it.obj;
+
+    /** Writes the reply, or for STORE points the destination at the new list (or removes it). */
+    void finish(Reply r) {
+      if (storekey == null) {
+        r.array(Math.max(outputlen, 0));
+        for (byte[] v : output) {
+          r.bulk(v);
         }
-        if (alpha) {
-          if (sortby != null) {
-            it.cmp = byval;
-          }
-        } else {
-          Double d = strtod(byval);
-          if (d == null) {
-            conversionError = true;
-          } else {
-            it.score = d;
-          }
-        }
+        return;
       }
-      Comparator<Item> cmp = comparator(alpha, sortby != null);
-      vector.sort(desc ? cmp.reversed() : cmp);
-    }
-    int outputlen = (int) (gets.isEmpty() ? end - start + 1 : gets.size() * (end - start + 1));
-    if (conversionError) {
-      throw new RedisException("ERR One or more scores can't be converted into double");
-    }
-    if (storekey == null) {
-      Reply r = c.reply();
-      r.array(Math.max(outputlen, 0));
-      for (long j = start; j <= end; j++) {
-        Item it = vector.get((int) j);
-        if (gets.isEmpty()) {
-          r.bulk(it.obj);
-        }
-        for (byte[] g : gets) {
-          r.bulk(lookupByPattern(db, g, it.obj));
-        }
+      KeyMeta old = db.meta(storekey);
+      Batch b = db.batch();
+      if (outputlen > 0) {
+        db.store(b, storekey, old, list);
+        b.commit();
+        c.signalReady(storekey);
+      } else if (old != null) {
+        db.remove(b, storekey, old);
+        b.commit();
       }
-      return;
+      r.integer(Math.max(outputlen, 0));
     }
-    KeyMeta old = db.meta(storekey);
-    Batch b = db.batch();
-    if (outputlen > 0) {
-      KeyMeta list = db.newCollection(KeyType.LIST);
-      for (long j = start; j <= end; j++) {
-        Item it = vector.get((int) j);
-        if (gets.isEmpty()) {
-          ListCommands.pushOne(b, list, it.obj, false);
-        }
-        for (byte[] g : gets) {
-          byte[] v = lookupByPattern(db, g, it.obj);
-          ListCommands.pushOne(b, list, v == null ? new byte[0] : v, false);
-        }
-      }
-      db.store(b, storekey, old, list);
-      b.commit();
-      c.signalReady(storekey);
-    } else if (old != null) {
-      db.remove(b, storekey, old);
-      b.commit();
-    }
-    c.reply().integer(Math.max(outputlen, 0));
   }
 
   private static Comparator<Item> comparator(boolean alpha, boolean byPattern) {

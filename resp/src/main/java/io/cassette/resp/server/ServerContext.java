@@ -72,6 +72,15 @@ public final class ServerContext {
       OutputLimits.forDirectMemory(io.netty.util.internal.PlatformDependent.maxDirectMemory());
   /** Request bytes in flight, reserved by the decoders, released once a request ran. */
   public final io.cassette.resp.protocol.RequestBudget requestBudget;
+  /**
+   * Heap the elements of commands running in turns hold for their replies (SMEMBERS, HGETALL,
+   * LRANGE, SORT... of huge collections), all clients together; command thread only. Four
+   * HGETALLs of 100,000 fields at once took a 64 MiB node's heap (bench/hostile, reads phase).
+   * Written by the command thread only; volatile for tests and INFO.
+   */
+  public volatile long heldInTurns;
+  /** Most {@link #heldInTurns} may reach: a quarter of the heap. */
+  public volatile long heldInTurnsBudget = Runtime.getRuntime().maxMemory() / 4;
   /** Connections beyond this many are refused (Redis maxclients). */
   public volatile long maxClients = 10000;
   /** Longest string value a command may build (Redis checks proto-max-bulk-len). */

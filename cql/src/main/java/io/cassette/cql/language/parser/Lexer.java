@@ -24,42 +24,34 @@ public final class Lexer {
   private static final Pattern NUMBER = Pattern.compile(
       "-?\\d+(\\.\\d*)?([eE][+-]?\\d+)?");
 
-  /**
-   * Most tokens (whitespace and comments included) one request's statements may have. Parsing
-   * costs about a hundred bytes of heap per token before anything runs (the token, its text,
-   * the tree built from it), so a 2 MiB statement of one-character terms (a list literal or IN
-   * list of a million elements, a batch of fifty thousand inserts) took a 64 MiB node's whole
-   * heap. A heap/4096 bound (16,384 at 64 MiB, at most 1,048,576) keeps parsing to a fraction
-   * of the heap; large collections and IN lists are bound as values instead.
-   */
-  public static volatile int MAX_TOKENS = defaultMaxTokens();
-
-  /** heap/4096, 4,096..1,048,576; {@code cql_max_statement_tokens} replaces it (process-wide). */
-  public static int defaultMaxTokens() {
-    return (int) Math.min(1 << 20, Math.max(4096, Runtime.getRuntime().maxMemory() / 4096));
-  }
-
   private final String q;
   private final int maxTokens;
+  /** The node's bound named in the error ({@code maxTokens} may be what a batch has left of it). */
+  private final int nodeLimit;
   private int pos;
   private int line = 1;
   private int lineStart;
   private final List<Token> all = new ArrayList<>();
   private final List<Token> significant = new ArrayList<>();
 
-  private Lexer(String q, int maxTokens) {
+  private Lexer(String q, int maxTokens, int nodeLimit) {
     this.q = q;
     this.maxTokens = maxTokens;
+    this.nodeLimit = nodeLimit;
   }
 
   /** Tokens without whitespace/comments, ending with EOF; {@code all} receives every token. */
   public static List<Token> tokenize(String query, List<Token> all) {
-    return tokenize(query, all, MAX_TOKENS);
+    int max = StatementLimits.DEFAULTS.maxTokens();
+    return tokenize(query, all, max, max);
   }
 
-  /** As {@link #tokenize(String, List)}, refusing statements of more than {@code maxTokens} tokens. */
-  public static List<Token> tokenize(String query, List<Token> all, int maxTokens) {
-    Lexer l = new Lexer(query, maxTokens);
+  /**
+   * As {@link #tokenize(String, List)}, refusing statements of more than {@code maxTokens} tokens;
+   * the error names {@code nodeLimit}, the node's bound ({@link StatementLimits#maxTokens}).
+   */
+  public static List<Token> tokenize(String query, List<Token> all, int maxTokens, int nodeLimit) {
+    Lexer l = new Lexer(query, maxTokens, nodeLimit);
     l.run();
     all.addAll(l.all);
     return l.significant;
@@ -253,7 +245,7 @@ public final class Lexer {
 
   private void add(Kind kind, int start, int startLine, int col, String value) {
     if (all.size() >= maxTokens) {
-      throw Errors.invalid("Statement too large: more than " + MAX_TOKENS + " tokens in one request on this"
+      throw Errors.invalid("Statement too large: more than " + nodeLimit + " tokens in one request on this"
           + " node (bind large collections and IN lists as values, split large batches)");
     }
     Token t = new Token(kind, q.substring(start, pos), value, startLine, col, start, pos, all.size());

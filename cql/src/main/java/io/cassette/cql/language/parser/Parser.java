@@ -39,36 +39,43 @@ public final class Parser extends TokenCursor {
    * same tree, so this one bound keeps client input from exhausting a thread's stack: deeper
    * statements get a SyntaxError instead of a StackOverflowError. Real statements nest a few
    * levels; 100 leaves a wide margin below what a 1 MB thread stack survives (about 400).
-   * {@code cql_max_nesting_depth} replaces it (process-wide; JSON values share it).
+   * The node's bound is {@link StatementLimits#maxNesting} ({@code cql_max_nesting_depth};
+   * JSON values share it); this is its default.
    */
-  public static final int DEFAULT_MAX_NESTING = 100;
-  public static volatile int MAX_NESTING = DEFAULT_MAX_NESTING;
+  public static final int DEFAULT_MAX_NESTING = StatementLimits.DEFAULT_MAX_NESTING;
 
+  private final int maxNesting;
   private int markers;
-  /** Current nesting of terms, selectors and types, against {@link #MAX_NESTING}. */
+  /** Current nesting of terms, selectors and types, against {@link #maxNesting}. */
   private int depth;
 
-  private Parser(String query) {
-    this(query, Lexer.MAX_TOKENS);
+  private Parser(String query, StatementLimits limits) {
+    this(query, limits.maxTokens(), limits);
   }
 
-  private Parser(String query, int maxTokens) {
-    super(query, maxTokens);
+  private Parser(String query, int maxTokens, StatementLimits limits) {
+    super(query, maxTokens, limits.maxTokens());
+    this.maxNesting = limits.maxNesting();
   }
 
   /**
    * Parses one statement of a request whose statements share {@code tokensLeft[0]} tokens (a
-   * BATCH message), taking its tokens from it; see {@link Lexer#MAX_TOKENS}.
+   * BATCH message), taking its tokens from it; {@code limits} are the node's.
    */
-  public static Statement parse(String query, int[] tokensLeft) {
-    Parser p = new Parser(query, tokensLeft[0]);
+  public static Statement parse(String query, int[] tokensLeft, StatementLimits limits) {
+    Parser p = new Parser(query, tokensLeft[0], limits);
     tokensLeft[0] -= p.all.size();
     return p.finish();
   }
 
-  /** Parses one statement (an optional trailing ';' is allowed). */
+  /** Parses one statement (an optional trailing ';' is allowed) with this JVM's default bounds. */
   public static Statement parse(String query) {
-    return new Parser(query).finish();
+    return parse(query, StatementLimits.DEFAULTS);
+  }
+
+  /** Parses one statement of a client of a node with these bounds. */
+  public static Statement parse(String query, StatementLimits limits) {
+    return new Parser(query, limits).finish();
   }
 
   /**
@@ -77,7 +84,7 @@ public final class Parser extends TokenCursor {
    * so a node lowered to a small bound still replays its schema and opens the Redis door.
    */
   public static Statement parseStored(String ddl) {
-    return new Parser(ddl, Integer.MAX_VALUE).finish();
+    return new Parser(ddl, StatementLimits.STORED).finish();
   }
 
   private Statement finish() {
@@ -96,14 +103,14 @@ public final class Parser extends TokenCursor {
 
   /** The number of bind markers of the last parsed statement (for tests). */
   public static int countMarkers(String query) {
-    Parser p = new Parser(query);
+    Parser p = new Parser(query, StatementLimits.DEFAULTS);
     p.statement();
     return p.markers;
   }
 
   /** Parses a type such as {@code frozen<map<text, int>>} (system_schema strings). */
   public static RawType parseType(String text) {
-    Parser p = new Parser(text, Integer.MAX_VALUE); // stored schema strings, not a request
+    Parser p = new Parser(text, StatementLimits.STORED); // stored schema strings, not a request
     RawType t = p.type();
     if (p.peek().kind() != Kind.EOF) {
       throw p.mismatched(p.peek(), "EOF");
@@ -113,12 +120,12 @@ public final class Parser extends TokenCursor {
 
   // ------------------------------------------------------------------ token helpers
 
-  /** One level deeper; a SyntaxError past {@link #MAX_NESTING}. Callers undo it with {@code depth--}. */
+  /** One level deeper; a SyntaxError past {@link #maxNesting}. Callers undo it with {@code depth--}. */
   private void enter() {
-    if (++depth > MAX_NESTING) {
+    if (++depth > maxNesting) {
       Token t = peek();
       throw Errors.syntax(position(t) + " statement nested too deeply at input '" + t.text() + "' (more than "
-          + MAX_NESTING + " nested terms, selectors or types)");
+          + maxNesting + " nested terms, selectors or types)");
     }
   }
 

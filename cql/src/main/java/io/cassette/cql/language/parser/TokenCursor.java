@@ -27,10 +27,13 @@ public abstract class TokenCursor {
   /** Index in {@link #tokens} of the next token. */
   protected int pos;
 
-  /** @param maxTokens the statement's token bound, see {@link Lexer#MAX_TOKENS} */
-  protected TokenCursor(String query, int maxTokens) {
+  /**
+   * @param maxTokens the statement's token bound
+   * @param nodeLimit the node's bound the error names ({@link StatementLimits#maxTokens})
+   */
+  protected TokenCursor(String query, int maxTokens, int nodeLimit) {
     this.query = query;
-    this.tokens = Lexer.tokenize(query, all, maxTokens);
+    this.tokens = Lexer.tokenize(query, all, maxTokens, nodeLimit);
   }
 
   protected Token peek() {

@@ -49,43 +49,41 @@ public final class CellCodec {
   }
 
   /**
-   * Most elements one write may give a non-frozen collection: each becomes a cell (~100+ bytes
-   * of heap in the mutation, its serialization and the memtable), so a 2 MiB list<int> value
-   * (262,000 elements) took a 64 MiB node's heap. heap/2048, at most 65,535 (protocol v2's
-   * bound on a collection), at least 1,024: 32,768 at 64 MiB. Cassandra 5.0's guardrail for
-   * this, items_per_collection_fail_threshold, is off by default.
+   * Elements of a collection value about to become cells, refused past {@code maxItems} (the
+   * node's {@link io.cassette.cql.language.parser.StatementLimits#maxCollectionItems}).
    */
-  public static volatile int MAX_COLLECTION_ITEMS = defaultMaxCollectionItems();
-
-  /** heap/2048, 1,024..65,535; {@code items_per_collection_fail_threshold} replaces it (process-wide). */
-  public static int defaultMaxCollectionItems() {
-    return (int) Math.max(1024, Math.min(65_535, Runtime.getRuntime().maxMemory() / 2048));
-  }
-
-  /** Elements of a collection value about to become cells, refused past {@link #MAX_COLLECTION_ITEMS}. */
-  static List<byte[]> items(byte[] value, boolean map) {
+  static List<byte[]> items(byte[] value, boolean map, int maxItems) {
     List<byte[]> items = CollectionCodec.unpack(value, map);
     int n = map ? items.size() / 2 : items.size();
-    if (n > MAX_COLLECTION_ITEMS) {
+    if (n > maxItems) {
       throw io.cassette.cql.language.Errors.invalid("Collection too large: " + n + " elements in one write, more"
-          + " than " + MAX_COLLECTION_ITEMS + " on this node");
+          + " than " + maxItems + " on this node");
     }
     return items;
   }
 
-  /** The cells of a whole non-frozen value (without the deletion of older elements). */
+  /** The cells of a whole non-frozen value the node itself built (no element bound). */
   public static List<Cell> explode(String column, CqlType type, byte[] value, long ts, int ttl, long now) {
+    return explode(column, type, value, ts, ttl, now, Integer.MAX_VALUE);
+  }
+
+  /**
+   * The cells of a whole non-frozen value (without the deletion of older elements); more than
+   * {@code maxItems} elements are refused.
+   */
+  public static List<Cell> explode(String column, CqlType type, byte[] value, long ts, int ttl, long now,
+                                   int maxItems) {
     List<Cell> out = new ArrayList<>();
     if (type instanceof ListType) {
-      for (byte[] e : items(value, false)) {
+      for (byte[] e : items(value, false, maxItems)) {
         out.add(cell(column, appendPath(), e, ts, ttl, now));
       }
     } else if (type instanceof SetType s) {
-      for (byte[] e : items(value, false)) {
+      for (byte[] e : items(value, false, maxItems)) {
         out.add(cell(column, ComparableEncoding.encode(s.element(), e, false), new byte[0], ts, ttl, now));
       }
     } else if (type instanceof MapType m) {
-      List<byte[]> kv = items(value, true);
+      List<byte[]> kv = items(value, true, maxItems);
       for (int i = 0; i < kv.size(); i += 2) {
         out.add(cell(column, ComparableEncoding.encode(m.key(), kv.get(i), false), kv.get(i + 1), ts, ttl, now));
       }

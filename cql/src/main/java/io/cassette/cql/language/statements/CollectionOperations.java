@@ -35,7 +35,7 @@ final class CollectionOperations {
         return;
       }
       if (add) {
-        for (Cell e : CellCodec.explode(c.name(), type, value, w.ts, w.ttl, w.now)) {
+        for (Cell e : CellCodec.explode(c.name(), type, value, w.ts, w.ttl, w.now, maxItems(w))) {
           w.target(c).add(e);
         }
         return;
@@ -45,7 +45,7 @@ final class CollectionOperations {
         // minus m values costs (n + m) log m comparisons. Before, n x m: 20,000 minus 20,000
         // took minutes of a worker. Equality stays the type's (compare == 0), not the bytes'.
         java.util.Comparator<byte[]> order = (x, y) -> ValueComparison.compare(l.element(), x, y);
-        byte[][] remove = CellCodec.items(value, false).toArray(new byte[0][]);
+        byte[][] remove = CellCodec.items(value, false, maxItems(w)).toArray(new byte[0][]);
         java.util.Arrays.sort(remove, order);
         for (Cell e : CellCodec.elements(w.currentOf(c), c.name())) {
           if (remove.length > 0 && java.util.Arrays.binarySearch(remove, e.value(), order) >= 0) {
@@ -55,7 +55,7 @@ final class CollectionOperations {
         return;
       }
       CqlType elem = type instanceof SetType s ? s.element() : ((MapType) type).key();
-      for (byte[] e : CellCodec.items(value, false)) {
+      for (byte[] e : CellCodec.items(value, false, maxItems(w))) {
         w.tombstone(c, ComparableEncoding.encode(elem, e, false), w.ts);
       }
     });
@@ -68,7 +68,7 @@ final class CollectionOperations {
       if (l == null || l == QueryContext.UNSET) {
         return;
       }
-      List<byte[]> es = CellCodec.items(l, false);
+      List<byte[]> es = CellCodec.items(l, false, maxItems(w));
       for (int i = es.size() - 1; i >= 0; i--) {
         w.target(c).add(CellCodec.cell(c.name(), CellCodec.prependPath(), es.get(i), w.ts, w.ttl, w.now));
       }
@@ -134,6 +134,11 @@ final class CollectionOperations {
       }
       w.tombstone(c, ComparableEncoding.encode(keyType, key, false), w.ts);
     });
+  }
+
+  /** The node's bound on the elements of one collection write. */
+  private static int maxItems(RowWriter w) {
+    return w.ctx.services.statementLimits().get().maxCollectionItems();
   }
 
   private static byte[] index(RowWriter w, Value idx) {

@@ -45,7 +45,8 @@ final class ColumnOperations {
       }
       w.clearElements(c, w.ts - 1);
       if (value != null) {
-        for (Cell e : CellCodec.explode(c.name(), c.type(), value, w.ts, w.ttl, w.now)) {
+        for (Cell e : CellCodec.explode(c.name(), c.type(), value, w.ts, w.ttl, w.now,
+            w.ctx.services.statementLimits().get().maxCollectionItems())) {
           w.target(c).add(e);
         }
       }

@@ -30,7 +30,7 @@ final class InsertJson {
       if (j == null || j == QueryContext.UNSET) {
         throw invalid("Got null for INSERT JSON values");
       }
-      Map<String, Object> m = object(j);
+      Map<String, Object> m = object(j, ctx.services.statementLimits().get().maxNesting());
       if (checkKeys) {
         for (String k : m.keySet()) {
           String name = k.startsWith("\"") ? k.substring(1, k.length() - 1) : k;
@@ -49,8 +49,8 @@ final class InsertJson {
 
   /** The JSON object of the bound text; unquoted keys lower-cased, as Cassandra folds them. */
   @SuppressWarnings("unchecked")
-  static Map<String, Object> object(byte[] j) {
-    Object o = Json.parse(Values.toText(j));
+  static Map<String, Object> object(byte[] j, int maxNesting) {
+    Object o = Json.parse(Values.toText(j), maxNesting);
     if (!(o instanceof Map)) {
       throw invalid("Could not decode JSON string as a map: " + Values.toText(j));
     }

@@ -525,26 +525,43 @@ public final class SelectStatement implements Executable {
       entries = new Slice(from, false, new byte[0], true);
     }
     long now = ctx.nowInSeconds();
-    PartitionView hits = index.read(v, new ReadQuery(List.of(entries), false, Integer.MAX_VALUE, now));
-    List<Row> rows = new ArrayList<>(hits.rows());
-    if (hits.staticRow() != null) {
-      rows.add(0, hits.staticRow());
-    }
-    for (Row entry : rows) {
-      if (out.done) {
+    // The index partition of one value can hold every row of the table: it is read in pieces of
+    // INDEX_ENTRIES_PER_READ entries, each after the last, until the page or the answer is full.
+    boolean first = true;
+    while (!out.done) {
+      PartitionView hits = index.read(v, new ReadQuery(List.of(entries), false, INDEX_ENTRIES_PER_READ, now));
+      List<Row> rows = new ArrayList<>(hits.rows());
+      if (first && hits.staticRow() != null) {
+        rows.add(0, hits.staticRow());
+      }
+      first = false;
+      for (Row entry : rows) {
+        if (out.done) {
+          return;
+        }
+        byte[][] kc = SecondaryIndexes.decodeEntry(entry.clustering());
+        byte[] ck = kc[1];
+        if (ck.length == 0) {
+          // an entry for a whole partition (static or partition key column): read in pieces too
+          readPartition(t, kc[0], slices, ctx, out, ppl, null, false);
+          continue;
+        }
+        if (!inSlices(slices, ck)) {
+          continue;
+        }
+        PartitionView base = t.read(kc[0], new ReadQuery(List.of(Slice.prefix(ck)), reversed, Integer.MAX_VALUE, now));
+        // An entry of a regular row whose row is gone must not surface the partition's statics.
+        partition(base, ctx, out, ppl, null, true);
+      }
+      if (hits.rows().size() < INDEX_ENTRIES_PER_READ) {
         return;
       }
-      byte[][] kc = SecondaryIndexes.decodeEntry(entry.clustering());
-      byte[] ck = kc[1];
-      List<Slice> one = ck.length == 0 ? slices : List.of(Slice.prefix(ck));
-      if (ck.length > 0 && !inSlices(slices, ck)) {
-        continue;
-      }
-      PartitionView base = t.read(kc[0], new ReadQuery(one, reversed, Integer.MAX_VALUE, now));
-      // An entry of a regular row whose row is gone must not surface the partition's statics.
-      partition(base, ctx, out, ppl, null, ck.length > 0);
+      entries = new Slice(hits.rows().get(hits.rows().size() - 1).clustering(), false, new byte[0], true);
     }
   }
+
+  /** Index entries one read of an index partition returns (each a few dozen bytes). */
+  static final int INDEX_ENTRIES_PER_READ = 1000;
 
   private static boolean inSlices(List<Slice> slices, byte[] clustering) {
     for (Slice s : slices) {

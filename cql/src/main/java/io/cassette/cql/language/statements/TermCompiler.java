@@ -278,7 +278,8 @@ public final class TermCompiler {
         if (v == null) {
           return null;
         }
-        return JsonValues.fromJson(type, Json.parse(Values.toText(v)), rn);
+        return JsonValues.fromJson(type,
+            Json.parse(Values.toText(v), ctx.services.statementLimits().get().maxNesting()), rn);
       };
     }
     if (name.equals("token")) {

@@ -22,16 +22,23 @@ public final class Json {
    */
 
   private final String s;
+  private final int maxNesting;
   private int pos;
   private int depth;
 
-  private Json(String s) {
+  private Json(String s, int maxNesting) {
     this.s = s;
+    this.maxNesting = maxNesting;
   }
 
-  /** Parses one JSON value: Map, List, String, Number, Boolean or null. */
+  /** Parses one JSON value: Map, List, String, Number, Boolean or null (the default nesting bound). */
   public static Object parse(String text) {
-    Json p = new Json(text);
+    return parse(text, io.cassette.cql.language.parser.StatementLimits.DEFAULT_MAX_NESTING);
+  }
+
+  /** As {@link #parse(String)}, refusing arrays and objects nested deeper than {@code maxNesting}. */
+  public static Object parse(String text, int maxNesting) {
+    Json p = new Json(text, maxNesting);
     p.ws();
     Object v = p.value();
     p.ws();
@@ -80,8 +87,8 @@ public final class Json {
       throw error();
     }
     char c = s.charAt(pos);
-    if ((c == '{' || c == '[') && depth >= io.cassette.cql.language.parser.Parser.MAX_NESTING) {
-      throw invalid("Could not decode JSON string: arrays and objects nested more than " + io.cassette.cql.language.parser.Parser.MAX_NESTING
+    if ((c == '{' || c == '[') && depth >= maxNesting) {
+      throw invalid("Could not decode JSON string: arrays and objects nested more than " + maxNesting
           + " levels deep");
     }
     if (c == '{' || c == '[') {
