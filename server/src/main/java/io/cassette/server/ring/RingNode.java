@@ -300,7 +300,8 @@ public final class RingNode implements AutoCloseable {
           throw new StartException("Cannot replace a live node: " + replaceAddress.getHostAddress() + " is UP");
         }
         next = replaced != null ? Transformation.prepareReplace(identity.hostId(), replaced.hostId())
-            : Transformation.prepareJoin(identity.hostId(), TokenAllocator.allocate(m, settings.dataCenter(), settings.numTokens()));
+            : Transformation.prepareJoin(identity.hostId(), TokenAllocator.allocate(m, settings.dataCenter(), settings.numTokens(),
+                settings.allocateTokensForRf()));
       } else if (me.state() == NodeState.JOINING) {
         InProgressPlan plan = m.plan(identity.hostId());
         if (plan != null && plan.step().name().equals(TEST_FAULT_JOIN_PAUSE_AT)) {
