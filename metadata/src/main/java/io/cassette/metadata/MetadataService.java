@@ -73,6 +73,12 @@ public final class MetadataService implements MetadataLog, AutoCloseable {
     private static final int PROBE_TIMEOUT_MILLIS = 300;
     /** Pause between a Ratis client's attempts (it tries the members in turn to find the leader). */
     private static final Duration CLIENT_RETRY_SLEEP = Duration.ofMillis(100);
+    /**
+     * Catch-up reads failing this many times in a row get a new client. A follower once never
+     * caught up after the leader applied its REGISTER (MembershipProcessTest, 1 run of 5): every
+     * later read failed on the same client until the test gave up.
+     */
+    static final int READER_FAILURES_BEFORE_RENEWAL = 5;
 
     private final MetadataServiceConfig config;
     private final MetadataPublisher publisher = new MetadataPublisher();
@@ -80,6 +86,15 @@ public final class MetadataService implements MetadataLog, AutoCloseable {
     private final List<RaftPeer> peers;
     private volatile RaftServer server;        // members only; set by the worker thread
     private volatile RaftClient client;
+    /**
+     * Followers: the client of the catch-up reads, apart from {@link #client} so that a read
+     * never waits behind a commit's retries, without retries of its own (the next poll is the
+     * retry), and built anew after {@link #READER_FAILURES_BEFORE_RENEWAL} failures in a row.
+     */
+    private volatile RaftClient reader;
+    private int readerFailures;                // worker thread only
+    private RaftProperties clientProperties;   // worker thread only: for a new reader
+    private Parameters clientParameters;       // worker thread only
     /** One thread for the background start, follower polling and cache writes. */
     private ScheduledExecutorService worker;
     private volatile CompletableFuture<Void> started = new CompletableFuture<>();
@@ -185,6 +200,9 @@ public final class MetadataService implements MetadataLog, AutoCloseable {
                         TimeDuration.valueOf(CLIENT_RETRY_SLEEP.toMillis(), TimeUnit.MILLISECONDS)))
                 .build();
         if (!isMember()) {
+            clientProperties = properties;
+            clientParameters = parameters;
+            reader = newReader();
             long poll = config.tuning().followerPollInterval().toMillis();
             worker.scheduleWithFixedDelay(this::catchUp, 0, poll, TimeUnit.MILLISECONDS);
         }
@@ -351,25 +369,45 @@ public final class MetadataService implements MetadataLog, AutoCloseable {
         publisher.removeListener(listener);
     }
 
+    private RaftClient newReader() {
+        return RaftClient.newBuilder()
+                .setRaftGroup(group)
+                .setProperties(clientProperties)
+                .setParameters(clientParameters)
+                .setRetryPolicy(RetryPolicies.noRetry())
+                .build();
+    }
+
     /** Follower thread: asks one member (in turn) for what follows our epoch and applies it. */
     private void catchUp() {
-        if (client == null) return;
+        RaftClient c = reader;
+        if (client == null || c == null) return;
         ClusterMetadata before = publisher.current();
         RaftPeer peer = peers.get(Math.floorMod(nextPeer, peers.size()));
         try {
-            RaftClientReply reply = client.async()
+            RaftClientReply reply = c.async()
                     .sendStaleRead(Message.valueOf(UnsafeByteOperations.unsafeWrap(MetadataMessages.logSince(before.epoch()))),
                             0, peer.getId())
                     .get(config.tuning().rpcRequestTimeout().toMillis(), TimeUnit.MILLISECONDS);
             if (!reply.isSuccess()) throw new IOException(String.valueOf(reply.getException()));
             apply(MetadataMessages.decodeLogState(reply.getMessage().getContent().toByteArray()));
             followerReady = true;
+            readerFailures = 0;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException | IOException | RuntimeException e) {
             nextPeer++; // try another member next time
             LOG.debug("metadata: catching up from {} failed: {}", peer.getId(), e.toString());
-            return;
+            if (++readerFailures % READER_FAILURES_BEFORE_RENEWAL == 0 && running) {
+                LOG.warn("metadata: {} catch-up reads in a row failed (last from {}: {}); at {}, trying a new client",
+                        readerFailures, peer.getId(), e.toString(), before.epoch());
+                try {
+                    c.close();
+                } catch (IOException | RuntimeException ignored) {
+                    // a broken client: replaced anyway
+                }
+                reader = newReader();
+            }
         }
     }
 
@@ -456,6 +494,7 @@ public final class MetadataService implements MetadataLog, AutoCloseable {
         IOException failure = null;
         try {
             if (client != null) client.close();
+            if (reader != null) reader.close();
         } catch (IOException e) {
             failure = e;
         }
@@ -467,6 +506,7 @@ public final class MetadataService implements MetadataLog, AutoCloseable {
         }
         writeCache();
         client = null;
+        reader = null;
         server = null;
         worker = null;
         started = new CompletableFuture<>();

@@ -441,14 +441,22 @@ public final class RingCoordinator implements Coordinator {
     TokenRing r = ring.get();
     ReplicationStrategy strategy = local.strategy(keyspace);
     List<Endpoint> replicas = r.replicas(Murmur3Token.of(key), strategy);
+    // A ring change in progress: its pending replicas take part in prepare, propose and commit
+    // and raise both quorums, as Cassandra's Paxos participants (natural + pending, blockFor +
+    // pending), so a decided value is on a quorum of the replicas after the change too.
+    List<Endpoint> pending = r.pending(Murmur3Token.of(key), strategy);
+    if (!pending.isEmpty()) {
+      replicas = new ArrayList<>(replicas);
+      replicas.addAll(pending);
+    }
     ConsistencyLevel roundCl = LevelRules.paxosRound(serial);
-    LevelAcks.requireAlive(roundCl, strategy, r, replicas);
+    LevelAcks.requireAlive(roundCl, strategy, r, replicas, pending);
     boolean commits = commitCl != null && commitCl != ConsistencyLevel.ANY;
     if (commits) {
-      LevelAcks.requireAlive(commitCl, strategy, r, replicas);
+      LevelAcks.requireAlive(commitCl, strategy, r, replicas, pending);
     }
-    LevelAcks roundAcks = new LevelAcks(roundCl, strategy, r);
-    LevelAcks commitAcks = commits ? new LevelAcks(commitCl, strategy, r) : null;
+    LevelAcks roundAcks = new LevelAcks(roundCl, strategy, r).withPending(pending);
+    LevelAcks commitAcks = commits ? new LevelAcks(commitCl, strategy, r).withPending(pending) : null;
     List<Endpoint> participants = new ArrayList<>();
     List<Endpoint> commitCounting = new ArrayList<>();
     List<Endpoint> alive = new ArrayList<>();

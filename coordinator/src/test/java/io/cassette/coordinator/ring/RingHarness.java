@@ -50,6 +50,8 @@ public final class RingHarness implements AutoCloseable {
   /** Epochs the nodes were asked to catch up to, in order: node index and epoch. */
   private final List<long[]> catchUps = new java.util.concurrent.CopyOnWriteArrayList<>();
   private boolean closed;
+  /** A node whose join is STARTED: its tokens are in the future ring only (-1: none). */
+  private int joining = -1;
   /** Hints the coordinators left (what a {@link HintSink} was asked to store), in order. */
   private final List<Hint> hints = new java.util.concurrent.CopyOnWriteArrayList<>();
   private volatile boolean acceptHints = true;
@@ -223,14 +225,33 @@ public final class RingHarness implements AutoCloseable {
     views.get(viewer).set(build(viewer));
   }
 
+  /**
+   * Node {@code index} is joining (its join STARTED, as RingNode builds the ring then): it owns
+   * no tokens now, and the ring once the join finishes, where it has its tokens, makes it a
+   * pending replica of the ranges it takes over.
+   */
+  public synchronized void joining(int index) {
+    joining = index;
+    for (int i = 0; i < views.size(); i++) {
+      views.get(i).set(build(i));
+    }
+  }
+
   private TokenRing build(int self) {
+    TokenRing.Builder b = ringOf(self, joining);
+    return joining < 0 ? b.build() : b.future(ringOf(self, -1).build()).build();
+  }
+
+  private TokenRing.Builder ringOf(int self, int without) {
     TokenRing.Builder b = TokenRing.builder(epochs[self], endpoints.get(self));
     Set<Endpoint> mine = downFor.getOrDefault(self, Set.of());
     for (int i = 0; i < endpoints.size(); i++) {
-      b.add(endpoints.get(i), "datacenter1", "rack1", tokens.get(i));
+      if (i != without) {
+        b.add(endpoints.get(i), "datacenter1", "rack1", tokens.get(i));
+      }
       b.alive(endpoints.get(i), !down.contains(endpoints.get(i)) && !mine.contains(endpoints.get(i)));
     }
-    return b.build();
+    return b;
   }
 
   @Override

@@ -26,6 +26,7 @@ public final class ConfigKeys {
   public static final String CONCURRENT_COMPACTORS = "concurrent_compactors";
   public static final String MEMTABLE_HEAP_SPACE = "memtable_heap_space";
   public static final String NUM_TOKENS = "num_tokens";
+  public static final String ALLOCATE_TOKENS_FOR_LOCAL_REPLICATION_FACTOR = "allocate_tokens_for_local_replication_factor";
   public static final String STREAM_THROUGHPUT_OUTBOUND = "stream_throughput_outbound";
   public static final String REPLACE_ADDRESS_FIRST_BOOT = "replace_address_first_boot";
   public static final String NATIVE_TRANSPORT_MAX_FRAME_SIZE = "native_transport_max_frame_size";
@@ -128,6 +129,7 @@ public final class ConfigKeys {
     add(new ConfigKey(CONCURRENT_COMPACTORS, ValueType.INT, null));
     add(new ConfigKey(MEMTABLE_HEAP_SPACE, ValueType.DATA_SIZE, null));
     add(new ConfigKey(NUM_TOKENS, ValueType.INT, "16"));
+    add(new ConfigKey(ALLOCATE_TOKENS_FOR_LOCAL_REPLICATION_FACTOR, ValueType.INT, "3"));
     add(new ConfigKey(STREAM_THROUGHPUT_OUTBOUND, ValueType.DATA_RATE, "24MiB/s"));
     add(new ConfigKey(REPLACE_ADDRESS_FIRST_BOOT, ValueType.STRING, null));
     // CQL door limits: unset means derived from the heap (CqlLimits.forHeap).

@@ -5,12 +5,9 @@ import io.cassette.server.http.AdminHttpServer;
 import io.cassette.server.http.AdminHttpServer.Request;
 import io.cassette.server.http.AdminHttpServer.Response;
 import io.cassette.server.http.JsonWriter;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -24,11 +21,8 @@ import java.util.function.Consumer;
  * </ul>
  */
 public final class MembershipEndpoints {
-  static final int KEPT = 16;
-
   private final RingNode ring;
-  private final Map<Integer, Run> runs = new ConcurrentHashMap<>();
-  private final AtomicInteger ids = new AtomicInteger();
+  private final AdminJobs jobs = new AdminJobs("ring change");
 
   private MembershipEndpoints(RingNode ring) {
     this.ring = ring;
@@ -36,21 +30,9 @@ public final class MembershipEndpoints {
 
   public static void register(AdminHttpServer http, RingNode ring) {
     MembershipEndpoints e = new MembershipEndpoints(ring);
-    http.register("/api/ringchange", req -> req.method().equals("POST") ? e.start(req) : e.progress(req));
+    http.register("/api/ringchange", req -> req.method().equals("POST") ? e.start(req) : e.jobs.progress(req));
     http.register("/api/netstats", e::netstats);
     http.register("/api/streamthroughput", e::throughput);
-  }
-
-  private static final class Run {
-    final List<Long> times = new ArrayList<>();
-    final List<String> lines = new ArrayList<>();
-    volatile boolean done;
-    volatile String error;
-
-    synchronized void add(String line) {
-      lines.add(line);
-      times.add(System.currentTimeMillis());
-    }
   }
 
   private Response start(Request req) {
@@ -70,51 +52,8 @@ public final class MembershipEndpoints {
     } else {
       return new Response(400, "application/json", JsonWriter.error("Unknown ring change '" + op + "'"));
     }
-    int id = ids.incrementAndGet();
-    Run run = new Run();
-    runs.put(id, run);
-    runs.keySet().removeIf(k -> k <= id - KEPT);
-    Thread t = new Thread(() -> {
-      try {
-        work.accept(run::add);
-      } catch (RuntimeException ex) {
-        run.error = ex.getMessage() == null ? ex.toString() : ex.getMessage();
-      } finally {
-        run.done = true;
-      }
-    }, "cassette-" + op + "-" + id);
-    t.setDaemon(true);
-    t.start();
-    return Response.json(new JsonWriter().beginObject().field("id", id).endObject().toString());
-  }
-
-  private Response progress(Request req) {
-    Run run;
-    int from;
-    try {
-      run = runs.get(Integer.parseInt(first(req.parameters(), "id")));
-      String f = first(req.parameters(), "from");
-      from = f == null ? 0 : Integer.parseInt(f);
-    } catch (NumberFormatException ex) {
-      return new Response(400, "application/json", JsonWriter.error("id and from must be numbers"));
-    }
-    if (run == null) {
-      return new Response(404, "application/json", JsonWriter.error("Unknown ring change"));
-    }
-    boolean done = run.done;
-    JsonWriter w = new JsonWriter().beginObject().name("lines").beginArray();
-    int next;
-    synchronized (run) {
-      for (int i = Math.max(0, from); i < run.lines.size(); i++) {
-        w.beginObject().field("time", run.times.get(i)).field("text", run.lines.get(i)).endObject();
-      }
-      next = run.lines.size();
-    }
-    w.endArray().field("next", next).field("done", done);
-    if (done && run.error != null) {
-      w.field("error", run.error);
-    }
-    return Response.json(w.endObject().toString());
+    return jobs.start("cassette-" + op + "-", work,
+        (ex, progress) -> ex.getMessage() == null ? ex.toString() : ex.getMessage());
   }
 
   private Response netstats(Request req) {
@@ -160,7 +99,6 @@ public final class MembershipEndpoints {
   }
 
   private static String first(Map<String, List<String>> p, String name) {
-    List<String> v = p.get(name);
-    return v == null || v.isEmpty() ? null : v.get(0);
+    return AdminJobs.first(p, name);
   }
 }

@@ -96,8 +96,11 @@ public final class RingNode implements AutoCloseable {
   private volatile long loadSampledNanos;
   private static final long LOAD_SAMPLE_NANOS = TimeUnit.SECONDS.toNanos(1);
   /**
-   * Crash tests only ({@code -Dcassette.test_fault.join_pause_at=PREPARED|STARTED}): the join
-   * stops at that step (logging "join paused at STEP") so a test can kill the node there.
+   * Crash tests only ({@code -Dcassette.test_fault.join_pause_at=STEP}): the join stops at that
+   * step (logging "join paused at STEP") so a test can kill the node there. Steps, in order:
+   * REGISTERED (a member, no plan yet), PREPARED (tokens reserved), STARTED (writes reach it,
+   * nothing streamed), STREAMED (its ranges streamed, FINISH_JOIN not yet committed), NORMAL
+   * (FINISH_JOIN applied, tokens not yet saved, doors closed).
    */
   static final String TEST_FAULT_JOIN_PAUSE_AT = System.getProperty("cassette.test_fault.join_pause_at");
   /** How long a ring change waits for live peers to apply its START step before data moves. */
@@ -291,6 +294,9 @@ public final class RingNode implements AutoCloseable {
       } else if (!wanted.withState(me.state()).equals(me)) {
         next = Transformation.updateMember(wanted);
       } else if (me.state() == NodeState.REGISTERED) {
+        if (pausedForTest("REGISTERED")) {
+          return;
+        }
         Member replaced = replaceAddress == null ? null : replacedMember(m);
         if (replaceAddress != null && replaced == null) {
           throw new StartException("Cannot replace " + replaceAddress.getHostAddress() + " (replace_address_first_boot): "
@@ -300,14 +306,11 @@ public final class RingNode implements AutoCloseable {
           throw new StartException("Cannot replace a live node: " + replaceAddress.getHostAddress() + " is UP");
         }
         next = replaced != null ? Transformation.prepareReplace(identity.hostId(), replaced.hostId())
-            : Transformation.prepareJoin(identity.hostId(), TokenAllocator.allocate(m, settings.dataCenter(), settings.numTokens()));
+            : Transformation.prepareJoin(identity.hostId(), TokenAllocator.allocate(m, settings.dataCenter(), settings.numTokens(),
+                settings.allocateTokensForRf()));
       } else if (me.state() == NodeState.JOINING) {
         InProgressPlan plan = m.plan(identity.hostId());
-        if (plan != null && plan.step().name().equals(TEST_FAULT_JOIN_PAUSE_AT)) {
-          LOG.warn("Ring: test fault: join paused at {}", plan.step());
-          while (!closed) {
-            Thread.sleep(1000);
-          }
+        if (plan != null && pausedForTest(plan.step().name())) {
           return;
         }
         if (plan != null && plan.step() == InProgressPlan.Step.PREPARED) {
@@ -321,9 +324,15 @@ public final class RingNode implements AutoCloseable {
             Thread.sleep(RETRY_MILLIS * 4);
             continue;
           }
+          if (pausedForTest("STREAMED")) {
+            return;
+          }
           next = Transformation.finishJoin(identity.hostId());
         }
       } else {
+        if (me.state() == NodeState.NORMAL && pausedForTest("NORMAL")) {
+          return;
+        }
         identity = identity.withTokensSaved(dataDirectory, m.tokensOf(identity.hostId()));
         joinedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         LOG.info("Ring: {} is {} at {} with {} tokens ({} ms); {} members", settings.listenAddress().getHostAddress(),
@@ -341,6 +350,18 @@ public final class RingNode implements AutoCloseable {
         Thread.sleep(RETRY_MILLIS);
       }
     }
+  }
+
+  /** Crash tests: when the join is to pause at {@code step}, logs it and waits until closed; true then. */
+  private boolean pausedForTest(String step) throws InterruptedException {
+    if (!step.equals(TEST_FAULT_JOIN_PAUSE_AT)) {
+      return false;
+    }
+    LOG.warn("Ring: test fault: join paused at {}", step);
+    while (!closed) {
+      Thread.sleep(1000);
+    }
+    return true;
   }
 
   /** Commits one join step; null when done, else why it must be retried. */

@@ -24,10 +24,13 @@ import java.util.Properties;
  *                       uses its own storage_port)
  * @param members        the metadata service, "host:metadata_port" each: metadata_service_members,
  *                       else the first {@link #DEFAULT_MEMBERS} seeds
+ * @param allocateTokensForRf allocate_tokens_for_local_replication_factor: the replication factor
+ *                       a joining node's tokens balance ownership for (1: primary ranges only)
  */
 public record RingSettings(String clusterName, InetAddress listenAddress, int storagePort, int metadataPort,
                            List<InetAddress> seeds, List<String> members, String dataCenter, String rack,
-                           int numTokens, double phiConvictThreshold, Duration heartbeatInterval) {
+                           int numTokens, double phiConvictThreshold, Duration heartbeatInterval,
+                           int allocateTokensForRf) {
   /** One or three members suit a board ring; more only slow every commit. */
   public static final int DEFAULT_MEMBERS = 3;
   public static final String DEFAULT_DATA_CENTER = "datacenter1";
@@ -95,7 +98,17 @@ public record RingSettings(String clusterName, InetAddress listenAddress, int st
     }
     return new RingSettings(config.string(ConfigKeys.CLUSTER_NAME), listenAddress,
         config.integer(ConfigKeys.STORAGE_PORT), metadataPort, seeds, members, dc, rack,
-        config.integer(ConfigKeys.NUM_TOKENS), phi, config.duration(ConfigKeys.HEARTBEAT_INTERVAL));
+        config.integer(ConfigKeys.NUM_TOKENS), phi, config.duration(ConfigKeys.HEARTBEAT_INTERVAL),
+        allocationRf(config));
+  }
+
+  private static int allocationRf(Config config) {
+    int rf = config.integer(ConfigKeys.ALLOCATE_TOKENS_FOR_LOCAL_REPLICATION_FACTOR);
+    if (rf < 1) {
+      throw new StartException("Invalid value for allocate_tokens_for_local_replication_factor: " + rf + " (from "
+          + config.source(ConfigKeys.ALLOCATE_TOKENS_FOR_LOCAL_REPLICATION_FACTOR) + "); expected 1 or more, such as 3");
+    }
+    return rf;
   }
 
   /** "10.0.0.1:7000" -> "10.0.0.1"; IPv6 literals keep their colons ("[::1]:7000" -> "::1"). */

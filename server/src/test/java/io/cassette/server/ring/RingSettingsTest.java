@@ -25,6 +25,7 @@ class RingSettingsTest {
     assertThat(s.storagePort()).isEqualTo(7000);
     assertThat(s.metadataPort()).isEqualTo(7001);
     assertThat(s.numTokens()).isEqualTo(16);
+    assertThat(s.allocateTokensForRf()).isEqualTo(3);
     assertThat(s.phiConvictThreshold()).isEqualTo(8.0);
     assertThat(s.dataCenter()).isEqualTo("datacenter1");
     assertThat(s.rack()).isEqualTo("rack1");

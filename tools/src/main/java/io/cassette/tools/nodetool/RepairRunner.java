@@ -1,10 +1,6 @@
 package io.cassette.tools.nodetool;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintStream;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,8 +16,6 @@ import java.util.Map;
 final class RepairRunner {
   /** How often the node is asked for new lines. */
   static final long POLL_MILLIS = 200;
-  private static final DateTimeFormatter TIME =
-      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss,SSS").withZone(ZoneId.systemDefault());
 
   private RepairRunner() {}
 
@@ -55,28 +49,10 @@ final class RepairRunner {
     params.put("pr", List.of(Boolean.toString(pr)));
     params.put("full", List.of(Boolean.toString(full)));
     String id = node.post("/api/repair", params).path("id").asText();
-    int from = 0;
-    while (true) {
-      JsonNode p = node.get("/api/repair", Map.of("id", List.of(id), "from", List.of(Integer.toString(from))));
-      for (JsonNode line : p.path("lines")) {
-        out.println("[" + TIME.format(Instant.ofEpochMilli(line.path("time").asLong())) + "] "
-            + line.path("text").asText());
-      }
-      out.flush();
-      from = p.path("next").asInt(from);
-      if (p.path("done").asBoolean()) {
-        if (p.hasNonNull("error")) {
-          throw new NodetoolException("Repair job has failed with the error message: " + p.path("error").asText()
-              + ". Check the logs on the repair participants for further details");
-        }
-        return;
-      }
-      try {
-        Thread.sleep(POLL_MILLIS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new NodetoolException("Interrupted");
-      }
+    String error = JobProgress.follow(node, "/api/repair", id, out, POLL_MILLIS);
+    if (error != null) {
+      throw new NodetoolException("Repair job has failed with the error message: " + error
+          + ". Check the logs on the repair participants for further details");
     }
   }
 }

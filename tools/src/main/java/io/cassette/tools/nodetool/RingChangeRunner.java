@@ -1,10 +1,6 @@
 package io.cassette.tools.nodetool;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintStream;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 
@@ -16,8 +12,6 @@ import java.util.Map;
  */
 final class RingChangeRunner {
   static final long POLL_MILLIS = 250;
-  private static final DateTimeFormatter TIME =
-      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss,SSS").withZone(ZoneId.systemDefault());
 
   private RingChangeRunner() {}
 
@@ -37,27 +31,9 @@ final class RingChangeRunner {
       params = Map.of("op", List.of("removenode"), "hostId", List.of(args.get(0)));
     }
     String id = node.post("/api/ringchange", params).path("id").asText();
-    int from = 0;
-    while (true) {
-      JsonNode p = node.get("/api/ringchange", Map.of("id", List.of(id), "from", List.of(Integer.toString(from))));
-      for (JsonNode line : p.path("lines")) {
-        out.println("[" + TIME.format(Instant.ofEpochMilli(line.path("time").asLong())) + "] "
-            + line.path("text").asText());
-      }
-      out.flush();
-      from = p.path("next").asInt(from);
-      if (p.path("done").asBoolean()) {
-        if (p.hasNonNull("error")) {
-          throw new NodetoolException(p.path("error").asText());
-        }
-        return;
-      }
-      try {
-        Thread.sleep(POLL_MILLIS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new NodetoolException("Interrupted");
-      }
+    String error = JobProgress.follow(node, "/api/ringchange", id, out, POLL_MILLIS);
+    if (error != null) {
+      throw new NodetoolException(error);
     }
   }
 }

@@ -27,8 +27,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Ring changes under load with real node processes (issue 17), RF=3, writes at QUORUM the
- * whole time (bounded in count and time), every acknowledged write remembered:
+ * Ring changes under load with real node processes (issue 17), RF=3, writes and reads at
+ * QUORUM the whole time (bounded in count and time), every acknowledged write remembered and
+ * read back meanwhile (a read that answers wrong or nothing for one fails the test; timeouts
+ * are counted, as the documented errors of a ring change):
  * <ol>
  *   <li>a fourth node joins; it is killed (-9) while its join is PREPARED and again while
  *       STARTED (streaming), and each time it comes back and goes on, to NORMAL;
@@ -37,8 +39,10 @@ import org.junit.jupiter.api.io.TempDir;
  *       replace_address_first_boot=127.0.0.3;
  *   <li>a new node on 127.0.0.3 is killed mid-join and {@code nodetool removenode} rolls its
  *       join back; started again it joins anew, is killed, and {@code nodetool removenode}
- *       removes it (the remaining replicas re-replicate its ranges).
+ *       removes it (the remaining replicas re-replicate its ranges);
+ *   <li>{@code nodetool repair -full m} runs, still under load.
  * </ol>
+ * After the join, 4 nodes own 75% each (within 5 points) of the RF=3 keyspace.
  * Afterwards every acknowledged write reads back at QUORUM and nodetool status shows three
  * UN nodes owning 100% each (effective, RF=3). Node 1 is the metadata service and stays up.
  */
@@ -75,6 +79,9 @@ class MembershipProcessTest {
     AtomicInteger errors = new AtomicInteger();
     AtomicInteger writes = new AtomicInteger();
     AtomicBoolean stop = new AtomicBoolean();
+    AtomicInteger reads = new AtomicInteger();
+    AtomicInteger readErrors = new AtomicInteger();
+    List<String> wrongReads = new java.util.concurrent.CopyOnWriteArrayList<>();
     try (CqlSession session = CqlSession.builder().addContactPoint(new InetSocketAddress("127.0.0.1", ring.cqlPort))
         .withLocalDatacenter("datacenter1").withConfigLoader(loader).build()) {
       session.execute(SimpleStatement.newInstance("CREATE KEYSPACE m WITH replication = "
@@ -103,6 +110,31 @@ class MembershipProcessTest {
       }, "quorum-load");
       load.setDaemon(true);
       load.start();
+      PreparedStatement select = session.prepare("SELECT v FROM m.t WHERE k = ?");
+      Thread reader = new Thread(() -> {
+        java.util.Random random = new java.util.Random(17);
+        long deadline = System.nanoTime() + MAX_LOAD_TIME.toNanos();
+        for (int i = 0; i < MAX_LOAD_WRITES && !stop.get() && System.nanoTime() < deadline; i++) {
+          // An acknowledged key (the preload, or one the load has had acknowledged).
+          int k = random.nextInt(PRELOAD + writes.get());
+          if (!acked.containsKey(k)) {
+            continue;
+          }
+          try {
+            Row row = session.execute(select.bind(k).setConsistencyLevel(ConsistencyLevel.QUORUM)).one();
+            if (row == null || row.getInt("v") != k) {
+              wrongReads.add(k + " -> " + (row == null ? "nothing" : row.getInt("v")));
+            }
+          } catch (RuntimeException e) {
+            readErrors.incrementAndGet();
+            sleep(50);
+          }
+          reads.incrementAndGet();
+          sleep(2);
+        }
+      }, "quorum-reads");
+      reader.setDaemon(true);
+      reader.start();
 
       // 1. Node 4 joins; killed at PREPARED and at STARTED, each time it resumes.
       Path log4 = dir.resolve("n4.log");
@@ -120,6 +152,16 @@ class MembershipProcessTest {
       ring.await("4 UN on node 1", CHANGE_TIMEOUT, () -> RingProcesses.countState(ring.status(1), "UN") == 4);
       assertThat(Files.readString(log4, StandardCharsets.ISO_8859_1)).contains("Bootstrap streamed");
       printLines(log4, "Bootstrap");
+      // Replication-aware tokens: at RF=3 each of 4 nodes holds 75% of the data.
+      String owns4 = ring.nodetool(1, "status", "m");
+      System.out.print(owns4);
+      Matcher share = Pattern.compile("(?m)^UN .*? ([0-9.]+)%").matcher(owns4);
+      int counted = 0;
+      while (share.find()) {
+        counted++;
+        assertThat(Double.parseDouble(share.group(1))).as(owns4).isCloseTo(75.0, org.assertj.core.data.Offset.offset(5.0));
+      }
+      assertThat(counted).as(owns4).isEqualTo(4);
       // Node 1 gave ranges to node 4: cleanup drops them (and nothing still replicated: checked below).
       assertThat(ring.nodetool(1, "cleanup", "m")).doesNotStartWith("failed");
 
@@ -181,12 +223,19 @@ class MembershipProcessTest {
         return RingProcesses.countState(st, "UN") == 3 && !st.contains("127.0.0.3 ");
       });
 
+      // 5. Anti-entropy repair under load.
+      String repaired = ring.nodetool(1, "repair", "-full", "m");
+      System.out.print(repaired);
+      assertThat(repaired).doesNotStartWith("failed").contains("Repair completed successfully");
+
       stop.set(true);
       load.join(30_000);
-      System.out.printf("load: %d writes, %d acknowledged, %d errors%n", writes.get(), acked.size(), errors.get());
+      reader.join(30_000);
+      System.out.printf("load: %d writes, %d acknowledged, %d errors; %d QUORUM reads meanwhile, %d errors, %d wrong%n",
+          writes.get(), acked.size(), errors.get(), reads.get(), readErrors.get(), wrongReads.size());
+      assertThat(wrongReads).as("acknowledged writes a QUORUM read missed during the changes").isEmpty();
 
       // Every acknowledged write reads back at QUORUM.
-      PreparedStatement select = session.prepare("SELECT v FROM m.t WHERE k = ?");
       int missing = 0;
       for (int k : acked.keySet()) {
         Row row = null;
