@@ -162,6 +162,29 @@ class CollectionTurnsTest {
       assertThat(writesServed).as("witness PINGs answered during the big writes and SORT STORE")
           .isGreaterThanOrEqualTo(4);
 
+      // Random picks and geo searches need the whole collection: read in turns as well
+      List<String> geoadd = new ArrayList<>(List.of("GEOADD", "g"));
+      for (int i = 0; i < N; i++) {
+        geoadd.add(Integer.toString(-170 + i % 340)); // longitude
+        geoadd.add(Integer.toString(-80 + i % 160)); // latitude
+        geoadd.add("p" + i);
+      }
+      big.command(geoadd.toArray(new String[0]));
+      assertThat(big.reply()).isEqualTo(":" + N + "\r\n");
+      Object[] srand = witnessWhile(big, witness, "SRANDMEMBER", "s1");
+      assertThat((String) srand[1]).startsWith("$").contains("\r\nm");
+      Object[] hrand = witnessWhile(big, witness, "HRANDFIELD", "h2", "-3", "WITHVALUES");
+      assertThat((String) hrand[1]).startsWith("*6\r\n$");
+      Object[] zrand = witnessWhile(big, witness, "ZRANDMEMBER", "g", "2");
+      assertThat((String) zrand[1]).startsWith("*2\r\n$");
+      // every point is within 20,000 km of (0, 0): the search reads the whole set
+      Object[] search = witnessWhile(big, witness, "GEOSEARCHSTORE", "near", "g", "FROMLONLAT", "0", "0",
+          "BYRADIUS", "20000", "km");
+      assertThat(search[1]).isEqualTo(":" + N + "\r\n");
+      int picksServed = (int) srand[0] + (int) hrand[0] + (int) zrand[0] + (int) search[0];
+      assertThat(picksServed).as("witness PINGs answered during the random picks and the geo search")
+          .isGreaterThanOrEqualTo(2);
+
       // The elements such commands hold count against one node-wide budget: four HGETALLs of
       // 100,000 fields at once took a 64 MiB node's heap. Past it the command gets -OOM, the
       // count is given back, and the node serves on.

@@ -2,11 +2,16 @@ package io.cassette.resp.command;
 
 import io.cassette.resp.keyspace.Database;
 import io.cassette.resp.keyspace.KeyMeta;
+import io.cassette.resp.protocol.Reply;
 import io.cassette.storage.Row;
 import io.cassette.storage.Slice;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.ToLongFunction;
 
 /**
  * A huge collection read in chunks on turns of the command thread ({@link KeysInTurns#steps}):
@@ -28,6 +33,39 @@ final class CollectionInTurns {
   /** Whether {@code size} elements are read in turns: only when the client may wait. */
   static boolean inTurns(CommandContext c, long size) {
     return c.mayBlock && size > ROWS_PER_STEP;
+  }
+
+  /**
+   * Every sub-row of {@code meta} under {@code tag}, each decoded at once to what the answer
+   * needs (a Row holds ~200 bytes of objects besides its data: four HGETALLs of 100,000 fields
+   * kept as Rows killed a 64 MiB node), then {@code then} answers from them (none when
+   * {@code meta} is null). A big collection is read in turns, counted against the node's budget
+   * with {@code heldOf}; a small one, or one inside EXEC, at once. For the commands that need a
+   * whole collection: HGETALL and its kin, SRANDMEMBER, HRANDFIELD, ZRANDMEMBER.
+   */
+  static <T> void allRows(CommandContext c, KeyMeta meta, byte tag, Function<Row, T> decode,
+                          ToLongFunction<T> heldOf, BiConsumer<Reply, List<T>> then) {
+    List<T> out = new ArrayList<>();
+    if (meta == null || !inTurns(c, meta.size)) {
+      if (meta != null) {
+        for (Row r : c.db().subRowsTagged(meta, tag, false, Integer.MAX_VALUE)) {
+          out.add(decode.apply(r));
+        }
+      }
+      then.accept(c.reply(), out);
+      return;
+    }
+    long[] bytes = {0};
+    BooleanSupplier read = subRows(c.db(), meta, tag, r -> {
+      T t = decode.apply(r);
+      out.add(t);
+      bytes[0] += heldOf.applyAsLong(t);
+    });
+    KeysInTurns.steps(c, () -> {
+      boolean done = read.getAsBoolean();
+      check(c, bytes[0]);
+      return done;
+    }, reply -> then.accept(reply, out), () -> { });
   }
 
   /**

@@ -303,7 +303,25 @@ final class GeoCommands {
     if (count != 0 && sort == 0 && !any) {
       sort = 1;
     }
-    List<Point> found = collect(c, zobj, shape, any ? count : 0);
+    Search found = new Search(c, zobj, shape, any ? count : 0);
+    int order = sort;
+    long most = count;
+    byte[] store = storeKey;
+    boolean dist = withDist;
+    boolean coords = withCoords;
+    boolean hash = withHash;
+    boolean storedDist = storeDist;
+    KeysInTurns.steps(c, () -> {
+      boolean done = found.getAsBoolean();
+      CollectionInTurns.check(c, found.held);
+      return done;
+    }, r -> answer(c, r, found.found, shape, order, most, store, dist, coords, hash, storedDist), () -> { });
+  }
+
+  /** Sorts what the search found and answers it, or stores it (GEOSEARCHSTORE, STORE, STOREDIST). */
+  private static void answer(CommandContext c, Reply r, List<Point> found, GeoHash.Shape shape, int sort,
+                             long count, byte[] storeKey, boolean withDist, boolean withCoords,
+                             boolean withHash, boolean storeDist) {
     long returned = count == 0 || found.size() < count ? found.size() : count;
     if (sort != 0) {
       Comparator<Point> asc = Comparator.comparingDouble(Point::dist);
@@ -311,7 +329,6 @@ final class GeoCommands {
     }
     if (storeKey == null) {
       int options = (withDist ? 1 : 0) + (withCoords ? 1 : 0) + (withHash ? 1 : 0);
-      Reply r = c.reply();
       r.array((int) returned);
       for (int i = 0; i < returned; i++) {
         Point p = found.get(i);
@@ -342,7 +359,7 @@ final class GeoCommands {
     entries.sort(SortedSetAlgebra.ORDER);
     dedupe(entries);
     SortedSetAlgebra.storeResult(c, c.db(), storeKey, entries);
-    c.reply().integer(returned);
+    r.integer(returned);
   }
 
   /** A member found in two boxes is stored once. */
@@ -351,38 +368,76 @@ final class GeoCommands {
     sorted.removeIf(e -> !seen.add(java.nio.ByteBuffer.wrap(e.member())));
   }
 
-  /** membersOfAllNeighbors: the boxes in Redis's order, each a score range of the zset. */
-  private static List<Point> collect(CommandContext c, KeyMeta m, GeoHash.Shape shape,
-                                     long limit) {
-    GeoHash.Bits[] boxes = GeoHash.searchBoxes(shape);
-    List<Point> out = new ArrayList<>();
-    int last = 0; // as Redis: a box equal to the centre box is scanned again
-    for (int i = 0; i < boxes.length; i++) {
-      GeoHash.Bits box = boxes[i];
-      if (box.isZero()) {
-        continue;
-      }
-      if (last != 0 && box.equals(boxes[last])) {
-        continue; // huge radii: adjacent boxes can be the same
-      }
-      if (!out.isEmpty() && limit > 0 && out.size() >= limit) {
-        break;
-      }
-      long[] range = GeoHash.scoreRange(box);
-      SortedSetCommands.ScoreRange sr =
-          new SortedSetCommands.ScoreRange(range[0], false, range[1], true);
-      for (SortedSetCommands.Entry e : SortedSetCommands.byScore(c.db(), m, sr, false, 0, -1)) {
-        double[] xy = GeoHash.decodeScore(e.score());
-        double d = GeoHash.within(shape, xy[0], xy[1]);
-        if (d >= 0) {
-          out.add(new Point(e.member(), e.score(), xy[0], xy[1], d));
-        }
-        if (limit > 0 && out.size() >= limit) {
-          break;
-        }
-      }
-      last = i;
+  /**
+   * membersOfAllNeighbors: the boxes in Redis's order, each a score range of the zset, read
+   * {@link CollectionInTurns#ROWS_PER_STEP} rows a step, so that a search over a huge set (a radius
+   * around the globe reads all of it) runs in turns of the command thread (issue 13).
+   */
+  private static final class Search implements java.util.function.BooleanSupplier {
+    final List<Point> found = new ArrayList<>();
+    /** Heap the found points take, for {@link CollectionInTurns#check}. */
+    long held;
+    private final CommandContext c;
+    private final KeyMeta m;
+    private final GeoHash.Shape shape;
+    private final long limit;
+    private final GeoHash.Bits[] boxes;
+    private int box = -1;
+    private int last; // as Redis: a box equal to the centre box is scanned again
+    private java.util.function.BooleanSupplier reading;
+
+    Search(CommandContext c, KeyMeta m, GeoHash.Shape shape, long limit) {
+      this.c = c;
+      this.m = m;
+      this.shape = shape;
+      this.limit = limit;
+      this.boxes = GeoHash.searchBoxes(shape);
     }
-    return out;
+
+    @Override
+    public boolean getAsBoolean() {
+      while (true) {
+        if (reading != null) {
+          if (!reading.getAsBoolean()) {
+            return false; // more of this box at the next step
+          }
+          reading = null;
+          last = box;
+        }
+        box++;
+        if (box >= boxes.length) {
+          return true;
+        }
+        GeoHash.Bits b = boxes[box];
+        if (b.isZero()) {
+          continue;
+        }
+        if (last != 0 && b.equals(boxes[last])) {
+          continue; // huge radii: adjacent boxes can be the same
+        }
+        if (!found.isEmpty() && limit > 0 && found.size() >= limit) {
+          return true;
+        }
+        long[] range = GeoHash.scoreRange(b);
+        SortedSetCommands.ScoreRange sr = new SortedSetCommands.ScoreRange(range[0], false, range[1], true);
+        if (sr.empty()) {
+          last = box;
+          continue;
+        }
+        reading = CollectionInTurns.sliceRows(c.db(), m, sr.slice(), false, row -> {
+          byte[] cl = row.clustering();
+          double score = io.cassette.resp.keyspace.RedisLayout.scoreOf(cl);
+          double[] xy = GeoHash.decodeScore(score);
+          double d = GeoHash.within(shape, xy[0], xy[1]);
+          if (d >= 0) {
+            byte[] member = io.cassette.resp.keyspace.RedisLayout.memberOfScoreClustering(cl);
+            found.add(new Point(member, score, xy[0], xy[1], d));
+            held += CollectionInTurns.held(member) + 64;
+          }
+          return limit <= 0 || found.size() < limit;
+        });
+      }
+    }
   }
+
 }

@@ -59,23 +59,23 @@ final class HashCommands {
         c.reply().bulk(m == null ? null : c.db().subValue(m, field(c.arg(i))));
       }
     });
-    t.add("hgetall", 2, READONLY, 1, 1, 1, c -> rowsThen(c, (reply, rows) -> {
-      reply.map(rows.size());
-      for (Row r : rows) {
-        reply.bulk(RedisLayout.untag(r.clustering()));
-        reply.bulk(Database.valueOf(r));
+    t.add("hgetall", 2, READONLY, 1, 1, 1, c -> fieldsThen(c, (reply, fields) -> {
+      reply.map(fields.size());
+      for (byte[][] f : fields) {
+        reply.bulk(f[0]);
+        reply.bulk(f[1]);
       }
     }));
-    t.add("hkeys", 2, READONLY, 1, 1, 1, c -> rowsThen(c, (reply, rows) -> {
-      reply.array(rows.size());
-      for (Row r : rows) {
-        reply.bulk(RedisLayout.untag(r.clustering()));
+    t.add("hkeys", 2, READONLY, 1, 1, 1, c -> fieldsThen(c, (reply, fields) -> {
+      reply.array(fields.size());
+      for (byte[][] f : fields) {
+        reply.bulk(f[0]);
       }
     }));
-    t.add("hvals", 2, READONLY, 1, 1, 1, c -> rowsThen(c, (reply, rows) -> {
-      reply.array(rows.size());
-      for (Row r : rows) {
-        reply.bulk(Database.valueOf(r));
+    t.add("hvals", 2, READONLY, 1, 1, 1, c -> fieldsThen(c, (reply, fields) -> {
+      reply.array(fields.size());
+      for (byte[][] f : fields) {
+        reply.bulk(f[1]);
       }
     }));
     t.add("hdel", -3, WRITE | FAST, 1, 1, 1, HashCommands::hdel);
@@ -105,29 +105,20 @@ final class HashCommands {
     return RedisLayout.tagged(RedisLayout.HASH_FIELD, name);
   }
 
-  /** The hash's fields, then {@code then} with them; a huge hash is read in turns ({@link CollectionInTurns}). */
-  private static void rowsThen(CommandContext c, java.util.function.BiConsumer<io.cassette.resp.protocol.Reply, List<Row>> then) {
-    KeyMeta m = Keys.read(c, c.arg(1), KeyType.HASH);
-    if (m == null || !CollectionInTurns.inTurns(c, m.size)) {
-      then.accept(c.reply(), rows(c, m));
-      return;
-    }
-    List<Row> rows = new java.util.ArrayList<>();
-    long[] held = {0};
-    java.util.function.BooleanSupplier read = CollectionInTurns.subRows(c.db(), m, RedisLayout.HASH_FIELD, r -> {
-      rows.add(r);
-      held[0] += CollectionInTurns.held(r.clustering()) + CollectionInTurns.held(Database.valueOf(r));
-    });
-    KeysInTurns.steps(c, () -> {
-      boolean done = read.getAsBoolean();
-      CollectionInTurns.check(c, held[0]);
-      return done;
-    }, reply -> then.accept(reply, rows), () -> { });
+  /**
+   * The hash's {field, value} pairs, then {@code then} with them; a huge hash is read in turns
+   * ({@link CollectionInTurns#allRows}).
+   */
+  private static void fieldsThen(CommandContext c, KeyMeta m,
+                                 java.util.function.BiConsumer<io.cassette.resp.protocol.Reply, List<byte[][]>> then) {
+    CollectionInTurns.allRows(c, m, RedisLayout.HASH_FIELD,
+        r -> new byte[][] {RedisLayout.untag(r.clustering()), Database.valueOf(r)},
+        f -> 16 + CollectionInTurns.held(f[0]) + CollectionInTurns.held(f[1]), then);
   }
 
-  private static List<Row> rows(CommandContext c, KeyMeta m) {
-    return m == null ? List.of()
-        : c.db().subRowsTagged(m, RedisLayout.HASH_FIELD, false, Integer.MAX_VALUE);
+  private static void fieldsThen(CommandContext c,
+                                 java.util.function.BiConsumer<io.cassette.resp.protocol.Reply, List<byte[][]>> then) {
+    fieldsThen(c, Keys.read(c, c.arg(1), KeyType.HASH), then);
   }
 
   /** HSET/HSETNX of the pairs at arguments {@code from..to-1}, one commit: returns the number of fields added. */
@@ -274,15 +265,14 @@ final class HashCommands {
 
   private static void hrandfield(CommandContext c) {
     KeyMeta m = Keys.read(c, c.arg(1), KeyType.HASH);
-    Reply r = c.reply();
     if (c.argc() == 2) {
-      if (m == null) {
-        r.nullBulk();
-        return;
-      }
-      List<Row> rows = rows(c, m);
-      r.bulk(RedisLayout.untag(rows.get(ThreadLocalRandom.current().nextInt(rows.size()))
-          .clustering()));
+      fieldsThen(c, m, (r, fields) -> {
+        if (fields.isEmpty()) {
+          r.nullBulk();
+        } else {
+          r.bulk(fields.get(ThreadLocalRandom.current().nextInt(fields.size()))[0]);
+        }
+      });
       return;
     }
     long count = Args.parseNegatableLong(c.arg(2));
@@ -292,23 +282,27 @@ final class HashCommands {
     } else if (c.argc() > 3) {
       throw new RedisException(Errors.SYNTAX);
     }
-    List<Row> rows = rows(c, m);
-    List<Row> picked = ScanHelper.randomPick(rows, count);
-    if (withValues && r.resp3()) {
-      r.array(picked.size());
-      for (Row row : picked) {
-        r.array(2);
-        r.bulk(RedisLayout.untag(row.clustering()));
-        r.bulk(Database.valueOf(row));
+    boolean values = withValues;
+    fieldsThen(c, m, (r, fields) -> {
+      List<byte[][]> picked = ScanHelper.randomPick(fields, count);
+      if (values && r.resp3()) {
+        r.array(picked.size());
+        for (byte[][] f : picked) {
+          r.array(2);
+          r.bulk(f[0]);
+          r.bulk(f[1]);
+        }
+        return;
       }
-      return;
-    }
-    r.array(picked.size() * (withValues ? 2 : 1));
-    for (Row row : picked) {
-      r.bulk(RedisLayout.untag(row.clustering()));
-      if (withValues) {
-        r.bulk(Database.valueOf(row));
+      r.array(picked.size() * (values ? 2 : 1));
+      for (byte[][] f : picked) {
+        r.bulk(f[0]);
+        if (values) {
+          r.bulk(f[1]);
+        }
       }
-    }
+    });
   }
+
+
 }

@@ -204,26 +204,29 @@ final class SetCommands {
   }
 
   private static void srandmember(CommandContext c) {
-    Reply r = c.reply();
     if (c.argc() > 3) {
       throw new RedisException(Errors.SYNTAX);
     }
     Long count = c.argc() == 3 ? Args.parseNegatableLong(c.arg(2)) : null;
-    List<byte[]> all = members(c, c.db(), c.arg(1));
-    if (count == null) {
-      if (all.isEmpty()) {
-        r.nullBulk();
-      } else {
-        r.bulk(ScanHelper.randomPick(all, 1).get(0));
+    KeyMeta m = Keys.read(c, c.arg(1), KeyType.SET);
+    CollectionInTurns.allRows(c, m, RedisLayout.SET_MEMBER, row -> RedisLayout.untag(row.clustering()),
+        CollectionInTurns::held, (r, all) -> {
+      if (count == null) {
+        if (all.isEmpty()) {
+          r.nullBulk();
+        } else {
+          r.bulk(ScanHelper.randomPick(all, 1).get(0));
+        }
+        return;
       }
-      return;
-    }
-    List<byte[]> picked = ScanHelper.randomPick(all, count);
-    r.array(picked.size());
-    for (byte[] p : picked) {
-      r.bulk(p);
-    }
+      List<byte[]> picked = ScanHelper.randomPick(all, count);
+      r.array(picked.size());
+      for (byte[] p : picked) {
+        r.bulk(p);
+      }
+    });
   }
+
 
   private static void smove(CommandContext c) {
     Database db = c.db();

@@ -725,14 +725,14 @@ final class SortedSetCommands {
 
   private static void zrandmember(CommandContext c) {
     KeyMeta m = Keys.read(c, c.arg(1), KeyType.ZSET);
-    List<Entry> all = m == null ? List.of() : byRank(c.db(), m, 0, -1, false);
-    Reply r = c.reply();
     if (c.argc() == 2) {
-      if (all.isEmpty()) {
-        r.nullBulk();
-      } else {
-        r.bulk(ScanHelper.randomPick(all, 1).get(0).member());
-      }
+      allEntries(c, m, (r, entries) -> {
+        if (entries.isEmpty()) {
+          r.nullBulk();
+        } else {
+          r.bulk(ScanHelper.randomPick(entries, 1).get(0).member());
+        }
+      });
       return;
     }
     long count = Args.parseNegatableLong(c.arg(2));
@@ -743,6 +743,14 @@ final class SortedSetCommands {
     if (withScores && (count < -Long.MAX_VALUE / 2 || count > Long.MAX_VALUE / 2)) {
       throw new RedisException("ERR value is out of range"); // count x 2 replies would overflow
     }
-    replyEntries(r, ScanHelper.randomPick(all, count), withScores);
+    allEntries(c, m, (r, entries) -> replyEntries(r, ScanHelper.randomPick(entries, count), withScores));
   }
+
+  /** Every entry of {@code m} in score order, then {@code then}; in turns when huge ({@link CollectionInTurns#allRows}). */
+  private static void allEntries(CommandContext c, KeyMeta m, java.util.function.BiConsumer<Reply, List<Entry>> then) {
+    CollectionInTurns.allRows(c, m, RedisLayout.ZSET_SCORE,
+        r -> new Entry(RedisLayout.memberOfScoreClustering(r.clustering()), RedisLayout.scoreOf(r.clustering())),
+        e -> CollectionInTurns.held(e.member()) + 16, then);
+  }
+
 }
