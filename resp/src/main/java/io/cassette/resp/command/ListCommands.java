@@ -274,21 +274,7 @@ final class ListCommands {
       throw new RedisException(Errors.SYNTAX);
     }
     boolean left = side(c.arg((int) whereIndex));
-    long count = -1;
-    for (int j = (int) whereIndex + 1; j < c.argc(); j++) {
-      if (count == -1 && Args.is(c.arg(j), "count") && j + 1 < c.argc()) {
-        Long n = Args.parseLongOrNull(c.arg(++j));
-        if (n == null || n < 1) {
-          throw new RedisException("ERR count should be greater than 0");
-        }
-        count = n;
-      } else {
-        throw new RedisException(Errors.SYNTAX);
-      }
-    }
-    if (count == -1) {
-      count = 1;
-    }
+    long count = mpopCount(c, (int) whereIndex + 1);
     long deadline = blocking ? deadline(c.arg(1)) : 0;
     List<byte[]> keys = new ArrayList<>();
     for (int i = numkeysIndex + 1; i < whereIndex; i++) {
@@ -710,5 +696,22 @@ final class ListCommands {
       return;
     }
     block(c, List.of(c.arg(1)), deadline);
+  }
+
+  /** LMPOP/ZMPOP's options after LEFT|RIGHT or MIN|MAX, from {@code from}: [COUNT n], 1 when absent. */
+  static long mpopCount(CommandContext c, int from) {
+    long count = -1;
+    for (int j = from; j < c.argc(); j++) {
+      if (count == -1 && Args.is(c.arg(j), "count") && j + 1 < c.argc()) {
+        Long n = Args.parseLongOrNull(c.arg(++j));
+        if (n == null || n < 1) {
+          throw new RedisException("ERR count should be greater than 0");
+        }
+        count = n;
+      } else {
+        throw new RedisException(Errors.SYNTAX);
+      }
+    }
+    return count == -1 ? 1 : count;
   }
 }

@@ -85,21 +85,7 @@ final class SortedSetPops {
     } else {
       throw new RedisException(Errors.SYNTAX);
     }
-    long count = -1;
-    for (int j = (int) whereIndex + 1; j < c.argc(); j++) {
-      if (count == -1 && Args.is(c.arg(j), "count") && j + 1 < c.argc()) {
-        Long n = Args.parseLongOrNull(c.arg(++j));
-        if (n == null || n < 1) {
-          throw new RedisException("ERR count should be greater than 0");
-        }
-        count = n;
-      } else {
-        throw new RedisException(Errors.SYNTAX);
-      }
-    }
-    if (count == -1) {
-      count = 1;
-    }
+    long count = ListCommands.mpopCount(c, (int) whereIndex + 1);
     long deadline = blocking ? ListCommands.deadline(c.arg(1)) : 0;
     List<byte[]> keys = new ArrayList<>();
     for (int i = numkeysIndex + 1; i < whereIndex; i++) {
