@@ -59,6 +59,8 @@ final class LocalTable implements Table, CompactableTable {
   /** Failed flushes in order, retried before the next flush; touched only by the flush thread. */
   final java.util.ArrayDeque<PendingFlush> failedFlushes = new java.util.ArrayDeque<>();
   volatile boolean dropped;
+  /** TRUNCATEs so far (this run): a stream that began before one must not land after it. */
+  volatile int truncations;
 
   private final LongAdder reads = new LongAdder();
   private final LongAdder writes = new LongAdder();
@@ -429,6 +431,21 @@ final class LocalTable implements Table, CompactableTable {
       bytesWritten.add(r.bytesOnDisk());
       return r;
     }
+  }
+
+  @Override
+  public SSTableSink sink() {
+    return new SSTableSink(this, truncations);
+  }
+
+  /** Adds SSTables a {@link SSTableSink} wrote; they hold no commit-log position. */
+  void imported(List<SSTableReader> readers, long bytes) {
+    if (readers.isEmpty()) {
+      return;
+    }
+    view.updateAndGet(v -> v.imported(readers));
+    bytesWritten.add(bytes);
+    engine.maybeCompact(this);
   }
 
   @Override

@@ -473,6 +473,7 @@ final class StorageEngine implements Engine {
         old = t.view.getAndUpdate(v -> new TableView(new Memtable(), v.flushing(), List.of()));
         memory.addActive(-old.active().liveBytes());
         tables.truncated(t.spec().id(), position);
+        t.truncations++;
         t.flushedPosition = CommitLogPosition.max(t.flushedPosition, position);
       } finally {
         switchLock.writeLock().unlock();

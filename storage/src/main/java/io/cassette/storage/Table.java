@@ -48,6 +48,14 @@ public interface Table {
     throw new UnsupportedOperationException("cleanup");
   }
 
+  /**
+   * A sink that writes streamed partitions straight into new SSTables of this table, made live
+   * together on {@link SSTableSink#commit} (streaming: bootstrap, replace).
+   */
+  default SSTableSink sink() {
+    throw new UnsupportedOperationException("sink");
+  }
+
   /** Removes all data (CQL TRUNCATE); durable when this returns. */
   void truncate();
 

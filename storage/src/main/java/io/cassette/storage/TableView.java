@@ -38,6 +38,13 @@ record TableView(Memtable active, List<Memtable> flushing, List<SSTableReader> s
     return new TableView(active, f, s);
   }
 
+  /** Adds SSTables written outside a flush (a stream's, through {@link SSTableSink}). */
+  TableView imported(List<SSTableReader> added) {
+    List<SSTableReader> s = new ArrayList<>(sstables);
+    s.addAll(added);
+    return new TableView(active, flushing, s);
+  }
+
   /** Replaces compacted SSTables by the result; null if some input is no longer live. */
   TableView compacted(List<SSTableReader> inputs, SSTableReader output) {
     List<SSTableReader> s = new ArrayList<>(sstables);

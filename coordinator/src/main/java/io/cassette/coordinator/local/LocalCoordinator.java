@@ -230,6 +230,11 @@ public final class LocalCoordinator implements Coordinator {
     return lock;
   }
 
+  /** A sink writing streamed partitions of the table straight into SSTables ({@link Table#sink}). */
+  public io.cassette.storage.SSTableSink streamSink(String keyspace, String table) {
+    return local(keyspace, table).sink();
+  }
+
   private Table local(String keyspace, String table) {
     return engine.table(keyspace, table).orElseThrow(() -> new CoordinatorException.UnknownTable(keyspace, table));
   }

@@ -32,6 +32,8 @@ import org.slf4j.LoggerFactory;
  *       ({@link StreamSender}), answer with what was sent.
  *   <li>REPAIR_STREAM_REQ: verify a {@link StreamBatch}'s checksum, apply it as one write (LWW
  *       reconciles it), acknowledge; a damaged batch is refused whole (FAILURE_RSP) and resent.
+ *       A ring change's stream that this node pulls goes into new SSTables instead
+ *       ({@link StreamSinks}), live when the whole stream has arrived.
  * </ul>
  * Validations and syncs are long scans: they run one at a time on this service's own thread,
  * never on the messaging handler threads (which must stay free for reads, writes and the
@@ -54,6 +56,7 @@ public final class RepairService implements AutoCloseable {
   /** stream_throughput_outbound: every outgoing stream of this node shares it. */
   private final StreamThrottle throttle = new StreamThrottle(DEFAULT_STREAM_THROUGHPUT);
   private final StreamProgress progress = new StreamProgress();
+  private final StreamSinks sinks = new StreamSinks();
   /** Cassandra's default stream_throughput_outbound: 24 MiB/s. */
   public static final long DEFAULT_STREAM_THROUGHPUT = 24L << 20;
   /** How long a ring change's stream of ranges may take before it is given up (and retried by its caller). */
@@ -130,6 +133,35 @@ public final class RepairService implements AutoCloseable {
                                    String purpose) {
     RepairMessages.SyncRequest request = new RepairMessages.SyncRequest(keyspace, table, to.address(), ranges,
         System.currentTimeMillis() / 1000);
+    // Pulled here from a peer: received into new SSTables, made live when the stream ends.
+    io.cassette.storage.SSTableSink sink = null;
+    if (to.equals(ring().self()) && !from.equals(to)) {
+      try {
+        sink = local.streamSink(keyspace, table);
+        sinks.open(from.address(), keyspace, table, sink);
+      } catch (UnsupportedOperationException e) {
+        sink = null; // a table without files: its batches are applied as writes
+      }
+    }
+    boolean streamed = false;
+    try {
+      StreamTotals totals = pull(request, keyspace, table, from, purpose);
+      streamed = true;
+      return totals;
+    } finally {
+      if (sink != null) {
+        io.cassette.storage.SSTableSink s = sinks.close(from.address(), keyspace, table);
+        if (streamed) {
+          s.commit();
+        } else {
+          s.abort();
+        }
+      }
+    }
+  }
+
+  private StreamTotals pull(RepairMessages.SyncRequest request, String keyspace, String table,
+                            io.cassette.coordinator.ring.Endpoint from, String purpose) {
     RepairMessages.SyncResult r;
     if (from.equals(ring().self())) {
       r = sender.stream(request, purpose);
@@ -214,6 +246,11 @@ public final class RepairService implements AutoCloseable {
       return;
     }
     try {
+      if (sinks.offer(m.from().getAddress(), StreamBatch.sequence(m.payload()), partitions)) {
+        progress.received(m.from().getAddress(), m.payload().length, true);
+        messaging.respond(m, ACK);
+        return;
+      }
       if (!partitions.isEmpty()) {
         local.write(new Mutation(partitions), ONE);
       }
