@@ -248,7 +248,7 @@ public final class SSTableReader {
     int i = floorSummary(key.token(), key.key(), false);
     ChunkCache chunkCache = cache;
     ChunkedFileReader index = new ChunkedFileReader(descriptor.path(SSTableDescriptor.Component.INDEX), indexChannel,
-        indexMap, stats.indexLength(), compressor, indexChunkLength, indexCache, cacheId * 2 + 1, true, true);
+        indexMap, stats.indexLength(), compressor, indexChunkLength, indexCache, cacheId * 2 + 1, true);
     long dataPosition = -1;
     RowIndex rowIndex = null;
     try {
@@ -281,7 +281,7 @@ public final class SSTableReader {
       return null;
     }
     ChunkedFileReader data = new ChunkedFileReader(descriptor.path(SSTableDescriptor.Component.DATA), dataChannel,
-        dataMap, stats.dataLength(), compressor, chunkLength, chunkCache, cacheId * 2, true, false);
+        dataMap, stats.dataLength(), compressor, chunkLength, chunkCache, cacheId * 2, true);
     return new SSTablePartition(data, key, dataPosition, rowIndex, true);
   }
 
