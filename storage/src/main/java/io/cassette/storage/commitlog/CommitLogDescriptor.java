@@ -20,7 +20,10 @@ import java.util.regex.Pattern;
  */
 public final class CommitLogDescriptor {
   public static final int MAGIC = 0x434C4F47; // "CLOG"
-  public static final int VERSION = 1;
+  /** 2: cells may share their row's timestamp (PartitionSerializer's flag 8). */
+  public static final int VERSION = 2;
+  /** Segments from this version on are replayed (version 1 only lacks the flag). */
+  public static final int MIN_READABLE_VERSION = 1;
   public static final int HEADER_SIZE = 4 + 2 + 8 + 4;
   public static final int RECORD_OVERHEAD = 4 + 4 + 4;
   /** Largest mutation accepted; bigger ones are rejected before anything is applied. */

@@ -48,9 +48,11 @@ public final class CommitLogReader {
       if (magic != CommitLogDescriptor.MAGIC || crc != Checksums.crc32c(header, 0, 14)) {
         return torn(path, 0, 0, "bad segment header (magic " + Integer.toHexString(magic) + ")");
       }
-      if (version != CommitLogDescriptor.VERSION || id != segment.id()) {
+      if (version < CommitLogDescriptor.MIN_READABLE_VERSION || version > CommitLogDescriptor.VERSION
+          || version != CommitLogDescriptor.version(path.getFileName().toString()) || id != segment.id()) {
         throw new StorageException("commit-log segment " + path + ": header says version " + version
-            + " id " + id + " (expected: version " + CommitLogDescriptor.VERSION + " id " + segment.id() + ")");
+            + " id " + id + " (expected: version " + CommitLogDescriptor.MIN_READABLE_VERSION + " to "
+            + CommitLogDescriptor.VERSION + " as its name says, id " + segment.id() + ")");
       }
       offset = CommitLogDescriptor.HEADER_SIZE;
       byte[] lengthBytes = new byte[4];

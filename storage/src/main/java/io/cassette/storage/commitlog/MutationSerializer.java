@@ -35,7 +35,7 @@ public final class MutationSerializer {
       UUID id = tableIds.get(i);
       out.writeLong(id.getMostSignificantBits());
       out.writeLong(id.getLeastSignificantBits());
-      PartitionSerializer.writeUpdateBody(out, u);
+      PartitionSerializer.writeUpdateBody(out, u, true); // version 2: cells share the row's timestamp
     }
   }
 

@@ -3,6 +3,7 @@ package io.cassette.storage.memtable;
 import io.cassette.storage.DecoratedKey;
 import io.cassette.storage.PartitionUpdate;
 import java.util.NavigableMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -12,20 +13,33 @@ import java.util.concurrent.atomic.AtomicLong;
  * then it stays readable until the SSTable replaces it. Thread-safe.
  */
 public final class Memtable {
+  /** In order, for flushes and scans. */
   private final ConcurrentSkipListMap<DecoratedKey, MemtablePartition> partitions = new ConcurrentSkipListMap<>();
+  /**
+   * The same partitions by key: a point read, and a write to a partition already here, cost
+   * one hash probe instead of a skip-list descent (the skip list's get and put were the
+   * hottest storage frames under load: JFR, bench/results/2026-12-02-perfstore.md). A new
+   * partition enters here first, then the skip list, before its write returns; flushes
+   * switch the memtable out only after writes in flight return (the engine's switch lock).
+   */
+  private final ConcurrentHashMap<DecoratedKey, MemtablePartition> byKey = new ConcurrentHashMap<>();
   private final AtomicLong liveBytes = new AtomicLong();
   private final AtomicLong minTimestamp = new AtomicLong(Long.MAX_VALUE);
 
   /** Applies one partition update; returns the estimated heap bytes it added. */
   public long apply(DecoratedKey key, PartitionUpdate update) {
-    // One traversal whether the partition is new or not: a fresh partition is cheap
-    // (no row map until it has two rows), so building one speculatively costs little.
-    MemtablePartition fresh = new MemtablePartition(key);
-    MemtablePartition p = partitions.putIfAbsent(key, fresh);
+    MemtablePartition p = byKey.get(key);
     long added = 0;
     if (p == null) {
-      p = fresh;
-      added += MemtablePartition.PARTITION_OVERHEAD + key.key().length;
+      // A fresh partition is cheap (no row map until it has two rows), so building one
+      // speculatively costs little.
+      MemtablePartition fresh = new MemtablePartition(key);
+      p = byKey.putIfAbsent(key, fresh);
+      if (p == null) {
+        p = fresh;
+        partitions.put(key, fresh);
+        added += MemtablePartition.PARTITION_OVERHEAD + key.key().length;
+      }
     }
     long[] min = {Long.MAX_VALUE};
     added += p.apply(update, min);
@@ -37,7 +51,7 @@ public final class Memtable {
   }
 
   public MemtablePartition get(DecoratedKey key) {
-    return partitions.get(key);
+    return byKey.get(key);
   }
 
   /** All partitions in token order; a live view that reflects concurrent writes. */

@@ -23,12 +23,12 @@ import java.util.concurrent.ConcurrentSkipListMap;
 public final class MemtablePartition implements PartitionSource {
   /**
    * Rough heap cost of a partition entry, a row and a cell beyond their byte arrays
-   * (compressed oops): skip-list node and index share, DecoratedKey, this object and the key
-   * array header; Row, its cell list and clustering array header; Cell and its value array
-   * header. Too high and memtables flush small files that compaction rewrites (flash wear);
+   * (compressed oops): skip-list node and index share, hash-map node and table slot (40),
+   * DecoratedKey, this object and the key array header; Row, its cell list and clustering
+   * array header; Cell and its value array header. Too high and memtables flush small files that compaction rewrites (flash wear);
    * too low and the heap budget is overrun.
    */
-  static final int PARTITION_OVERHEAD = 112;
+  static final int PARTITION_OVERHEAD = 152;
   static final int ROW_OVERHEAD = 80;
   static final int CELL_OVERHEAD = 64;
 

@@ -23,10 +23,13 @@ import java.util.List;
  * row       := flags:u8 clustering:bytes [liveness] [deletion] cellCount:varint cell*
  *              flags: 1 has liveness, 2 has deletion
  * liveness  := timestamp:i64 ttl:varint [localExpirationTime:i64 if ttl &gt; 0]
- * cell      := flags:u8 column:string [path:bytes] timestamp:i64
+ * cell      := flags:u8 column:string [path:bytes] [timestamp:i64 unless flags&amp;8]
  *              [ttl:varint localDeletionTime:i64 if expiring]
  *              [localDeletionTime:i64 if tombstone] [value:bytes unless tombstone]
- *              flags: 1 tombstone, 2 expiring, 4 has path
+ *              flags: 1 tombstone, 2 expiring, 4 has path,
+ *              8 same timestamp as the row's previous one (its liveness's, else the
+ *                preceding cell's): written only with shareTimestamps (SSTable format 2,
+ *                commit log 2); always understood, so older files read unchanged
  * bytes     := length:varint byte*        string := bytes (UTF-8)
  * </pre>
  */
@@ -39,6 +42,9 @@ public final class PartitionSerializer {
   private static final int CELL_TOMBSTONE = 1;
   private static final int CELL_EXPIRING = 2;
   private static final int CELL_HAS_PATH = 4;
+  private static final int CELL_SHARED_TIMESTAMP = 8;
+  /** The previous timestamp of a row before any: no cell may share it. */
+  private static final long NO_TIMESTAMP = Long.MIN_VALUE;
 
   private PartitionSerializer() {}
 
@@ -53,6 +59,16 @@ public final class PartitionSerializer {
    * </pre>
    */
   public static void writeUpdateBody(DataWriter out, PartitionUpdate u) {
+    writeUpdateBody(out, u, false);
+  }
+
+  /**
+   * As {@link #writeUpdateBody(DataWriter, PartitionUpdate)}; {@code shareTimestamps} omits
+   * a cell's timestamp when it repeats the row's previous one (8 bytes a cell for an INSERT:
+   * flash wear). Internode messages and repair hashes keep the full form, which every
+   * version reads alike.
+   */
+  public static void writeUpdateBody(DataWriter out, PartitionUpdate u, boolean shareTimestamps) {
     out.writeLengthPrefixed(u.key());
     boolean deleted = !u.partitionDeletion().isLive();
     boolean ranges = !u.rangeTombstones().isEmpty();
@@ -68,7 +84,7 @@ public final class PartitionSerializer {
     }
     out.writeVarInt(u.rows().size());
     for (Row r : u.rows()) {
-      writeRow(out, r);
+      writeRow(out, r, shareTimestamps);
     }
   }
 
@@ -125,6 +141,11 @@ public final class PartitionSerializer {
   }
 
   public static void writeRow(DataWriter out, Row row) {
+    writeRow(out, row, false);
+  }
+
+  /** A row; {@code shareTimestamps}: see {@link #writeUpdateBody(DataWriter, PartitionUpdate, boolean)}. */
+  public static void writeRow(DataWriter out, Row row, boolean shareTimestamps) {
     boolean hasLiveness = !row.liveness().isEmpty();
     boolean hasDeletion = !row.deletion().isLive();
     out.writeByte((hasLiveness ? ROW_HAS_LIVENESS : 0) | (hasDeletion ? ROW_HAS_DELETION : 0));
@@ -142,8 +163,10 @@ public final class PartitionSerializer {
     }
     List<Cell> cells = row.cells();
     out.writeVarInt(cells.size());
+    long previous = shareTimestamps && hasLiveness ? row.liveness().timestamp() : NO_TIMESTAMP;
     for (Cell c : cells) {
-      writeCell(out, c);
+      writeCell(out, c, shareTimestamps && previous != NO_TIMESTAMP && c.timestamp() == previous);
+      previous = shareTimestamps ? c.timestamp() : NO_TIMESTAMP;
     }
   }
 
@@ -156,10 +179,12 @@ public final class PartitionSerializer {
   /** The rest of a row after its flags byte and clustering have been read. */
   public static Row readRowBody(DataReader in, int flags, byte[] clustering) {
     LivenessInfo liveness = LivenessInfo.EMPTY;
+    long previous = NO_TIMESTAMP;
     if ((flags & ROW_HAS_LIVENESS) != 0) {
       long ts = in.readLong();
       int ttl = in.readVarInt();
       liveness = new LivenessInfo(ts, ttl, ttl > 0 ? in.readLong() : Long.MAX_VALUE);
+      previous = ts;
     }
     DeletionTime deletion = (flags & ROW_HAS_DELETION) != 0 ? readDeletion(in) : DeletionTime.LIVE;
     int count = in.readVarInt();
@@ -168,7 +193,9 @@ public final class PartitionSerializer {
     }
     List<Cell> cells = new ArrayList<>(Math.min(count, 1024));
     for (int i = 0; i < count; i++) {
-      cells.add(readCell(in));
+      Cell c = readCell(in, previous);
+      cells.add(c);
+      previous = c.timestamp();
     }
     return new Row(clustering, liveness, deletion, cells);
   }
@@ -183,15 +210,17 @@ public final class PartitionSerializer {
     return n;
   }
 
-  public static void writeCell(DataWriter out, Cell c) {
+  private static void writeCell(DataWriter out, Cell c, boolean sharedTimestamp) {
     int flags = (c.isTombstone() ? CELL_TOMBSTONE : 0) | (c.isExpiring() ? CELL_EXPIRING : 0)
-        | (c.path() != null ? CELL_HAS_PATH : 0);
+        | (c.path() != null ? CELL_HAS_PATH : 0) | (sharedTimestamp ? CELL_SHARED_TIMESTAMP : 0);
     out.writeByte(flags);
     out.writeString(c.column());
     if (c.path() != null) {
       out.writeLengthPrefixed(c.path());
     }
-    out.writeLong(c.timestamp());
+    if (!sharedTimestamp) {
+      out.writeLong(c.timestamp());
+    }
     if (c.isExpiring()) {
       out.writeVarInt(c.ttl());
       out.writeLong(c.localDeletionTime());
@@ -203,11 +232,20 @@ public final class PartitionSerializer {
     }
   }
 
-  public static Cell readCell(DataReader in) {
+  /** A cell; {@code previous}: the row's timestamp before it, or NO_TIMESTAMP. */
+  private static Cell readCell(DataReader in, long previous) {
     int flags = in.readByte();
     String column = in.readString();
     byte[] path = (flags & CELL_HAS_PATH) != 0 ? in.readLengthPrefixed(MAX_VALUE_LENGTH) : null;
-    long ts = in.readLong();
+    long ts;
+    if ((flags & CELL_SHARED_TIMESTAMP) != 0) {
+      if (previous == NO_TIMESTAMP) {
+        throw new StorageException("malformed cell: shares a timestamp with nothing before it");
+      }
+      ts = previous;
+    } else {
+      ts = in.readLong();
+    }
     int ttl = 0;
     long ldt = Long.MAX_VALUE;
     if ((flags & CELL_EXPIRING) != 0) {

@@ -5,7 +5,8 @@ import java.util.Map;
 
 /**
  * Decompressed, already verified SSTable chunks, least recently used evicted first, bounded
- * in bytes. Filled by point reads only: scans and compactions would flush it for nothing.
+ * in bytes; when full, a chunk enters only if it is asked for more often than the one it
+ * would evict (see {@link #put}). Filled by point reads only: scans and compactions would flush it for nothing.
  * Chunks never change (SSTables are immutable and each open SSTable has its own id), so an
  * entry is never stale; entries of deleted SSTables simply age out. Thread-safe.
  */
@@ -17,8 +18,12 @@ public final class ChunkCache {
 
   private record Key(long sstable, long chunkOffset) {}
 
-  /** A chunk's bytes and the length it has on disk (to find the next chunk without I/O). */
-  private record Entry(byte[] data, int storedLength) {}
+  /**
+   * A chunk's bytes (exactly its uncompressed length; shared by every reader that hits it,
+   * so never written after {@link #put}) and the length it has on disk (to find the next
+   * chunk without I/O).
+   */
+  record Entry(byte[] data, int storedLength) {}
 
   private final long capacityBytes;
   private long sizeBytes; // guarded by this
@@ -36,31 +41,43 @@ public final class ChunkCache {
   }
 
   /**
-   * Copies the cached chunk into {@code into}; returns {@code storedLength << 32 | length},
-   * or -1 if absent.
+   * The cached chunk, or null if absent. Requires: the caller only reads {@code data()}
+   * (readers use it in place instead of copying it, which a hit used to cost: 16 KiB).
    */
-  synchronized long copyInto(long sstable, long chunkOffset, byte[] into) {
+  synchronized Entry get(long sstable, long chunkOffset) {
+    recordLookup(sstable, chunkOffset);
     Entry e = chunks.get(new Key(sstable, chunkOffset));
     if (e == null) {
       misses++;
-      return -1;
+      return null;
     }
     hits++;
-    System.arraycopy(e.data(), 0, into, 0, e.data().length);
-    return (long) e.storedLength() << 32 | e.data().length;
+    return e;
   }
 
   /**
-   * Offers a chunk just read. Index chunks are always kept (small, reused by every lookup
-   * in their range); a data chunk only when it was missed recently already, so that a
-   * stream of one-off reads does not evict the chunks that are read again.
+   * Offers a chunk just read. While there is room every chunk is kept. When full, a chunk is
+   * admitted only if it has been asked for more often (recently) than the least recently
+   * used chunk it would evict (TinyLFU's rule): with plain LRU, reads cycling over more
+   * chunks than fit (a 128 MB heap's cache holds 256 data chunks of 16 KiB: a few hundred
+   * hot rows) evicted every chunk before its next read, so nothing ever hit and every read
+   * paid a 16 KiB copy into the cache; now a stable subset stays and hits. A tie keeps the
+   * resident chunk, so a stream of one-off reads (each asked for once) evicts nothing.
    */
-  void put(long sstable, long chunkOffset, byte[] chunk, int length, int storedLength, boolean alwaysAdmit) {
+  void put(long sstable, long chunkOffset, byte[] chunk, int length, int storedLength) {
     if (length > capacityBytes / 8) {
       return;
     }
-    if (!alwaysAdmit && !seenBefore(sstable, chunkOffset)) {
-      return;
+    synchronized (this) {
+      if (sizeBytes + length > capacityBytes && !chunks.isEmpty()) {
+        Key victim = chunks.keySet().iterator().next(); // the least recently used
+        int candidateFrequency = frequency(sstable, chunkOffset);
+        int victimFrequency = frequency(victim.sstable(), victim.chunkOffset());
+        if (candidateFrequency <= victimFrequency) {
+          rejected++;
+          return;
+        }
+      }
     }
     Entry entry = new Entry(java.util.Arrays.copyOf(chunk, length), storedLength);
     synchronized (this) {
@@ -75,20 +92,47 @@ public final class ChunkCache {
     }
   }
 
-  /** Hashes of recently missed data chunks (one slot per hash bucket; collisions just forget). */
-  private final long[] recentlyMissed = new long[GHOST_SLOTS];
-  /** Data chunks remembered as missed once; 8192 slots cost 64 KB. */
-  static final int GHOST_SLOTS = 8192;
+  /**
+   * How often each chunk was asked for lately: a count-min sketch of two rows of
+   * {@link #SKETCH_SLOTS} counters (saturating at 15), all halved every
+   * {@code 8 * SKETCH_SLOTS} lookups so that old popularity fades. 16 KB per cache.
+   */
+  static final int SKETCH_SLOTS = 8192;
+  private final byte[] sketch = new byte[2 * SKETCH_SLOTS]; // guarded by this
+  private int lookupsSinceAging; // guarded by this
+  private long rejected; // guarded by this
 
-  private synchronized boolean seenBefore(long sstable, long chunkOffset) {
+  private static long hash(long sstable, long chunkOffset) {
     long h = (sstable * 0x9E3779B97F4A7C15L) ^ (chunkOffset * 0xC2B2AE3D27D4EB4FL);
-    h |= 1; // never 0, the empty slot
-    int slot = (int) ((h ^ (h >>> 32)) & (GHOST_SLOTS - 1));
-    if (recentlyMissed[slot] == h) {
-      return true;
+    return h ^ (h >>> 29);
+  }
+
+  private void recordLookup(long sstable, long chunkOffset) {
+    long h = hash(sstable, chunkOffset);
+    int a = (int) (h & (SKETCH_SLOTS - 1));
+    int b = SKETCH_SLOTS + (int) ((h >>> 32) & (SKETCH_SLOTS - 1));
+    if (sketch[a] < 15) {
+      sketch[a]++;
     }
-    recentlyMissed[slot] = h;
-    return false;
+    if (sketch[b] < 15) {
+      sketch[b]++;
+    }
+    if (++lookupsSinceAging >= 8 * SKETCH_SLOTS) {
+      lookupsSinceAging = 0;
+      for (int i = 0; i < sketch.length; i++) {
+        sketch[i] >>= 1;
+      }
+    }
+  }
+
+  private int frequency(long sstable, long chunkOffset) {
+    long h = hash(sstable, chunkOffset);
+    return Math.min(sketch[(int) (h & (SKETCH_SLOTS - 1))], sketch[SKETCH_SLOTS + (int) ((h >>> 32) & (SKETCH_SLOTS - 1))]);
+  }
+
+  /** Chunks not admitted because the chunk they would evict was asked for more often. */
+  public synchronized long rejected() {
+    return rejected;
   }
 
   public synchronized long hits() {

@@ -19,7 +19,13 @@ final class ChunkedFileReader implements DataReader {
   private final io.cassette.storage.io.ReadChannel channel;
   private final long fileLength;
   private final Compressor compressor;
+  /**
+   * The loaded chunk's bytes: {@link #decoded} after a decode, or the cache's own array after
+   * a cache hit (read in place, never written: cached arrays are shared and immutable).
+   */
   private byte[] chunk;
+  /** This reader's pooled buffer that chunks are decoded into. */
+  private byte[] decoded;
   private byte[] compressed;
   private long chunkOffset = -1; // file offset of the loaded chunk
   private int chunkLength; // uncompressed bytes in it
@@ -29,8 +35,6 @@ final class ChunkedFileReader implements DataReader {
   private final ChunkCache cache;
   private final long cacheId;
   private final boolean populateCache;
-  /** Index chunks are always admitted to the cache, data chunks on a second miss. */
-  private final boolean alwaysAdmit;
 
   /** The file mapped in memory, or null to use positional reads. */
   private final ByteBuffer mapped;
@@ -42,12 +46,6 @@ final class ChunkedFileReader implements DataReader {
 
   ChunkedFileReader(Path path, io.cassette.storage.io.ReadChannel channel, ByteBuffer mapped, long fileLength, Compressor compressor,
                     int chunkSize, ChunkCache cache, long cacheId, boolean populateCache) {
-    this(path, channel, mapped, fileLength, compressor, chunkSize, cache, cacheId, populateCache, false);
-  }
-
-  ChunkedFileReader(Path path, io.cassette.storage.io.ReadChannel channel, ByteBuffer mapped, long fileLength, Compressor compressor,
-                    int chunkSize, ChunkCache cache, long cacheId, boolean populateCache, boolean alwaysAdmit) {
-    this.alwaysAdmit = alwaysAdmit;
     this.mapped = mapped;
     this.cache = cache;
     this.cacheId = cacheId;
@@ -56,15 +54,17 @@ final class ChunkedFileReader implements DataReader {
     this.channel = channel;
     this.fileLength = fileLength;
     this.compressor = compressor;
-    this.chunk = ChunkBufferPool.take(chunkSize);
+    this.decoded = ChunkBufferPool.take(chunkSize);
+    this.chunk = decoded;
     this.compressed = ChunkBufferPool.take(ChunkedFileWriter.CHUNK_OVERHEAD + compressor.maxCompressedLength(chunkSize));
   }
 
   /** Returns the buffers to the pool; the reader must not be used afterwards. */
   void close() {
-    ChunkBufferPool.recycle(chunk);
+    ChunkBufferPool.recycle(decoded);
     ChunkBufferPool.recycle(compressed);
     chunk = null;
+    decoded = null;
     compressed = null;
   }
 
@@ -97,11 +97,12 @@ final class ChunkedFileReader implements DataReader {
       throw corrupt(offset, "chunk offset outside the file (length " + fileLength + ")");
     }
     if (cache != null) {
-      long cached = cache.copyInto(cacheId, offset, chunk);
-      if (cached >= 0) {
+      ChunkCache.Entry cached = cache.get(cacheId, offset);
+      if (cached != null) {
+        chunk = cached.data(); // read in place: no copy of the chunk per hit
         chunkOffset = offset;
-        chunkLength = (int) cached;
-        nextChunkOffset = offset + ChunkedFileWriter.CHUNK_OVERHEAD + (cached >>> 32);
+        chunkLength = cached.data().length;
+        nextChunkOffset = offset + ChunkedFileWriter.CHUNK_OVERHEAD + cached.storedLength();
         pos = 0;
         return;
       }
@@ -111,6 +112,7 @@ final class ChunkedFileReader implements DataReader {
       readFully(head, offset);
       int uncompressed = ByteBuffer.wrap(compressed, 0, 4).getInt();
       int length = ByteBuffer.wrap(compressed, 4, 4).getInt();
+      chunk = decoded;
       if (uncompressed <= 0 || uncompressed > chunk.length || length < 0
           || length > compressed.length - ChunkedFileWriter.CHUNK_OVERHEAD
           || offset + ChunkedFileWriter.CHUNK_OVERHEAD + length > fileLength) {
@@ -133,7 +135,7 @@ final class ChunkedFileReader implements DataReader {
       nextChunkOffset = offset + ChunkedFileWriter.CHUNK_OVERHEAD + length;
       pos = 0;
       if (cache != null && populateCache) {
-        cache.put(cacheId, offset, chunk, uncompressed, length, alwaysAdmit);
+        cache.put(cacheId, offset, chunk, uncompressed, length);
       }
     } catch (IOException e) {
       throw new StorageException("cannot read " + path + " at offset " + offset + ": " + e, e);

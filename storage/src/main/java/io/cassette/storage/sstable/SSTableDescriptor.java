@@ -41,8 +41,15 @@ import java.util.regex.Pattern;
  * last, so an SSTable without Meta.db is incomplete and deleted at open.
  */
 public record SSTableDescriptor(Path directory, long generation) {
+  /** The file-name scheme's version (names have not changed since); the content's is FORMAT_VERSION. */
   public static final String VERSION = "v1";
-  public static final int FORMAT_VERSION = 1;
+  /**
+   * Written into every file's header and Meta.db. 2: a cell may share its row's timestamp
+   * (PartitionSerializer's flag 8; 8 bytes less a cell). Versions from
+   * MIN_READABLE_FORMAT_VERSION on are read; an older Cassette refuses a newer file by it.
+   */
+  public static final int FORMAT_VERSION = 2;
+  public static final int MIN_READABLE_FORMAT_VERSION = 1;
   public static final int DATA_MAGIC = 0x43535444; // "CSTD"
   public static final int INDEX_MAGIC = 0x43535449; // "CSTI"
   public static final int META_MAGIC = 0x4353544D; // "CSTM"

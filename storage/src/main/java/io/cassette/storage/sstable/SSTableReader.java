@@ -91,9 +91,9 @@ public final class SSTableReader {
             + Integer.toHexString(magic) + " (expected: " + Integer.toHexString(SSTableDescriptor.META_MAGIC) + ")");
       }
       int version = in.readByte() << 8 | in.readByte();
-      if (version != SSTableDescriptor.FORMAT_VERSION) {
+      if (version < SSTableDescriptor.MIN_READABLE_FORMAT_VERSION || version > SSTableDescriptor.FORMAT_VERSION) {
         throw new StorageException("SSTable " + metaPath + " has format version " + version
-            + " (expected: " + SSTableDescriptor.FORMAT_VERSION + ")");
+            + " (expected: " + SSTableDescriptor.MIN_READABLE_FORMAT_VERSION + " to " + SSTableDescriptor.FORMAT_VERSION + ")");
       }
       long partitionCount = in.readVarLong();
       long minTs = in.readLong();
@@ -197,9 +197,9 @@ public final class SSTableReader {
     if (m != magic || crc != Checksums.crc32c(h.array(), 0, 12)) {
       throw new StorageException("corrupt SSTable file " + path + " at offset 0: bad header");
     }
-    if (version != SSTableDescriptor.FORMAT_VERSION) {
+    if (version < SSTableDescriptor.MIN_READABLE_FORMAT_VERSION || version > SSTableDescriptor.FORMAT_VERSION) {
       throw new StorageException("SSTable file " + path + " has format version " + version
-          + " (expected: " + SSTableDescriptor.FORMAT_VERSION + ")");
+          + " (expected: " + SSTableDescriptor.MIN_READABLE_FORMAT_VERSION + " to " + SSTableDescriptor.FORMAT_VERSION + ")");
     }
     if (chunkLength <= 0 || chunkLength > Compressors.MAX_CHUNK_LENGTH) {
       throw new StorageException("corrupt SSTable file " + path + " at offset 10: chunk length " + chunkLength);
@@ -248,7 +248,7 @@ public final class SSTableReader {
     int i = floorSummary(key.token(), key.key(), false);
     ChunkCache chunkCache = cache;
     ChunkedFileReader index = new ChunkedFileReader(descriptor.path(SSTableDescriptor.Component.INDEX), indexChannel,
-        indexMap, stats.indexLength(), compressor, indexChunkLength, indexCache, cacheId * 2 + 1, true, true);
+        indexMap, stats.indexLength(), compressor, indexChunkLength, indexCache, cacheId * 2 + 1, true);
     long dataPosition = -1;
     RowIndex rowIndex = null;
     try {
@@ -281,7 +281,7 @@ public final class SSTableReader {
       return null;
     }
     ChunkedFileReader data = new ChunkedFileReader(descriptor.path(SSTableDescriptor.Component.DATA), dataChannel,
-        dataMap, stats.dataLength(), compressor, chunkLength, chunkCache, cacheId * 2, true, false);
+        dataMap, stats.dataLength(), compressor, chunkLength, chunkCache, cacheId * 2, true);
     return new SSTablePartition(data, key, dataPosition, rowIndex, true);
   }
 

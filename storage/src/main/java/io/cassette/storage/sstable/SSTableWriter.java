@@ -166,7 +166,7 @@ public final class SSTableWriter implements AutoCloseable {
       blockStart = uncompressed;
     }
     rowBuffer.reset();
-    PartitionSerializer.writeRow(rowBuffer, row);
+    PartitionSerializer.writeRow(rowBuffer, row, true); // format 2: cells share the row's timestamp
     data.writeVarInt(rowBuffer.length());
     data.writeBytes(rowBuffer.buffer(), 0, rowBuffer.length());
     if (!row.liveness().isEmpty()) {
