@@ -267,34 +267,17 @@ start_cassandra() {
   await_ready cassandra cql "$cql" "$CASSANDRA_PID" "$t0"
 }
 
+# shellcheck source=cassandra-client-flags.sh
+. "$(dirname "${BASH_SOURCE[0]}")/cassandra-client-flags.sh"
+
 # cassandra_nodetool JMX ARGS...: Cassandra's own nodetool (the NodeTool class in
 # cassandra-all), over local JMX.
 cassandra_nodetool() {
   local jmx=$1
   shift
-  # The module flags are stock conf/jvm17-clients.options; user.home keeps its history file
+  # user.home keeps its history file
   # (~/.cassandra/nodetool.history) in the scratch directory.
-  bounded "${STEP_TIMEOUT:-300}" java -Xmx256m -Duser.home="$WORK" \
-    -Dlogback.configurationFile=/dev/null -Djdk.attach.allowAttachSelf=true \
-    --add-exports java.base/jdk.internal.misc=ALL-UNNAMED \
-    --add-exports java.base/jdk.internal.ref=ALL-UNNAMED \
-    --add-exports java.base/sun.nio.ch=ALL-UNNAMED \
-    --add-exports java.management.rmi/com.sun.jmx.remote.internal.rmi=ALL-UNNAMED \
-    --add-exports java.rmi/sun.rmi.registry=ALL-UNNAMED \
-    --add-exports java.rmi/sun.rmi.server=ALL-UNNAMED \
-    --add-exports java.sql/java.sql=ALL-UNNAMED \
-    --add-opens java.base/java.lang.module=ALL-UNNAMED \
-    --add-opens java.base/jdk.internal.loader=ALL-UNNAMED \
-    --add-opens java.base/jdk.internal.ref=ALL-UNNAMED \
-    --add-opens java.base/jdk.internal.reflect=ALL-UNNAMED \
-    --add-opens java.base/jdk.internal.math=ALL-UNNAMED \
-    --add-opens java.base/jdk.internal.module=ALL-UNNAMED \
-    --add-opens java.base/jdk.internal.util.jar=ALL-UNNAMED \
-    --add-opens jdk.management/com.sun.management.internal=ALL-UNNAMED \
-    --add-opens java.base/sun.nio.ch=ALL-UNNAMED \
-    --add-opens java.base/java.io=ALL-UNNAMED \
-    --add-opens java.base/java.lang=ALL-UNNAMED \
-    --add-opens java.base/java.nio=ALL-UNNAMED \
+  bounded "${STEP_TIMEOUT:-300}" java -Xmx256m -Duser.home="$WORK" "${CASSANDRA_CLIENT_FLAGS[@]}" \
     -cp "$CASSANDRA_LIB/*" org.apache.cassandra.tools.NodeTool -h 127.0.0.1 -p "$jmx" "$@"
 }
 
