@@ -56,6 +56,7 @@ class PaxosRingTest {
         .with("read_request_timeout", Duration.ofMillis(1500))));
     ring.schema(new KeyspaceDefinition("ks", RF3,
         List.of(TableSpec.withDefaults("ks", "t", UUID.nameUUIDFromBytes("ks.t".getBytes()))), null));
+    ring.awaitConnected("ks", "t");
   }
 
   @AfterEach

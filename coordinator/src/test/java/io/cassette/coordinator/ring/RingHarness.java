@@ -173,6 +173,34 @@ public final class RingHarness implements AutoCloseable {
     }
   }
 
+  /**
+   * Waits (bounded, 60 s) until every node reaches every other: a read of {@code keyspace.table}
+   * at ALL through each node succeeds. The first test of a fresh JVM on a loaded machine can
+   * start before the internode handshakes finish; one that takes over the harness's 1 s connect
+   * timeout is dropped and retried, and a request meanwhile hears only its own replica (the
+   * lagging-clock test's intermittent "received only 1 responses": it runs first in PaxosRingTest).
+   */
+  public void awaitConnected(String keyspace, String table) {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    io.cassette.coordinator.Request all = new io.cassette.coordinator.Request(
+        io.cassette.coordinator.ConsistencyLevel.ALL, io.cassette.coordinator.ConsistencyLevel.SERIAL,
+        Duration.ofSeconds(5), null);
+    for (Node n : nodes) {
+      while (true) {
+        try {
+          n.coordinator().read(keyspace, table, "warm-up".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+              io.cassette.storage.ReadQuery.all(0), all);
+          break;
+        } catch (io.cassette.coordinator.CoordinatorException e) {
+          if (System.nanoTime() - deadline > 0) {
+            throw e;
+          }
+          java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofMillis(200).toNanos());
+        }
+      }
+    }
+  }
+
   /** Moves node {@code index}'s ring to metadata epoch {@code epoch} (its messages carry it). */
   public synchronized void setEpoch(int index, long epoch) {
     epochs[index] = epoch;

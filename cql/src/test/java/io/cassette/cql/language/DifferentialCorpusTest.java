@@ -1,7 +1,5 @@
 package io.cassette.cql.language;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
@@ -10,21 +8,14 @@ import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.type.codec.registry.CodecRegistry;
-import io.cassette.cql.transport.CqlServer;
-import io.cassette.cql.transport.CqlServerOptions;
-import io.cassette.storage.Engine;
-import io.cassette.storage.EngineOptions;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -60,41 +51,25 @@ class DifferentialCorpusTest {
     try (CqlSession s = session(new InetSocketAddress(anchor.split(":")[0], Integer.parseInt(anchor.split(":")[1])))) {
       theirs = run(s, corpus);
     }
-    List<String> ours;
-    try (Engine engine = Engine.open(EngineOptions.defaults(dir))) {
-      // The anchor runs with the same lowered thresholds (run.sh), so corpus6's tombstones cross them.
-      CqlLanguage language = new CqlLanguage(io.cassette.coordinator.local.LocalCoordinator.open(engine, null), NodeInfo.singleNode("anchor", InetAddress.getByName(ANCHOR_ADDRESS),
-          9042, UUID.randomUUID(), List.of(0L)), new io.cassette.cql.language.statements.TombstoneThresholds(10, 20));
-      try (CqlServer server = new CqlServer(CqlServerOptions.defaults("127.0.0.1", 0), language)) {
-        InetSocketAddress a = server.start();
-        try (CqlSession s = session(a)) {
-          ours = run(s, corpus);
-        }
-      }
-    }
-    StringBuilder report = new StringBuilder();
-    int agree = 0;
-    for (int i = 0; i < corpus.size(); i++) {
-      if (ours.get(i).equals(theirs.get(i))) {
-        agree++;
-      } else {
-        report.append("### ").append(corpus.get(i)).append('\n')
-            .append("  cassandra: ").append(theirs.get(i)).append('\n')
-            .append("  cassette : ").append(ours.get(i)).append('\n');
-      }
-    }
-    String summary = agree + " of " + corpus.size() + " statements agree with Cassandra 5.0.4\n";
-    Path out = Path.of("target", "differential-report.txt");
-    Files.createDirectories(out.getParent());
-    Files.writeString(out, summary + report);
-    System.out.println(summary);
-    assertThat(agree).as("statements agreeing with Cassandra (differences in %s)", out.toAbsolutePath())
-        .isGreaterThanOrEqualTo(MIN_AGREEING);
+    // The anchor runs with the same lowered thresholds (run.sh), so corpus6's tombstones cross them.
+    List<String> ours = CorpusComparison.onOneNode(dir, ANCHOR_ADDRESS,
+        new io.cassette.cql.language.statements.TombstoneThresholds(10, 20), s -> run(s, corpus));
+    CorpusComparison.compare("statements", corpus, theirs, ours, Path.of("target", "differential-report.txt"),
+        MIN_AGREEING);
   }
 
   static CqlSession session(InetSocketAddress a) {
+    return session(a, null);
+  }
+
+  /** @param protocolVersion "V4", "V5", or null to negotiate the newest */
+  static CqlSession session(InetSocketAddress a, String protocolVersion) {
+    com.datastax.oss.driver.api.core.config.ProgrammaticDriverConfigLoaderBuilder config = DriverConfigLoader.programmaticBuilder();
+    if (protocolVersion != null) {
+      config.withString(DefaultDriverOption.PROTOCOL_VERSION, protocolVersion);
+    }
     return CqlSession.builder().addContactPoint(a).withLocalDatacenter("datacenter1")
-        .withConfigLoader(DriverConfigLoader.programmaticBuilder()
+        .withConfigLoader(config
             .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(20))
             // a loaded 2-core machine took more than the default 5 s to answer the init queries
             .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(30))

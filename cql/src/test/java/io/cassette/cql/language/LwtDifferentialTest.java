@@ -1,6 +1,5 @@
 package io.cassette.cql.language;
 
-import static org.assertj.core.api.Assertions.assertThat;
 
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlSession;
@@ -13,16 +12,12 @@ import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
 import io.cassette.coordinator.ring.RingHarness;
 import io.cassette.cql.transport.CqlServer;
 import io.cassette.cql.transport.CqlServerOptions;
-import io.cassette.storage.Engine;
-import io.cassette.storage.EngineOptions;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.UUID;
 import java.util.function.Function;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
@@ -51,11 +46,22 @@ import org.junit.jupiter.api.io.TempDir;
 class LwtDifferentialTest {
   /**
    * Agreement last recorded; fewer is a regression (raise it when Cassette improves). One node:
-   * 120 of 123 on 2026-12-02 (the 3 left are error wordings). The ring comparison has not been
-   * run against a Cassandra ring yet (bench/lwt-anchor ring).
+   * 120 of 123 on 2026-12-02 (the 3 left were error wordings, since fixed and a fourth added:
+   * all four agree on the ring, the node run is still to repeat). Ring: 127 of 132 on
+   * 2026-12-02 (bench/results/2026-12-02-lwt-differential-ring.txt): the whole corpus agrees;
+   * of the 8 statements with 2 of 3 nodes gone, the serial read's timeout counted its own
+   * replica and the 4 Unavailable came back wrapped (both mended after that run).
    */
   static final int MIN_AGREEING_NODE = 120;
-  static final int MIN_AGREEING_RING = 0;
+  static final int MIN_AGREEING_RING = 127;
+
+  /**
+   * The ring comparison speaks protocol v4: in v5 a CAS WriteTimeout carries a contentions
+   * field (Cassandra 5.0.4 and Cassette both send it) that Java driver 4.x does not read; the
+   * driver then closed the connection, and every later statement failed with "No connection
+   * was available", on both sides alike (seen 2026-12-02).
+   */
+  static final String RING_PROTOCOL = "V4";
 
   @TempDir
   Path dir;
@@ -69,18 +75,8 @@ class LwtDifferentialTest {
     try (CqlSession s = DifferentialCorpusTest.session(address(anchor))) {
       theirs = run(corpus, st -> answer(s, st));
     }
-    List<String> ours;
-    try (Engine engine = Engine.open(EngineOptions.defaults(dir))) {
-      CqlLanguage language = new CqlLanguage(io.cassette.coordinator.local.LocalCoordinator.open(engine, null),
-          NodeInfo.singleNode("anchor", InetAddress.getByName(address(anchor).getHostString()), 9042,
-              UUID.randomUUID(), List.of(0L)));
-      try (CqlServer server = new CqlServer(CqlServerOptions.defaults("127.0.0.1", 0), language)) {
-        InetSocketAddress a = server.start();
-        try (CqlSession s = DifferentialCorpusTest.session(a)) {
-          ours = run(corpus, st -> answer(s, st));
-        }
-      }
-    }
+    List<String> ours = CorpusComparison.onOneNode(dir, address(anchor).getHostString(),
+        io.cassette.cql.language.statements.TombstoneThresholds.DEFAULTS, s -> run(corpus, st -> answer(s, st)));
     compare("node", corpus, theirs, ours, MIN_AGREEING_NODE);
   }
 
@@ -96,10 +92,10 @@ class LwtDifferentialTest {
         "@SERIAL SELECT k, v FROM lwt.t WHERE k = 1",
         "@QUORUM SELECT k, v FROM lwt.t WHERE k = 1");
     List<String> theirs;
-    try (CqlSession s = DifferentialCorpusTest.session(address(anchor))) {
+    try (CqlSession s = DifferentialCorpusTest.session(address(anchor), RING_PROTOCOL)) {
       Node first = s.getMetadata().getNodes().values().stream()
           .filter(n -> n.getEndPoint().resolve().equals(address(anchor))).findFirst().orElseThrow();
-      Function<SimpleStatement, String> on = st -> answer(s, st.setNode(first));
+      Function<SimpleStatement, String> on = st -> answerOrAwaitSchema(s, st.setNode(first));
       theirs = run(corpus, on);
       signal("STOP", pids);
       try {
@@ -114,22 +110,60 @@ class LwtDifferentialTest {
     List<CqlServer> servers = new ArrayList<>();
     List<CqlSession> sessions = new ArrayList<>();
     try (RingHarness ring = new RingHarness(dir.resolve("ring"), 3, 16, b -> b)) {
+      ring.schema(new io.cassette.coordinator.metadata.KeyspaceDefinition("warm",
+          java.util.Map.of("class", "SimpleStrategy", "replication_factor", "3"), List.of(io.cassette.storage.TableSpec
+              .withDefaults("warm", "t", java.util.UUID.nameUUIDFromBytes("warm.t".getBytes()))), null));
+      ring.awaitConnected("warm", "t");
+      // Each node's system.peers lists the other two (as a Cassandra ring's does: the RF 3
+      // keyspace then draws no "higher than the number of nodes" warning); the driver talks to
+      // node 0 only, as it talks to Cassandra's first node.
+      List<RingView.Peer> peers = new java.util.concurrent.CopyOnWriteArrayList<>();
+      List<InetSocketAddress> natives = new ArrayList<>();
       for (int i = 0; i < 3; i++) {
-        CqlLanguage language = new CqlLanguage(ring.node(i).coordinator(), NodeInfo.singleNode("anchor",
-            RingHarness.address(i), 9042, UUID.randomUUID(), ring.ring(i).member(ring.node(i).endpoint()).tokens()));
+        int me = i;
+        List<Long> tokens = ring.ring(i).member(ring.node(i).endpoint()).tokens();
+        RingView view = new RingView() {
+          @Override
+          public List<Long> localTokens() {
+            return null;
+          }
+
+          @Override
+          public int storagePort() {
+            return 7000;
+          }
+
+          @Override
+          public List<RingView.Peer> peers() {
+            return peers.stream().filter(p -> !p.peer().equals(RingHarness.address(me))).toList();
+          }
+        };
+        CqlLanguage language = new CqlLanguage(ring.node(i).coordinator(), new NodeInfo("anchor",
+            RingHarness.address(i), RingHarness.address(i), 9042, ring.node(i).endpoint().hostId(), tokens,
+            NodeInfo.DEFAULT_DATA_CENTER, NodeInfo.DEFAULT_RACK, NodeInfo.RELEASE_VERSION, view));
         CqlServer server = new CqlServer(CqlServerOptions.defaults(RingHarness.address(i).getHostAddress(), 0), language);
         servers.add(server);
-        sessions.add(DifferentialCorpusTest.session(server.start()));
+        InetSocketAddress a = server.start();
+        natives.add(a);
+        peers.add(new RingView.Peer(RingHarness.address(i), 7000, NodeInfo.DEFAULT_DATA_CENTER, NodeInfo.DEFAULT_RACK,
+            ring.node(i).endpoint().hostId(), a.getAddress(), a.getPort(), NodeInfo.RELEASE_VERSION, tokens));
+      }
+      List<Node> own = new ArrayList<>(); // each session's own node: statements are pinned to it
+      for (InetSocketAddress a : natives) {
+        CqlSession session = DifferentialCorpusTest.session(a, RING_PROTOCOL);
+        sessions.add(session);
+        own.add(session.getMetadata().getNodes().values().stream()
+            .filter(n -> n.getEndPoint().resolve().equals(a)).findFirst().orElseThrow());
       }
       // Schema goes to every node (the harness has no metadata service); the rest through node 0.
       Function<SimpleStatement, String> on = st -> {
         String q = st.getQuery().trim().toUpperCase(Locale.ROOT);
         if (q.startsWith("CREATE") || q.startsWith("ALTER") || q.startsWith("DROP")) {
           for (int i = 1; i < sessions.size(); i++) {
-            answer(sessions.get(i), st);
+            answer(sessions.get(i), st.setNode(own.get(i)));
           }
         }
-        return answer(sessions.get(0), st);
+        return answer(sessions.get(0), st.setNode(own.get(0)));
       };
       ours = run(corpus, on);
       List<io.cassette.cluster.net.MessageFilters.Rule> cuts = List.of(
@@ -201,7 +235,15 @@ class LwtDifferentialTest {
    * and numbers (consistency, write type, acknowledgements), not their wording.
    */
   static String answer(CqlSession s, SimpleStatement st) {
-    return DifferentialCorpusTest.answer(s, st.setTimeout(java.time.Duration.ofSeconds(20)), e -> {
+    return DifferentialCorpusTest.answer(s, st.setTimeout(java.time.Duration.ofSeconds(20)), thrown -> {
+      RuntimeException e = thrown;
+      // Pinned to one node, an Unavailable the retry policy passed on to the "next host" comes
+      // back wrapped, with that node's address and host id in the text: compare what it wraps.
+      if (e instanceof com.datastax.oss.driver.api.core.AllNodesFailedException all && all.getAllErrors().size() == 1
+          && all.getAllErrors().values().iterator().next().size() == 1
+          && all.getAllErrors().values().iterator().next().get(0) instanceof RuntimeException inner) {
+        e = inner;
+      }
       if (e instanceof WriteTimeoutException w) {
         return "ERROR WriteTimeoutException " + w.getConsistencyLevel() + " " + w.getWriteType() + " "
             + w.getReceived() + " of " + w.getBlockFor();
@@ -214,7 +256,7 @@ class LwtDifferentialTest {
         return "ERROR UnavailableException " + u.getConsistencyLevel() + " required " + u.getRequired() + " alive "
             + u.getAlive();
       }
-      return null;
+      return e == thrown ? null : "ERROR " + e.getClass().getSimpleName() + ": " + e.getMessage();
     });
   }
 
@@ -238,23 +280,33 @@ class LwtDifferentialTest {
 
   private static void compare(String name, List<String> corpus, List<String> theirs, List<String> ours, int min)
       throws Exception {
-    StringBuilder report = new StringBuilder();
-    int agree = 0;
+    // Every answer side by side, the differing ones marked: what bench/results keeps.
+    StringBuilder all = new StringBuilder();
     for (int i = 0; i < corpus.size(); i++) {
-      if (ours.get(i).equals(theirs.get(i))) {
-        agree++;
-      } else {
-        report.append("### ").append(corpus.get(i)).append('\n')
-            .append("  cassandra: ").append(theirs.get(i)).append('\n')
-            .append("  cassette : ").append(ours.get(i)).append('\n');
-      }
+      all.append(ours.get(i).equals(theirs.get(i)) ? "  " : "! ").append(corpus.get(i)).append('\n')
+          .append("    cassandra: ").append(theirs.get(i)).append('\n')
+          .append("    cassette : ").append(ours.get(i)).append('\n');
     }
-    String summary = name + ": " + agree + " of " + corpus.size() + " LWT statements agree with Cassandra 5.0.4\n";
-    Path out = Path.of("target", "lwt-differential-" + name + ".txt");
-    Files.createDirectories(out.getParent());
-    Files.writeString(out, summary + report);
-    System.out.println(summary + report);
-    assertThat(agree).as("statements agreeing with Cassandra (differences in %s)", out.toAbsolutePath())
-        .isGreaterThanOrEqualTo(min);
+    Files.createDirectories(Path.of("target"));
+    Files.writeString(Path.of("target", "lwt-differential-" + name + "-all.txt"), all);
+    CorpusComparison.compare("LWT statements (" + name + ")", corpus, theirs, ours,
+        Path.of("target", "lwt-differential-" + name + ".txt"), min);
+  }
+
+  /**
+   * A schema change on a loaded Cassandra ring can take longer than a statement's 20 s: it gets
+   * two minutes, and then the nodes' schema versions must agree (bounded) before the next statement.
+   */
+  private static String answerOrAwaitSchema(CqlSession s, SimpleStatement st) {
+    String q = st.getQuery().trim().toUpperCase(Locale.ROOT);
+    if (!(q.startsWith("CREATE") || q.startsWith("ALTER") || q.startsWith("DROP"))) {
+      return answer(s, st);
+    }
+    String a = DifferentialCorpusTest.answer(s, st.setTimeout(java.time.Duration.ofSeconds(120)));
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(120);
+    while (!s.checkSchemaAgreement() && System.nanoTime() < deadline) {
+      java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.TimeUnit.SECONDS.toNanos(1));
+    }
+    return a;
   }
 }

@@ -65,6 +65,54 @@ public final class CasRegister implements Model<Optional<Integer>, CasRegister.O
     return matches ? null : state;
   }
 
+  /**
+   * Stands for every value no operation of the history reads or expects: states holding such
+   * values answer every operation of that history alike (a read of them matches nothing asked, a
+   * compare-and-set never expects them), so the search takes them as one state.
+   */
+  public static final int UNASKED = Integer.MIN_VALUE;
+
+  @Override
+  public Model<Optional<Integer>, Op, Object> forHistory(java.util.List<Operation<Op, Object>> history) {
+    java.util.Set<Integer> asked = new java.util.HashSet<>();
+    if (initial != null) {
+      asked.add(initial);
+    }
+    for (Operation<Op, Object> op : history) {
+      if (op.input() instanceof Read && op.output() instanceof Integer v) {
+        asked.add(v);
+      } else if (op.input() instanceof Cas c) {
+        asked.add(c.expected());
+      }
+    }
+    if (asked.contains(UNASKED)) {
+      return this;
+    }
+    CasRegister plain = this;
+    return new Model<>() {
+      @Override
+      public Optional<Integer> init() {
+        return plain.init();
+      }
+
+      @Override
+      public Optional<Integer> step(Optional<Integer> state, Op input, Object output) {
+        Optional<Integer> next = plain.step(state, input, output);
+        return next != null && next.isPresent() && !asked.contains(next.get()) ? Optional.of(UNASKED) : next;
+      }
+
+      @Override
+      public boolean isReadOnly(Op input) {
+        return plain.isReadOnly(input);
+      }
+
+      @Override
+      public String describe(Optional<Integer> state) {
+        return state.isPresent() && state.get() == UNASKED ? "a value nobody reads or expects" : state.toString();
+      }
+    };
+  }
+
   @Override
   public boolean isReadOnly(Op input) {
     return input instanceof Read;

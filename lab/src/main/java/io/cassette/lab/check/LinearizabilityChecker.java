@@ -3,11 +3,9 @@ package io.cassette.lab.check;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Is a history linearizable against a {@link Model}? Wing and Gong's search with Lowe's
@@ -21,8 +19,12 @@ import java.util.Set;
  *       current state); success removes ("lifts") its call and return from the list and starts
  *       over from the head. Reaching a return whose operation is not linearized yet means a
  *       wrong choice earlier: pop the last choice, put its entries back, try the next call.
- *   <li>Memoisation: the pair (set of linearized operations, model state) is tried once; a
- *       pair seen before leads to the same dead end.
+ *   <li>Memoisation ({@link FailedConfigurations}): a (model state, set of linearized
+ *       operations) from which every way on failed is remembered, and so is every set that
+ *       holds more indeterminate operations with the same state and the same determinate ones
+ *       (they only have fewer choices left). Porcupine memoises exact pairs; with the many
+ *       timed-out writes of a kill run, exact pairs let the search try every subset of them.
+ *   <li>An indeterminate operation that would leave the state as it is is not placed there.
  * </ol>
  *
  * <p>Operations that failed are dropped (they did not happen), and so are read-only ones that
@@ -109,19 +111,22 @@ public final class LinearizabilityChecker<S, I, O> {
       }
       ops.add(op);
     }
+    Model<S, I, O> model = this.model.forHistory(ops);
     int n = ops.size();
-    Entry head = buildList(ops);
-    int determinate = 0;
-    for (Operation<I, O> op : ops) {
-      if (op.determinate()) {
-        determinate++;
-      }
+    BitSet indeterminate = new BitSet(n);
+    for (int i = 0; i < n; i++) {
+      indeterminate.set(i, !ops.get(i).determinate());
     }
+    int determinate = n - indeterminate.cardinality();
+    // Two lists: the determinate operations' calls and returns, and the indeterminate ones' calls.
+    Entry head = buildList(ops, false);
+    Entry pendingHead = buildList(ops, true);
 
     BitSet linearized = new BitSet(n);
-    Set<Memo<S>> seen = new HashSet<>();
+    FailedConfigurations<S> failed = new FailedConfigurations<>(indeterminate);
     List<Entry> calls = new ArrayList<>(); // the stack of choices
     List<S> states = new ArrayList<>();    // the state before each choice
+    List<Entry> stops = new ArrayList<>(); // the return that bounded each choice
     S state = model.init();
     int linearizedDeterminate = 0;
     long steps = 0;
@@ -132,29 +137,33 @@ public final class LinearizabilityChecker<S, I, O> {
     int stuckOn = -1;
 
     Entry entry = head.next;
+    Entry stop = null; // non-null while trying indeterminate calls made before this return
     while (linearizedDeterminate < determinate) {
       if (++steps > maxSteps) {
         return new CheckResult(key, CheckResult.Verdict.UNKNOWN, n,
             List.of("search budget of " + maxSteps + " steps exhausted"));
       }
-      if (entry == null) {
-        // Only calls of indeterminate operations were left after the last choice and none fit:
-        // that cannot happen while a determinate operation remains (its return is in the list).
-        throw new IllegalStateException("walked past the end with " + (determinate - linearizedDeterminate)
-            + " operations left");
+      if (stop == null && !entry.isCall) {
+        // Every determinate call before the first return was tried: now the indeterminate ones.
+        stop = entry;
+        entry = pendingHead.next;
+        continue;
       }
-      if (entry.isCall) {
+      if (entry != null && (stop == null || entry.time <= stop.time)) {
         Operation<I, O> op = ops.get(entry.op);
         S next = model.step(state, op.input(), op.output());
         boolean fresh = false;
-        if (next != null) {
-          BitSet with = (BitSet) linearized.clone();
-          with.set(entry.op);
-          fresh = seen.add(new Memo<>(with, next));
+        if (next != null && !(stop != null && next.equals(state))) {
+          // (An indeterminate operation that changes nothing here is never worth placing: it
+          // may as well not happen, and leaving it out keeps it for later.)
+          linearized.set(entry.op);
+          fresh = !failed.covers(next, linearized);
+          linearized.clear(entry.op);
         }
         if (fresh) {
           calls.add(entry);
           states.add(state);
+          stops.add(stop);
           state = next;
           linearized.set(entry.op);
           if (op.determinate()) {
@@ -162,49 +171,53 @@ public final class LinearizabilityChecker<S, I, O> {
           }
           entry.lift();
           entry = head.next;
+          stop = null;
         } else {
           entry = entry.next;
         }
-      } else {
-        if (calls.size() > bestDepth) {
-          bestDepth = calls.size();
-          List<Integer> order = new ArrayList<>();
-          for (Entry c : calls) {
-            order.add(c.op);
-          }
-          bestOrder = order;
-          bestStates = new ArrayList<>(states);
-          bestStates.add(state);
-          stuckOn = entry.op;
-        }
-        if (calls.isEmpty()) {
-          return new CheckResult(key, CheckResult.Verdict.VIOLATION, n,
-              explain(ops, bestOrder, bestStates, stuckOn));
-        }
-        Entry last = calls.remove(calls.size() - 1);
-        state = states.remove(states.size() - 1);
-        linearized.clear(last.op);
-        if (ops.get(last.op).determinate()) {
-          linearizedDeterminate--;
-        }
-        last.unlift();
-        entry = last.next;
+        continue;
       }
+      // Nothing more to try here: the return "stop" cannot be reached from this state.
+      if (calls.size() > bestDepth) {
+        bestDepth = calls.size();
+        List<Integer> order = new ArrayList<>();
+        for (Entry c : calls) {
+          order.add(c.op);
+        }
+        bestOrder = order;
+        bestStates = new ArrayList<>(states);
+        bestStates.add(state);
+        stuckOn = stop.op;
+      }
+      if (calls.isEmpty()) {
+        return new CheckResult(key, CheckResult.Verdict.VIOLATION, n,
+            explain(model, ops, bestOrder, bestStates, stuckOn));
+      }
+      failed.add(state, linearized); // every way on from here was tried
+      Entry last = calls.remove(calls.size() - 1);
+      state = states.remove(states.size() - 1);
+      stop = stops.remove(stops.size() - 1);
+      linearized.clear(last.op);
+      if (ops.get(last.op).determinate()) {
+        linearizedDeterminate--;
+      }
+      last.unlift();
+      entry = last.next;
     }
     return new CheckResult(key, CheckResult.Verdict.OK, n, List.of());
   }
 
-  private List<String> explain(List<Operation<I, O>> ops, List<Integer> order, List<S> states, int stuckOn) {
+  private List<String> explain(Model<S, I, O> model, List<Operation<I, O>> ops, List<Integer> order, List<S> states, int stuckOn) {
     List<String> lines = new ArrayList<>();
     Operation<I, O> stuck = ops.get(stuckOn);
-    lines.add("no linearization: " + stuck + " cannot be placed (from state " + states.get(states.size() - 1)
+    lines.add("no linearization: " + stuck + " cannot be placed (from state " + model.describe(states.get(states.size() - 1))
         + " after the longest linearizable prefix, " + order.size() + " operations)");
     int from = Math.max(0, order.size() - EXPLANATION_TAIL);
     if (from > 0) {
       lines.add("  ... " + from + " earlier operations");
     }
     for (int i = from; i < order.size(); i++) {
-      lines.add("  " + (i + 1) + ". " + ops.get(order.get(i)) + "  => " + states.get(i + 1));
+      lines.add("  " + (i + 1) + ". " + ops.get(order.get(i)) + "  => " + model.describe(states.get(i + 1)));
     }
     // The operations concurrent with the stuck one that were not placed: the other candidates.
     for (int i = 0; i < ops.size(); i++) {
@@ -216,11 +229,17 @@ public final class LinearizabilityChecker<S, I, O> {
     return lines;
   }
 
-  /** Calls and returns in time order (a call before a return at the same instant), behind a sentinel. */
-  private Entry buildList(List<Operation<I, O>> ops) {
+  /**
+   * Calls and returns in time order (a call before a return at the same instant), behind a
+   * sentinel: of the determinate operations, or the calls of the indeterminate ones.
+   */
+  private Entry buildList(List<Operation<I, O>> ops, boolean indeterminate) {
     List<Entry> entries = new ArrayList<>();
     for (int i = 0; i < ops.size(); i++) {
       Operation<I, O> op = ops.get(i);
+      if (op.determinate() == indeterminate) {
+        continue;
+      }
       Entry call = new Entry(i, true, op.call());
       entries.add(call);
       if (op.determinate()) {
@@ -284,5 +303,4 @@ public final class LinearizabilityChecker<S, I, O> {
     }
   }
 
-  private record Memo<S>(BitSet linearized, S state) {}
 }

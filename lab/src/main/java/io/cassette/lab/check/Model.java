@@ -31,4 +31,18 @@ public interface Model<S, I, O> {
   default boolean unobserved(I input, java.util.List<Operation<I, O>> history) {
     return false;
   }
+
+  /**
+   * This model for one history: the checker searches with it. A model may merge states that no
+   * operation of {@code history} can tell apart (for a register: values nobody reads or
+   * expects), so the memo of failed configurations meets them as one. Default: itself.
+   */
+  default Model<S, I, O> forHistory(java.util.List<Operation<I, O>> history) {
+    return this;
+  }
+
+  /** A state as a violation's explanation prints it. */
+  default String describe(S state) {
+    return String.valueOf(state);
+  }
 }

@@ -388,9 +388,11 @@ public final class PaxosCoordinator {
   }
 
   private static CoordinatorException.Timeout timeout(Round round, int received) {
-    // Cassandra: contention or silence in the Paxos round is a WriteTimeout at the serial level, type CAS.
-    return new CoordinatorException.Timeout(round.serial(), Math.min(received, round.quorum() - 1), round.quorum(),
-        round.writeType());
+    // Cassandra: contention or silence in the Paxos round is a WriteTimeout at the serial level, type CAS;
+    // a serial read's (no write type) is a ReadTimeout that reports none received (5.0.4, measured
+    // with 2 of 3 replicas paused: "SERIAL 0 of 2" for the read, "1 of 2" for the CAS).
+    int shown = round.writeType() == null ? 0 : Math.min(received, round.quorum() - 1);
+    return new CoordinatorException.Timeout(round.serial(), shown, round.quorum(), round.writeType());
   }
 
   // ------------------------------------------------------------------ timestamps

@@ -93,9 +93,16 @@ public final class Parser extends TokenCursor {
     p.accept(";");
     if (p.peek().kind() != Kind.EOF) {
       // UPDATE and DELETE end in an optional IF clause: ANTLR reports a failed decision there.
+      // After IF, EXISTS is either the keyword or a column named "exists" (unreserved): that
+      // decision looks two tokens ahead, so Cassandra's snippet brackets EXISTS, not the token after.
       Token t = p.peek();
+      Token bracket = t;
+      if (p.pos >= 2 && p.tokens.get(p.pos - 1).text().equalsIgnoreCase("exists")
+          && p.tokens.get(p.pos - 2).text().equalsIgnoreCase("if")) {
+        bracket = p.tokens.get(p.pos - 1);
+      }
       throw s instanceof Statement.Update || s instanceof Statement.Delete
-          ? Errors.syntax(position(t) + " no viable alternative at input '" + t.text() + "'" + p.snippet(t, t))
+          ? Errors.syntax(position(t) + " no viable alternative at input '" + t.text() + "'" + p.snippet(bracket, t))
           : p.mismatched(t, "EOF");
     }
     return s;

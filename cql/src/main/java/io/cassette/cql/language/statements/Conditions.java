@@ -100,6 +100,8 @@ final class Conditions implements Iterable<Conditions.Cond> {
             }
             return null;
           };
+        } else if (type instanceof SetType) {
+          throw invalid("Invalid element access syntax for set column " + c.name());
         } else {
           throw invalid("Invalid element access syntax for non-collection column " + c.name());
         }
@@ -117,7 +119,10 @@ final class Conditions implements Iterable<Conditions.Cond> {
           return v == null ? null : CollectionCodec.unpackFields(v, u.fieldTypes().size()).get(i);
         };
       }
-      Receiver r = rc.named(c.name(), type);
+      // Cassandra names the receiver of an element's value "value(c)" (Lists/Maps.valueSpecOf)
+      // and of a field's "c.field" (UserTypes.fieldSpecOf): its error texts quote that name.
+      Receiver r = rc.named(cond.elementKey() != null ? "value(" + c.name() + ")"
+          : cond.field() != null ? c.name() + "." + cond.field() : c.name(), type);
       Value v = null;
       List<Value> in = null;
       if (cond.op() == Operator.CONTAINS || cond.op() == Operator.CONTAINS_KEY) {
