@@ -76,8 +76,27 @@ final class ServerCommands {
     });
     t.add("latency", -2, ADMIN | LOADING | STALE, ServerCommands::latency);
     t.add("slowlog", -2, ADMIN | LOADING | STALE, ServerCommands::slowlog);
+    // SAVE and SHUTDOWN are refused inside MULTI as Redis refuses them (its no-multi flag:
+    // the transaction is then aborted at EXEC); they run at once instead of being queued.
+    t.add("save", 1, ADMIN | CommandSpec.NO_QUEUE | CommandSpec.NO_MULTI, c -> {
+      refuseInMulti(c);
+      c.reply().ok(); // every acknowledged write is in the engine's commit log already
+    });
+    t.add("shutdown", -1, ADMIN | LOADING | STALE | CommandSpec.NO_QUEUE | CommandSpec.NO_MULTI, c -> {
+      refuseInMulti(c);
+      throw new RedisException("ERR SHUTDOWN is not available through the Redis door: "
+          + "stop the node with its service (bin/cassette, systemctl)");
+    });
     t.add("lastsave", 1, LOADING | STALE | FAST,
         c -> c.reply().integer(c.server.startMillis / 1000));
+  }
+
+  /** Redis's reply to a no-multi command sent inside MULTI; EXEC then aborts. */
+  private static void refuseInMulti(CommandContext c) {
+    if (c.session.inMulti) {
+      c.session.multiFailed = true;
+      throw new RedisException("ERR Command not allowed inside a transaction");
+    }
   }
 
   /** Whether a watched key exists before a flush (on a ring: assumed, the key may live elsewhere). */
