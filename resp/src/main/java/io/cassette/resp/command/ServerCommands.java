@@ -186,6 +186,7 @@ final class ServerCommands {
           .append("\r\nkeyspace_misses:").append(s.stats.keyspaceMisses)
           .append("\r\npubsub_channels:").append(s.pubsub.channelCount())
           .append("\r\npubsub_patterns:").append(s.pubsub.patternCount())
+          .append("\r\nmigrate_cached_sockets:0") // MIGRATE keeps no connections (DumpCommands)
           .append("\r\nclient_output_buffer_limit_disconnections:")
           .append(s.stats.pubsubClientsKilled)
           .append("\r\ntotal_error_replies:").append(s.stats.errorReplies).append("\r\n\r\n");
