@@ -87,6 +87,14 @@ class ServerCommandsTest {
       Object histogram = j.sendCommand(redis.clients.jedis.Protocol.Command.LATENCY,
           "HISTOGRAM", "rpush");
       assertThat(histogram.toString()).isNotEmpty();
+      // CONFIG RESETSTAT zeroes commandstats and errorstats; only commands called since are listed
+      assertThat(j.configResetStat()).isEqualTo("OK");
+      assertThat(j.info("commandstats")).doesNotContain("cmdstat_rpush");
+      j.rpush("after-reset", "x");
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> j.get("after-reset"));
+      assertThat(j.info("commandstats")).contains("cmdstat_rpush:calls=1,")
+          .contains("cmdstat_get:calls=1,").contains("failed_calls=1");
+      assertThat(j.info("errorstats")).contains("errorstat_WRONGTYPE:count=1");
     }
   }
 

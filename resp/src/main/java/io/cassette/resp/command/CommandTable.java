@@ -52,6 +52,7 @@ public final class CommandTable {
     SortedSetCommands.register(t);
     LcsCommand.register(t); // issue 20 (zsetgeo)
     MoveCommand.register(t);
+    SwapDbCommand.register(t); // issue 20: the ring-wide database map
     TransactionCommands.register(t);
     PubSubCommands.register(t);
     io.cassette.resp.acl.AclCommands.register(t);

@@ -76,8 +76,27 @@ final class ServerCommands {
     });
     t.add("latency", -2, ADMIN | LOADING | STALE, ServerCommands::latency);
     t.add("slowlog", -2, ADMIN | LOADING | STALE, ServerCommands::slowlog);
+    // SAVE and SHUTDOWN are refused inside MULTI as Redis refuses them (its no-multi flag:
+    // the transaction is then aborted at EXEC); they run at once instead of being queued.
+    t.add("save", 1, ADMIN | CommandSpec.NO_QUEUE | CommandSpec.NO_MULTI, c -> {
+      refuseInMulti(c);
+      c.reply().ok(); // every acknowledged write is in the engine's commit log already
+    });
+    t.add("shutdown", -1, ADMIN | LOADING | STALE | CommandSpec.NO_QUEUE | CommandSpec.NO_MULTI, c -> {
+      refuseInMulti(c);
+      throw new RedisException("ERR SHUTDOWN is not available through the Redis door: "
+          + "stop the node with its service (bin/cassette, systemctl)");
+    });
     t.add("lastsave", 1, LOADING | STALE | FAST,
         c -> c.reply().integer(c.server.startMillis / 1000));
+  }
+
+  /** Redis's reply to a no-multi command sent inside MULTI; EXEC then aborts. */
+  private static void refuseInMulti(CommandContext c) {
+    if (c.session.inMulti) {
+      c.session.multiFailed = true;
+      throw new RedisException("ERR Command not allowed inside a transaction");
+    }
   }
 
   /** Whether a watched key exists before a flush (on a ring: assumed, the key may live elsewhere). */
@@ -167,6 +186,7 @@ final class ServerCommands {
           .append("\r\nkeyspace_misses:").append(s.stats.keyspaceMisses)
           .append("\r\npubsub_channels:").append(s.pubsub.channelCount())
           .append("\r\npubsub_patterns:").append(s.pubsub.patternCount())
+          .append("\r\nmigrate_cached_sockets:0") // MIGRATE keeps no connections (DumpCommands)
           .append("\r\nclient_output_buffer_limit_disconnections:")
           .append(s.stats.pubsubClientsKilled)
           .append("\r\ntotal_error_replies:").append(s.stats.errorReplies).append("\r\n\r\n");
@@ -204,13 +224,18 @@ final class ServerCommands {
       sb.append("# Commandstats\r\n");
       for (Map.Entry<String, LatencyHistogram> e
           : new java.util.TreeMap<>(s.requests.latencyByType()).entrySet()) {
-        io.cassette.metrics.LatencySnapshot snap = e.getValue().snapshot();
-        var failed = s.requests.errorsByType().get(e.getKey());
-        sb.append("cmdstat_").append(e.getKey()).append(":calls=").append(snap.count())
-            .append(",usec=").append(snap.sumMicros()).append(",usec_per_call=")
-            .append(String.format(Locale.ROOT, "%.2f",
-                snap.count() == 0 ? 0.0 : (double) snap.sumMicros() / snap.count()))
-            .append(",rejected_calls=0,failed_calls=").append(failed == null ? 0 : failed.value())
+        long[] sofar = commandCounts(s, e.getKey(), e.getValue());
+        long[] zero = s.stats.commandBaseline.getOrDefault(e.getKey(), new long[3]);
+        long calls = sofar[0] - zero[0];
+        long usec = sofar[1] - zero[1];
+        long failed = sofar[2] - zero[2];
+        if (calls <= 0 && failed <= 0) {
+          continue; // not called since CONFIG RESETSTAT: Redis lists only commands with calls
+        }
+        sb.append("cmdstat_").append(e.getKey()).append(":calls=").append(calls)
+            .append(",usec=").append(usec).append(",usec_per_call=")
+            .append(String.format(Locale.ROOT, "%.2f", calls <= 0 ? 0.0 : (double) usec / calls))
+            .append(",rejected_calls=0,failed_calls=").append(failed)
             .append("\r\n");
       }
       sb.append("\r\n");
@@ -234,6 +259,13 @@ final class ServerCommands {
       text = text.substring(0, text.length() - 2);
     }
     c.reply().verbatim(text);
+  }
+
+  /** A command's all-time calls, microseconds and failed calls, from the node's request metrics. */
+  private static long[] commandCounts(ServerContext s, String name, LatencyHistogram h) {
+    io.cassette.metrics.LatencySnapshot snap = h.snapshot();
+    var failed = s.requests.errorsByType().get(name);
+    return new long[] {snap.count(), snap.sumMicros(), failed == null ? 0 : failed.value()};
   }
 
   private static void command(CommandContext c) {
@@ -429,6 +461,9 @@ final class ServerCommands {
       case "resetstat" -> {
         ConnectionCommands.arity(c, 2, "config|resetstat");
         c.server.stats.reset();
+        for (Map.Entry<String, LatencyHistogram> e : c.server.requests.latencyByType().entrySet()) {
+          c.server.stats.commandBaseline.put(e.getKey(), commandCounts(c.server, e.getKey(), e.getValue()));
+        }
         r.ok();
       }
       case "rewrite" -> throw new RedisException("ERR The server is running without a config file");

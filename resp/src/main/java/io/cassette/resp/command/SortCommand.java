@@ -293,10 +293,12 @@ final class SortCommand {
       if (outputlen > 0) {
         db.store(b, storekey, old, list);
         b.commit();
+        c.touched(storekey); // SORT's key spec names only the sorted key: WATCH of the target
         c.signalReady(storekey);
       } else if (old != null) {
         db.remove(b, storekey, old);
         b.commit();
+        c.touched(storekey); // an empty result deletes the target: a change for WATCH
       }
       r.integer(Math.max(outputlen, 0));
     }

@@ -25,7 +25,10 @@ public final class Database {
   /** Keys with an expired TTL removed per database and active-expiry cycle, at most. */
   static final int ACTIVE_EXPIRE_BATCH = 64;
 
-  private final int index;
+  /** The SELECT index this table serves now (SWAPDB changes it: {@link DatabaseMap}). */
+  private int index;
+  /** The table this object reads and writes ({@code redis.db<slot>}): fixed, as its caches are. */
+  private final int slot;
   private final RedisClock clock;
   private final RedisTable table;
   /**
@@ -51,13 +54,14 @@ public final class Database {
   /** Which node runs each key's commands (active expiry hands keys executed elsewhere over). */
   KeyRouter router = KeyRouter.LOCAL;
 
-  Database(int index, Coordinator coordinator, RedisClock clock, MetaCache cache, SubRowCache subRows,
+  Database(int index, int slot, Coordinator coordinator, RedisClock clock, MetaCache cache, SubRowCache subRows,
            io.cassette.coordinator.Request request) {
     this.cache = cache;
     this.subRowCache = subRows;
     this.index = index;
+    this.slot = slot;
     this.clock = clock;
-    this.table = RedisTable.open(coordinator, index, request);
+    this.table = RedisTable.open(coordinator, slot, request);
     readMarks();
   }
 
@@ -123,6 +127,25 @@ public final class Database {
     return index;
   }
 
+  /** The table slot (see {@link DatabaseMap}). */
+  int slot() {
+    return slot;
+  }
+
+  /** This table now serves SELECT index {@code index} (a SWAPDB was applied). */
+  void index(int index) {
+    this.index = index;
+  }
+
+  /**
+   * Whether {@code key} exists and has not expired, without deleting it when expired (SWAPDB
+   * and FLUSHDB ask which watched keys they replace: a stale key counts as none, as in Redis).
+   */
+  public boolean holdsLive(byte[] key) {
+    KeyMeta m = rawMeta(key);
+    return m != null && !m.expiresAt(clock.nowMillis());
+  }
+
   public RedisClock clock() {
     return clock;
   }
@@ -163,7 +186,7 @@ public final class Database {
 
   /** The stored metadata of {@code key} even when expired, or null. */
   KeyMeta rawMeta(byte[] key) {
-    KeyMeta cached = cache.get(index, key);
+    KeyMeta cached = cache.get(slot, key);
     if (cached != null) {
       return cached;
     }
@@ -175,7 +198,7 @@ public final class Database {
     }
     KeyMeta m = KeyMeta.decode(v);
     if (router.executesHere(key)) { // on a ring only the executor's view stays true (active expiry reads others')
-      cache.put(index, key, m);
+      cache.put(slot, key, m);
     }
     return m;
   }
@@ -218,7 +241,7 @@ public final class Database {
     b.putRow(RedisLayout.metaKey(key), RedisLayout.META_CLUSTERING, meta.encode());
     KeyMeta stored = MetaCache.copy(meta);
     if (router.executesHere(key)) {
-      b.afterCommit(() -> cache.put(index, key, stored));
+      b.afterCommit(() -> cache.put(slot, key, stored));
     }
   }
 
@@ -232,7 +255,7 @@ public final class Database {
       b.afterCommit(() -> KeyChanges.record(index, key, kind));
     }
     b.deletePartition(RedisLayout.metaKey(key));
-    b.afterCommit(() -> cache.remove(index, key));
+    b.afterCommit(() -> cache.remove(slot, key));
     dropElements(b, meta);
     if (meta.expireAtMs != 0) {
       deleteExpiryEntry(b, key, meta.expireAtMs);
@@ -249,7 +272,7 @@ public final class Database {
    */
   public void rename(Batch b, byte[] key, KeyMeta meta, byte[] target, KeyMeta targetOld) {
     b.deletePartition(RedisLayout.metaKey(key));
-    b.afterCommit(() -> cache.remove(index, key));
+    b.afterCommit(() -> cache.remove(slot, key));
     if (meta.expireAtMs != 0) {
       deleteExpiryEntry(b, key, meta.expireAtMs);
     }
@@ -419,7 +442,7 @@ public final class Database {
 
   /** Removes every key (FLUSHDB). */
   public void flush() {
-    cache.clear(index);
+    cache.clear(slot);
     table.truncate();
     keyCount = 0;
     legacyExpiry = false;

@@ -13,7 +13,11 @@ public final class Keyspace {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Keyspace.class);
   private final Coordinator coordinator;
   private final RedisClock clock = new RedisClock();
-  private final Database[] databases = new Database[RedisLayout.DATABASES];
+  /** The database object of each table slot, once opened (see {@link DatabaseMap}). */
+  private final Database[] bySlot = new Database[RedisLayout.DATABASES];
+  /** Table slot of each SELECT index, as of metadata epoch {@link #mapEpoch}. */
+  private int[] slotOf = DatabaseMap.identity();
+  private long mapEpoch = -1;
   private final Request request;
   private KeyRouter router = KeyRouter.LOCAL;
 
@@ -58,11 +62,46 @@ public final class Keyspace {
     this.subRows = new SubRowCache(budget / 2);
     // Reopen databases that already have tables, so DBSIZE/INFO and expiry see them.
     long deadline = System.nanoTime() + OPEN_WAIT_MILLIS * 1_000_000L;
+    refreshMap();
     for (int i = 0; i < RedisLayout.DATABASES; i++) {
-      if (i == 0 || RedisTable.exists(coordinator, i)) {
-        databases[i] = openAtStart(i, deadline);
+      int slot = slotOf[i];
+      if (i == 0 || RedisTable.exists(coordinator, slot)) {
+        bySlot[slot] = openAtStart(i, slot, deadline);
       }
     }
+  }
+
+  /**
+   * Reads the database map again when the metadata moved on (a SWAPDB here or on another
+   * node): called as each command looks its database up, on the command thread, so a swap
+   * falls between two commands.
+   */
+  private void refreshMap() {
+    io.cassette.coordinator.metadata.ClusterMetadata m = coordinator.metadata().current();
+    if (m.epoch() == mapEpoch) {
+      return;
+    }
+    int[] map = DatabaseMap.of(m);
+    mapEpoch = m.epoch();
+    if (!java.util.Arrays.equals(map, slotOf)) {
+      slotOf = map;
+      for (int i = 0; i < map.length; i++) {
+        if (bySlot[map[i]] != null) {
+          bySlot[map[i]].index(i);
+        }
+      }
+    }
+  }
+
+  /**
+   * SWAPDB: databases {@code a} and {@code b} exchange their tables, ring-wide and durably
+   * (through the metadata log); returns once this node serves the new map.
+   */
+  public void swap(int a, int b) {
+    db(a);
+    db(b); // both tables exist before the map names them
+    DatabaseMap.swap(coordinator, a, b);
+    refreshMap();
   }
 
   /**
@@ -73,10 +112,10 @@ public final class Keyspace {
    */
   static final long OPEN_WAIT_MILLIS = 60_000;
 
-  private Database openAtStart(int index, long deadline) {
+  private Database openAtStart(int index, int slot, long deadline) {
     while (true) {
       try {
-        return new Database(index, coordinator, clock, cache, subRows, request);
+        return new Database(index, slot, coordinator, clock, cache, subRows, request);
       } catch (io.cassette.coordinator.metadata.MetadataUnavailableException e) {
         if (System.nanoTime() - deadline > 0) {
           throw e;
@@ -105,7 +144,7 @@ public final class Keyspace {
   /** Which node runs each key's commands (the ring's router; one node: {@link KeyRouter#LOCAL}). */
   public void router(KeyRouter newRouter) {
     this.router = newRouter;
-    for (Database d : databases) {
+    for (Database d : bySlot) {
       if (d != null) {
         d.router = newRouter;
       }
@@ -123,18 +162,21 @@ public final class Keyspace {
 
   /** Database {@code index} (0..15), created if needed. */
   public Database db(int index) {
-    Database d = databases[index];
+    refreshMap();
+    int slot = slotOf[index];
+    Database d = bySlot[slot];
     if (d == null) {
-      d = new Database(index, coordinator, clock, cache, subRows, request);
+      d = new Database(index, slot, coordinator, clock, cache, subRows, request);
       d.router = router;
-      databases[index] = d;
+      bySlot[slot] = d;
     }
     return d;
   }
 
   /** Database {@code index} if it was ever used, else null (nothing to read). */
   public Database existing(int index) {
-    return databases[index];
+    refreshMap();
+    return bySlot[slotOf[index]];
   }
 
   public RedisClock clock() {

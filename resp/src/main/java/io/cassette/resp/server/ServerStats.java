@@ -20,6 +20,13 @@ public final class ServerStats {
   public final java.util.Map<String, AtomicLong> errorCodes =
       new java.util.concurrent.ConcurrentSkipListMap<>();
 
+  /**
+   * INFO commandstats' zero: each command's calls, microseconds and failed calls as they were
+   * at the last CONFIG RESETSTAT (the node's request metrics keep counting for /metrics, so
+   * the section reports the difference, and lists only commands called since, as Redis).
+   */
+  public final java.util.Map<String, long[]> commandBaseline = new java.util.concurrent.ConcurrentHashMap<>();
+
   /** Counts one error reply whose text (without '-') is {@code text}. */
   public void countError(String text) {
     errorReplies.incrementAndGet();

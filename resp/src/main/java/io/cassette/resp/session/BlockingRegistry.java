@@ -78,6 +78,18 @@ public final class BlockingRegistry {
     }
   }
 
+  /**
+   * Marks every key waited on in {@code db} ready (SWAPDB: the data under them changed); a
+   * waiter whose key still has nothing for it keeps waiting.
+   */
+  public void signalWaitersIn(int db) {
+    for (Session.KeyRef k : waiters.keySet()) {
+      if (k.db() == db) {
+        ready.add(k);
+      }
+    }
+  }
+
   private static boolean waitsIn(Set<Session> sessions, String command) {
     for (Session s : sessions) {
       Session.Blocked b = s.blocked;

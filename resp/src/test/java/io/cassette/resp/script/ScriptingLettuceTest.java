@@ -4,19 +4,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cassette.resp.testing.TestServer;
+import io.lettuce.core.Consumer;
 import io.lettuce.core.FlushMode;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.StreamMessage;
+import io.lettuce.core.XReadArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** EVAL, EVALSHA and FCALL through Lettuce 6, which speaks RESP3 (HELLO 3). */
+/**
+ * EVAL, EVALSHA and FCALL through Lettuce 6, which speaks RESP3 (HELLO 3); then streams:
+ * XADD, XRANGE, a consumer group's read, ack and pending.
+ */
 class ScriptingLettuceTest {
   @TempDir Path dir;
 
@@ -61,9 +68,29 @@ class ScriptingLettuceTest {
         assertThat(r.functionList()).isEmpty();
         assertThat(r.functionRestore(dump)).isEqualTo("OK");
         assertThat(r.functionList()).hasSize(1);
+        streamConsumerGroup(r); // on the same connection: a second client start costs seconds
       } finally {
         client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
       }
     }
+  }
+
+  private static void streamConsumerGroup(RedisCommands<String, String> r) {
+    String first = r.xadd("orders", Map.of("item", "tea"));
+    r.xadd("orders", Map.of("item", "cake"));
+    assertThat(r.xlen("orders")).isEqualTo(2);
+    List<StreamMessage<String, String>> all = r.xrange("orders", io.lettuce.core.Range.create("-", "+"));
+    assertThat(all).extracting(StreamMessage::getId).first().isEqualTo(first);
+    assertThat(all.get(1).getBody()).containsEntry("item", "cake");
+
+    assertThat(r.xgroupCreate(XReadArgs.StreamOffset.from("orders", "0"), "kitchen")).isEqualTo("OK");
+    List<StreamMessage<String, String>> got = r.xreadgroup(Consumer.from("kitchen", "alice"),
+        XReadArgs.Builder.count(1), XReadArgs.StreamOffset.lastConsumed("orders"));
+    assertThat(got).hasSize(1);
+    assertThat(got.get(0).getBody()).containsEntry("item", "tea");
+    assertThat(r.xpending("orders", "kitchen").getCount()).isEqualTo(1);
+    assertThat(r.xack("orders", "kitchen", got.get(0).getId())).isEqualTo(1);
+    assertThat(r.xpending("orders", "kitchen").getCount()).isZero();
+    assertThat(r.xinfoGroups("orders")).hasSize(1);
   }
 }
