@@ -142,13 +142,16 @@ public final class LocalCoordinator implements Coordinator {
   public void write(Mutation mutation, Request request) {
     ConsistencyLevel cl = request.consistency();
     LevelRules.forWrite(cl);
+    if (mutation.updates().size() == 1) { // the common case, without building a set of one
+      PartitionUpdate u = mutation.updates().get(0);
+      check(u.keyspace(), cl);
+      local(u.keyspace(), u.table()).apply(u);
+      return;
+    }
     for (String ks : keyspaces(mutation.updates())) {
       check(ks, cl);
     }
-    if (mutation.updates().size() == 1) {
-      PartitionUpdate u = mutation.updates().get(0);
-      local(u.keyspace(), u.table()).apply(u);
-    } else if (!mutation.updates().isEmpty()) {
+    if (!mutation.updates().isEmpty()) {
       engine.apply(mutation);
     }
   }
@@ -252,6 +255,10 @@ public final class LocalCoordinator implements Coordinator {
 
   /** The keyspace's strategy; node-local keyspaces (not in the metadata) have one copy. */
   public ReplicationStrategy strategy(String keyspace) {
+    ReplicationStrategy known = strategies.get(keyspace); // per request: no capturing lambda
+    if (known != null) {
+      return known;
+    }
     return strategies.computeIfAbsent(keyspace, ks -> {
       KeyspaceDefinition k = metadata.current().keyspace(ks);
       return k == null ? LocalStrategy.INSTANCE : ReplicationStrategy.of(k.replication());
