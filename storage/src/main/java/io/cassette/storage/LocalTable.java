@@ -59,6 +59,8 @@ final class LocalTable implements Table, CompactableTable {
   /** Failed flushes in order, retried before the next flush; touched only by the flush thread. */
   final java.util.ArrayDeque<PendingFlush> failedFlushes = new java.util.ArrayDeque<>();
   volatile boolean dropped;
+  /** Its storage-attached indexes (none until the front door defines some). */
+  final io.cassette.storage.index.TableIndexes indexes;
 
   private final LongAdder reads = new LongAdder();
   private final LongAdder writes = new LongAdder();
@@ -74,6 +76,7 @@ final class LocalTable implements Table, CompactableTable {
     Compressors.chunkLength(spec.compression());
     this.directory = directory;
     this.compactions = new TableCompactions(this, strategy);
+    this.indexes = new io.cassette.storage.index.TableIndexes(directory, view::get);
   }
 
   static Path directoryFor(Path dataDirectory, TableSpec spec) {
@@ -125,6 +128,7 @@ final class LocalTable implements Table, CompactableTable {
     }
     flushedPosition = flushed;
     view.set(new TableView(new Memtable(), List.of(), readers));
+    indexes.loaded();
   }
 
   @Override
@@ -151,7 +155,10 @@ final class LocalTable implements Table, CompactableTable {
 
   /** Requires: the engine's switch lock held for reading (or replay running alone). */
   long applyToMemtable(DecoratedKey key, PartitionUpdate update) {
-    return view.get().active().apply(key, update);
+    Memtable m = view.get().active();
+    long added = m.apply(key, update);
+    indexes.indexWrite(m, key, update);
+    return added;
   }
 
   void recordWrite(long micros) {
@@ -427,6 +434,8 @@ final class LocalTable implements Table, CompactableTable {
       SSTableReader r = SSTableReader.open(done);
       r.useCache(engine.chunkCache(), engine.indexChunkCache());
       bytesWritten.add(r.bytesOnDisk());
+      indexes.sweep();
+      indexes.flushed(memtable, r);
       return r;
     }
   }
@@ -455,12 +464,14 @@ final class LocalTable implements Table, CompactableTable {
 
   @Override
   public boolean swap(List<SSTableReader> inputs, SSTableReader output) {
+    indexes.compacted(output);
     boolean[] swapped = new boolean[1];
     view.updateAndGet(v -> {
       TableView n = v.compacted(inputs, output);
       swapped[0] = n != null; // the last attempt is the one that counts
       return n == null ? v : n;
     });
+    indexes.sweep();
     return swapped[0];
   }
 
@@ -530,6 +541,11 @@ final class LocalTable implements Table, CompactableTable {
 
   int pendingCompactions() {
     return compactions.pendingTasks();
+  }
+
+  @Override
+  public io.cassette.storage.index.TableIndexes indexes() {
+    return indexes;
   }
 
   @Override
