@@ -60,6 +60,12 @@ final class MemtableIndex {
       return out;
     }
     NavigableMap<byte[], Set<PrimaryKey>> range = map;
+    if (e.lower() != null && e.upper() != null) {
+      int c = Bytes.compare(e.lower(), e.upper());
+      if (c > 0 || (c == 0 && !(e.lowerInclusive() && e.upperInclusive()))) {
+        return out; // an empty range
+      }
+    }
     if (e.lower() != null) {
       range = range.tailMap(e.lower(), e.lowerInclusive());
     }

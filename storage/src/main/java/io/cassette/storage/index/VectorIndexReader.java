@@ -1,5 +1,7 @@
 package io.cassette.storage.index;
 
+import java.nio.FloatBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 
 /**
@@ -39,7 +41,7 @@ final class VectorIndexReader extends ComponentReader {
 
   /** The {@code k} nearest rows found with a beam of {@code ef}, best first, scored exactly. */
   VectorGraph.Scored[] search(float[] query, int k, int ef) {
-    IndexInput in = input();
+    FloatBuffer mapped = vectors();
     VectorGraph.Vectors vectors = new VectorGraph.Vectors() {
       @Override
       public int size() {
@@ -48,12 +50,32 @@ final class VectorIndexReader extends ComponentReader {
 
       @Override
       public void read(int id, float[] out) {
-        in.seek(vectorsAt + (long) id * dims * 4);
-        in.floats(out);
+        mapped.get(id * dims, out, 0, dims);
       }
     };
     return graph.search(vectors, similarity, query, k, ef, rowCount, new float[dims]);
   }
+
+  /**
+   * The vectors, mapped: a search touches a few hundred of them at random, so they are read
+   * through the page cache (off the heap, dropped by the OS under pressure) rather than one
+   * read call each. Mapped once, on first use.
+   */
+  private FloatBuffer vectors() {
+    FloatBuffer v = mappedVectors;
+    if (v == null) {
+      try {
+        v = rowCount == 0 ? FloatBuffer.allocate(0)
+            : channel.channel().map(FileChannel.MapMode.READ_ONLY, vectorsAt, (long) rowCount * dims * 4).asFloatBuffer();
+      } catch (java.io.IOException e) {
+        throw new io.cassette.storage.StorageException("cannot map the vectors of " + path + ": " + e, e);
+      }
+      mappedVectors = v;
+    }
+    return v;
+  }
+
+  private volatile FloatBuffer mappedVectors;
 
   long heapBytes() {
     return 4L * graph.degree.length + 4L * graph.neighbours.length;

@@ -167,14 +167,54 @@ public final class AttachedIndexes {
       }
       byte[] term = ComparableEncoding.encode(r.valueType(), v, false);
       String name = r.index().name();
-      out.add(switch (r.op()) {
+      IndexExpression e = switch (r.op()) {
         case LT -> new IndexExpression(name, null, false, term, false);
         case LTE -> new IndexExpression(name, null, false, term, true);
         case GT -> new IndexExpression(name, term, false, null, false);
         case GTE -> new IndexExpression(name, term, true, null, false);
         default -> IndexExpression.eq(name, term);
-      });
+      };
+      // bounds on one column's value are one range (n >= a AND n < b reads only [a, b));
+      // CONTAINS restrictions stay apart: a collection may hold both terms
+      int same = -1;
+      for (int i = 0; i < out.size() && r.op() != Operator.CONTAINS && r.op() != Operator.CONTAINS_KEY; i++) {
+        if (out.get(i).index().equals(name)) {
+          same = i;
+        }
+      }
+      if (same >= 0) {
+        out.set(same, narrow(out.get(same), e));
+      } else {
+        out.add(e);
+      }
     }
     return out;
+  }
+
+  /** The range both {@code a} and {@code b} admit. */
+  private static IndexExpression narrow(IndexExpression a, IndexExpression b) {
+    byte[] lower = a.lower();
+    boolean lowerInclusive = a.lowerInclusive();
+    if (b.lower() != null) {
+      int c = lower == null ? -1 : io.cassette.storage.Bytes.compare(lower, b.lower());
+      if (c < 0) {
+        lower = b.lower();
+        lowerInclusive = b.lowerInclusive();
+      } else if (c == 0) {
+        lowerInclusive &= b.lowerInclusive();
+      }
+    }
+    byte[] upper = a.upper();
+    boolean upperInclusive = a.upperInclusive();
+    if (b.upper() != null) {
+      int c = upper == null ? 1 : io.cassette.storage.Bytes.compare(upper, b.upper());
+      if (c > 0) {
+        upper = b.upper();
+        upperInclusive = b.upperInclusive();
+      } else if (c == 0) {
+        upperInclusive &= b.upperInclusive();
+      }
+    }
+    return new IndexExpression(a.index(), lower, lowerInclusive, upper, upperInclusive);
   }
 }
