@@ -471,7 +471,9 @@ final class LocalTable implements Table, CompactableTable {
       swapped[0] = n != null; // the last attempt is the one that counts
       return n == null ? v : n;
     });
-    indexes.sweep();
+    if (swapped[0]) {
+      indexes.replaced(inputs);
+    }
     return swapped[0];
   }
 

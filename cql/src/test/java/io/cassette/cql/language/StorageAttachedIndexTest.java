@@ -115,6 +115,91 @@ class StorageAttachedIndexTest {
     }
   }
 
+  /**
+   * ANN over SSTable graphs and the memtable, for each similarity function: recall@10 against
+   * the exact ranking of the live rows, answers in score order, deleted rows never returned.
+   */
+  @Test
+  void annFindsTheNearestLiveRows() {
+    try (LanguageFixture f = new LanguageFixture(dir)) {
+      f.run("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+      f.run("CREATE TABLE ks.v (id int PRIMARY KEY, a vector<float, 8>, b vector<float, 8>, c vector<float, 8>)");
+      String[] columns = {"a", "b", "c"};
+      String[] functions = {"cosine", "dot_product", "euclidean"};
+      for (int i = 0; i < 3; i++) {
+        f.run("CREATE CUSTOM INDEX ON ks.v (" + columns[i] + ") USING 'StorageAttachedIndex'"
+            + " WITH OPTIONS = {'similarity_function': '" + functions[i] + "'}");
+      }
+      Random random = new Random(7);
+      java.util.Map<Integer, float[]> live = new java.util.HashMap<>();
+      for (int id = 0; id < 900; id++) {
+        if (id == 400 || id == 700) {
+          f.engine.table("ks", "v").orElseThrow().flush();
+        }
+        int key = id < 800 ? id : random.nextInt(800); // the last 100 overwrite earlier rows
+        float[] v = new float[8];
+        for (int d = 0; d < 8; d++) {
+          v[d] = (float) random.nextGaussian();
+        }
+        normalize(v); // unit vectors: dot product is meant for them
+        live.put(key, v);
+        String lit = literal(v);
+        f.run("INSERT INTO ks.v (id, a, b, c) VALUES (" + key + ", " + lit + ", " + lit + ", " + lit + ")");
+      }
+      for (int i = 0; i < 30; i++) {
+        int key = random.nextInt(800);
+        live.remove(key);
+        f.run("DELETE FROM ks.v WHERE id = " + key);
+      }
+      for (int c = 0; c < 3; c++) {
+        io.cassette.storage.index.VectorSimilarity sim = io.cassette.storage.index.VectorSimilarity.values()[c];
+        double recall = 0;
+        for (int q = 0; q < 20; q++) {
+          float[] query = new float[8];
+          for (int d = 0; d < 8; d++) {
+            query[d] = (float) random.nextGaussian();
+          }
+          normalize(query);
+          List<String> got = f.rows("SELECT id FROM ks.v ORDER BY " + columns[c] + " ANN OF " + literal(query) + " LIMIT 10");
+          assertThat(got).hasSize(10).doesNotHaveDuplicates();
+          List<Integer> exact = new ArrayList<>(live.keySet());
+          exact.sort((x, y) -> Float.compare(sim.score(query, live.get(y)), sim.score(query, live.get(x))));
+          float previous = Float.MAX_VALUE;
+          for (String id : got) {
+            float[] v = live.get(Integer.parseInt(id));
+            assertThat(v).as("row " + id + " is live").isNotNull();
+            float score = sim.score(query, v);
+            assertThat(score).isLessThanOrEqualTo(previous);
+            previous = score;
+          }
+          for (int id : exact.subList(0, 10)) {
+            recall += got.contains(String.valueOf(id)) ? 0.1 / 20 : 0;
+          }
+        }
+        assertThat(recall).as(functions[c] + " recall@10").isGreaterThanOrEqualTo(0.9);
+      }
+      assertThat(f.engine.table("ks", "v").orElseThrow().indexes().graphHeapBytes()).isPositive();
+    }
+  }
+
+  private static void normalize(float[] v) {
+    double n = 0;
+    for (float x : v) {
+      n += x * x;
+    }
+    for (int i = 0; i < v.length; i++) {
+      v[i] = (float) (v[i] / Math.sqrt(n));
+    }
+  }
+
+  private static String literal(float[] v) {
+    StringBuilder b = new StringBuilder("[");
+    for (int i = 0; i < v.length; i++) {
+      b.append(i == 0 ? "" : ", ").append(v[i]);
+    }
+    return b.append(']').toString();
+  }
+
   private static void write(LanguageFixture f, Random random, int from, int to) {
     for (int i = from; i < to; i++) {
       int p = i % 12;

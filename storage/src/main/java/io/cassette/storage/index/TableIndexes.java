@@ -54,8 +54,12 @@ public final class TableIndexes {
   private final Map<Memtable, MemtableIndex> memtables = new ConcurrentHashMap<>();
   /** Open components by (generation, index name). */
   private final Map<ComponentKey, ComponentReader> components = new ConcurrentHashMap<>();
-  /** Generations seen in a view: once gone from it, their components are deleted. */
-  private final Set<Long> seen = ConcurrentHashMap.newKeySet();
+  /**
+   * Generations whose components were written before their SSTable entered the view (flush,
+   * compaction): kept by the sweep until it sees them live; every other component whose
+   * SSTable is not in the view is deleted.
+   */
+  private final Set<Long> pending = ConcurrentHashMap.newKeySet();
   private final List<Retired> retired = new ArrayList<>();
   private final Object buildLock = new Object();
   private volatile Build building;
@@ -115,6 +119,14 @@ public final class TableIndexes {
     }
   }
 
+  /** After a compaction swapped {@code inputs} out of the view: their components go. */
+  public void replaced(List<SSTableReader> inputs) {
+    for (SSTableReader s : inputs) {
+      pending.remove(s.descriptor().generation());
+    }
+    sweep();
+  }
+
   /** Deletes the components of SSTables that left the view and the indexes of flushed memtables. */
   public void sweep() {
     CompactableTable.View v = view.get();
@@ -122,13 +134,13 @@ public final class TableIndexes {
     for (SSTableReader s : v.sstables()) {
       live.add(s.descriptor().generation());
     }
-    seen.addAll(live);
+    pending.removeAll(live);
     memtables.keySet().retainAll(new HashSet<>(v.memtables()));
     synchronized (retired) {
       for (var it = components.entrySet().iterator(); it.hasNext(); ) {
         var e = it.next();
         long g = e.getKey().generation();
-        if (!live.contains(g) && seen.contains(g)) {
+        if (!live.contains(g) && !pending.contains(g)) {
           it.remove();
           retired.add(new Retired(e.getValue(), System.nanoTime()));
           delete(e.getValue().path);
@@ -143,7 +155,6 @@ public final class TableIndexes {
         return false;
       });
     }
-    seen.retainAll(live);
   }
 
   /**
@@ -155,7 +166,6 @@ public final class TableIndexes {
     for (SSTableReader s : view.get().sstables()) {
       live.add(s.descriptor().generation());
     }
-    seen.addAll(live);
     try (Stream<Path> files = Files.list(directory)) {
       for (Path p : (Iterable<Path>) files::iterator) {
         String name = p.getFileName().toString();
@@ -253,6 +263,7 @@ public final class TableIndexes {
   // ------------------------------------------------------------------ building components
 
   private void buildFrom(SSTableReader sstable, List<IndexDefinition> defs, Iterator<? extends PartitionSource> parts) {
+    pending.add(sstable.descriptor().generation());
     List<SegmentWriter> writers = new ArrayList<>();
     List<IndexOutput> outputs = new ArrayList<>();
     try {
