@@ -53,6 +53,14 @@ public interface Coordinator {
     return true;
   }
 
+  /**
+   * This node's storage table when it holds every partition of it (one node), so a front door
+   * may use what storage keeps beside the data (storage-attached indexes). On the ring: empty.
+   */
+  default Optional<Table> localTable(String keyspace, String name) {
+    return Optional.empty();
+  }
+
   // ------------------------------------------------------------------ data
 
   /** One partition, filtered by {@code query}; an empty view when nothing is live. */

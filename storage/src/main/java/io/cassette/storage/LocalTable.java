@@ -61,6 +61,8 @@ final class LocalTable implements Table, CompactableTable {
   volatile boolean dropped;
   /** TRUNCATEs so far (this run): a stream that began before one must not land after it. */
   volatile int truncations;
+  /** Its storage-attached indexes (none until the front door defines some). */
+  final io.cassette.storage.index.TableIndexes indexes;
 
   private final LongAdder reads = new LongAdder();
   private final LongAdder writes = new LongAdder();
@@ -76,6 +78,7 @@ final class LocalTable implements Table, CompactableTable {
     Compressors.chunkLength(spec.compression());
     this.directory = directory;
     this.compactions = new TableCompactions(this, strategy);
+    this.indexes = new io.cassette.storage.index.TableIndexes(directory, view::get);
   }
 
   static Path directoryFor(Path dataDirectory, TableSpec spec) {
@@ -127,6 +130,7 @@ final class LocalTable implements Table, CompactableTable {
     }
     flushedPosition = flushed;
     view.set(new TableView(new Memtable(), List.of(), readers));
+    indexes.loaded();
   }
 
   @Override
@@ -153,7 +157,10 @@ final class LocalTable implements Table, CompactableTable {
 
   /** Requires: the engine's switch lock held for reading (or replay running alone). */
   long applyToMemtable(DecoratedKey key, PartitionUpdate update) {
-    return view.get().active().apply(key, update);
+    Memtable m = view.get().active();
+    long added = m.apply(key, update);
+    indexes.indexWrite(m, key, update);
+    return added;
   }
 
   void recordWrite(long micros) {
@@ -429,6 +436,8 @@ final class LocalTable implements Table, CompactableTable {
       SSTableReader r = SSTableReader.open(done);
       r.useCache(engine.chunkCache(), engine.indexChunkCache());
       bytesWritten.add(r.bytesOnDisk());
+      indexes.sweep();
+      indexes.flushed(memtable, r);
       return r;
     }
   }
@@ -442,6 +451,9 @@ final class LocalTable implements Table, CompactableTable {
   void imported(List<SSTableReader> readers, long bytes) {
     if (readers.isEmpty()) {
       return;
+    }
+    for (SSTableReader r : readers) {
+      indexes.compacted(r); // indexed before it is live, as a compaction's output is
     }
     view.updateAndGet(v -> v.imported(readers));
     bytesWritten.add(bytes);
@@ -472,12 +484,16 @@ final class LocalTable implements Table, CompactableTable {
 
   @Override
   public boolean swap(List<SSTableReader> inputs, SSTableReader output) {
+    indexes.compacted(output);
     boolean[] swapped = new boolean[1];
     view.updateAndGet(v -> {
       TableView n = v.compacted(inputs, output);
       swapped[0] = n != null; // the last attempt is the one that counts
       return n == null ? v : n;
     });
+    if (swapped[0]) {
+      indexes.replaced(inputs);
+    }
     return swapped[0];
   }
 
@@ -547,6 +563,11 @@ final class LocalTable implements Table, CompactableTable {
 
   int pendingCompactions() {
     return compactions.pendingTasks();
+  }
+
+  @Override
+  public io.cassette.storage.index.TableIndexes indexes() {
+    return indexes;
   }
 
   @Override

@@ -64,6 +64,11 @@ public interface Table {
 
   TableMetrics metrics();
 
+  /** Its storage-attached indexes (SAI), or null where storage keeps none (not a local table). */
+  default io.cassette.storage.index.TableIndexes indexes() {
+    return null;
+  }
+
   /** An iterator over files that holds resources until closed. */
   interface CloseableIterator<T> extends Iterator<T>, AutoCloseable {
     @Override

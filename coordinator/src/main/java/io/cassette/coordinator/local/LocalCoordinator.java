@@ -93,6 +93,11 @@ public final class LocalCoordinator implements Coordinator {
   // ------------------------------------------------------------------ data
 
   @Override
+  public Optional<Table> localTable(String keyspace, String name) {
+    return engine.table(keyspace, name);
+  }
+
+  @Override
   public PartitionView read(String keyspace, String table, byte[] partitionKey, ReadQuery query,
                             Request request) {
     ConsistencyLevel cl = request.consistency();

@@ -234,6 +234,15 @@ public final class AdminEndpoints {
             .field("tasks", pending).endObject();
       }
     }
+    w.endArray().name("indexBuilds").beginArray();
+    for (Table t : sortedTables()) {
+      io.cassette.storage.index.TableIndexes.Build b = t.indexes() == null ? null : t.indexes().building();
+      if (b != null) {
+        w.beginObject().field("keyspace", t.spec().keyspace()).field("table", t.spec().name())
+            .field("index", b.index()).field("sstablesDone", b.sstablesDone())
+            .field("sstablesTotal", b.sstablesTotal()).endObject();
+      }
+    }
     return w.endArray().endObject().toString();
   }
 

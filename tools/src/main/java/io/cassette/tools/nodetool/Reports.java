@@ -245,6 +245,12 @@ final class Reports {
       out.append("- ").append(p.path("keyspace").asText()).append('.').append(p.path("table").asText())
           .append(": ").append(p.path("tasks").asLong()).append('\n');
     }
+    for (JsonNode b : c.path("indexBuilds")) {
+      out.append("- ").append(b.path("keyspace").asText()).append('.').append(b.path("table").asText())
+          .append(": index build ").append(b.path("index").asText()).append(' ')
+          .append(b.path("sstablesDone").asLong()).append('/').append(b.path("sstablesTotal").asLong())
+          .append(" SSTables\n");
+    }
     out.append(String.format(Locale.ROOT, "%-26s%s%n", "compaction throughput",
         throughput(c.path("throughputBytesPerSecond").asLong())));
     return out.toString();

@@ -62,8 +62,12 @@ public final class SchemaManager {
   public SchemaManager(Coordinator coordinator) {
     this.coordinator = coordinator;
     this.log = coordinator.metadata();
-    this.log.listen((entry, after) -> current = build(after));
+    this.log.listen((entry, after) -> {
+      current = build(after);
+      io.cassette.cql.language.statements.AttachedIndexes.sync(coordinator, current.keyspaces().values());
+    });
     this.current = build(log.current());
+    io.cassette.cql.language.statements.AttachedIndexes.sync(coordinator, current.keyspaces().values());
     migrateLegacy();
   }
 

@@ -265,6 +265,20 @@ public final class Restrictions {
       r.nonPrimaryKeyColumns.add(c.name());
       for (Relation rel : e.getValue()) {
         r.filter(c, rel, terms);
+        IndexMetadata attached = rel.kind() != Relation.Kind.SINGLE ? null : AttachedIndexes.indexFor(table, c, rel.op());
+        if (attached != null) {
+          // a storage-attached index answers it; the filter above still checks every row found
+          r.usesIndex = true;
+          CqlType vt = c.type();
+          if (rel.op() == Operator.CONTAINS) {
+            vt = vt instanceof ListType l ? l.element() : vt instanceof SetType s ? s.element() : ((MapType) vt).value();
+          } else if (rel.op() == Operator.CONTAINS_KEY) {
+            vt = ((MapType) vt).key();
+          }
+          r.attached.add(new AttachedIndexes.Restriction(attached, rel.op(),
+              terms.compile(rel.value(), receiver(table, c).named(c.name(), vt)), vt));
+          continue;
+        }
         IndexMetadata index = rel.kind() != Relation.Kind.SINGLE ? null
             : rel.op() == Operator.EQ ? indexFor(table, c, SecondaryIndexes.Kind.SIMPLE, SecondaryIndexes.Kind.FULL)
             : rel.op() == Operator.CONTAINS ? indexFor(table, c, SecondaryIndexes.Kind.VALUES)
@@ -305,6 +319,8 @@ public final class Restrictions {
   record IndexQuery(IndexMetadata index, Value value) {}
 
   IndexQuery indexQuery;
+  /** Restrictions a storage-attached index answers (all of them are filters as well). */
+  final List<AttachedIndexes.Restriction> attached = new ArrayList<>();
   boolean partitionComplete;
   boolean sliceOnPartitionKey;
   String sliceColumnName = "";

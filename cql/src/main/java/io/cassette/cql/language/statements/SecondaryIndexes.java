@@ -88,8 +88,19 @@ public final class SecondaryIndexes {
     return null;
   }
 
-  /** The target of {@code i}, or null for custom indexes Cassette answers by scanning. */
+  /**
+   * The target of {@code i} kept in an index table, or null: custom indexes Cassette answers by
+   * scanning, and storage-attached ones (kept by storage itself, {@link StorageAttachedIndexes}).
+   */
   public static Target target(TableMetadata t, IndexMetadata i) {
+    if (isSai(i)) {
+      return null;
+    }
+    return parseTarget(t, i);
+  }
+
+  /** The column and kind {@code i} targets, or null when Cassette keeps no index for it. */
+  static Target parseTarget(TableMetadata t, IndexMetadata i) {
     String target = i.options().getOrDefault("target", "");
     Kind kind = Kind.SIMPLE;
     String col = target;
@@ -103,8 +114,7 @@ public final class SecondaryIndexes {
     }
     ColumnMetadata c = t.column(col);
     if (c == null || kind == Kind.ENTRIES || c.kind() == ColumnMetadata.Kind.PARTITION_KEY
-        || c.type() instanceof CqlType.VectorType) {
-      // vectors are answered by ANN over a scan (SelectStatement), never looked up by value
+        || (c.type() instanceof CqlType.VectorType && !isSai(i))) {
       return null;
     }
     if (kind == Kind.SIMPLE && Types.isMultiCell(c.type())) {

@@ -48,6 +48,8 @@ public final class SelectStatement implements Executable {
   private final ColumnMetadata annColumn;
   private final Value annVector;
   private final String annSimilarity;
+  /** The name of the index on annColumn: storage's graph answers through it where it is local. */
+  private final String annIndex;
   /** Cassandra 5.0's bound on LIMIT with ANN ordering. */
   static final int MAX_ANN_LIMIT = 1000;
 
@@ -109,10 +111,12 @@ public final class SelectStatement implements Executable {
         throw invalid("ANN ordering by vector requires the column to be indexed");
       }
       this.annColumn = c;
+      this.annIndex = index.name();
       this.annSimilarity = index.options().getOrDefault("similarity_function", "COSINE")
           .toUpperCase(java.util.Locale.ROOT);
     } else {
       this.annColumn = null;
+      this.annIndex = null;
       this.annVector = null;
       this.annSimilarity = null;
     }
@@ -338,6 +342,10 @@ public final class SelectStatement implements Executable {
             out.add(r);
           }
         }
+      } else if (!where.attached.isEmpty() && !table.virtual
+          && AttachedIndexes.local(ctx.services.coordinator(), table, where.attached, null) != null) {
+        attachedScan(AttachedIndexes.local(ctx.services.coordinator(), table, where.attached, null),
+            t, ctx, out, slices, state, ppl);
       } else if (where.indexQuery != null && !where.hasToken && !table.virtual
           && ctx.services.coordinator().table(table.keyspace,
               SecondaryIndexes.storageName(table, where.indexQuery.index())).isPresent()) {
@@ -363,10 +371,14 @@ public final class SelectStatement implements Executable {
     float[] query = io.cassette.cql.language.functions.VectorFunctions.floats(q);
     List<RowView> rows = new ArrayList<>();
     ReadQuery rq = new ReadQuery(slices, false, Integer.MAX_VALUE, ctx.nowInSeconds());
+    io.cassette.storage.index.TableIndexes local = keys != null || table.virtual ? null
+        : AttachedIndexes.local(ctx.services.coordinator(), table, where.attached, annIndex);
     if (keys != null) {
       for (byte[] key : keys) {
         partition(t.read(key, rq), ctx, out, ppl, rows, false);
       }
+    } else if (local != null) {
+      nearestIndexed(local, t, ctx, out, query, slices, ppl, rows);
     } else {
       try (Table.CloseableIterator<PartitionView> it = t.scan(new KeyRange(null, Long.MAX_VALUE), rq)) {
         while (it.hasNext()) {
@@ -391,18 +403,76 @@ public final class SelectStatement implements Executable {
     }
   }
 
-  /** The regular and static columns selected, in table order; "*" for SELECT * or when none are. */
-  private String readColumns() {
-    List<String> names = new ArrayList<>();
-    for (io.cassette.cql.language.schema.ColumnMetadata c : table.valueColumns()) {
-      if (selection.referenced.contains(c)) {
-        names.add(io.cassette.cql.language.types.Identifiers.quoteIfNeeded(c.name()));
+  /**
+   * The candidates of the vector index (graph per SSTable, exact per memtable, merged), each
+   * row read and checked against the other restrictions; when too few pass, more are fetched.
+   * The caller scores the rows read on their current vectors (exact re-ranking).
+   */
+  private void nearestIndexed(io.cassette.storage.index.TableIndexes index, TableReader t, QueryContext ctx,
+                              Collector out, float[] query, List<Slice> slices, int ppl, List<RowView> rows) {
+    int k = out.remaining;
+    for (int fetch = Math.max(k, 10); ; fetch *= 4) {
+      rows.clear();
+      List<io.cassette.storage.index.Neighbour> found = index.nearest(annIndex, query, fetch);
+      for (io.cassette.storage.index.Neighbour n : found) {
+        byte[] ck = n.key().clustering();
+        if (ck.length > 0 && !inSlices(slices, ck)) {
+          continue;
+        }
+        ReadQuery rq = new ReadQuery(ck.length == 0 ? slices : List.of(Slice.prefix(ck)), false, Integer.MAX_VALUE,
+            ctx.nowInSeconds());
+        partition(t.read(n.key().partition().key(), rq), ctx, out, ppl, rows, ck.length > 0);
+      }
+      if (rows.size() >= k || found.size() < fetch || fetch >= MAX_ANN_FETCH) {
+        return;
       }
     }
-    return selection.wildcard || names.isEmpty() ? "*" : String.join(", ", names);
   }
 
-  private void scan(TableReader t, QueryContext ctx, Collector out, List<Slice> slices, PagingState state, int ppl) {
+  /** Candidates an ANN query asks the index for at most, when filters drop most of them. */
+  static final int MAX_ANN_FETCH = 16_384;
+
+  /**
+   * Answers through storage-attached indexes: the keys they find (every index's restrictions
+   * intersected) in scan order, each row read and checked by the filters.
+   */
+  private void attachedScan(io.cassette.storage.index.TableIndexes index, TableReader t, QueryContext ctx,
+                            Collector out, List<Slice> slices, PagingState state, int ppl) {
+    List<io.cassette.storage.index.IndexExpression> expressions = AttachedIndexes.expressions(where.attached, ctx);
+    KeyRange range = tokenRange(ctx);
+    if (expressions == null || range == null) {
+      return;
+    }
+    io.cassette.storage.index.PrimaryKey resume = null;
+    if (state != null) {
+      DecoratedKey last = DecoratedKey.of(state.partitionKey());
+      if (state.clustering() == null) {
+        range = new KeyRange(last, range.endToken());
+      } else {
+        resume = new io.cassette.storage.index.PrimaryKey(last, state.clustering());
+      }
+    }
+    long now = ctx.nowInSeconds();
+    java.util.Iterator<io.cassette.storage.index.PrimaryKey> found = index.search(expressions, range, resume);
+    while (found.hasNext() && !out.done) {
+      io.cassette.storage.index.PrimaryKey k = found.next();
+      byte[] ck = k.clustering();
+      if (ck.length == 0) {
+        readPartition(t, k.partition().key(), slices, ctx, out, ppl, null, false);
+        continue;
+      }
+      if (!inSlices(slices, ck)) {
+        continue;
+      }
+      PartitionView base = t.read(k.partition().key(), new ReadQuery(List.of(Slice.prefix(ck)), reversed,
+          Integer.MAX_VALUE, now));
+      // a row found by a regular column whose row is gone must not surface the partition's statics
+      partition(base, ctx, out, ppl, null, true);
+    }
+  }
+
+  /** The partitions the token restrictions admit, or null when they admit none. */
+  private KeyRange tokenRange(QueryContext ctx) {
     long startExclusive = Long.MIN_VALUE;
     long endToken = Long.MAX_VALUE;
     boolean empty = false;
@@ -434,13 +504,34 @@ public final class SelectStatement implements Executable {
       }
     }
     if (empty) {
-      return;
+      return null;
     }
     DecoratedKey after = startExclusive == Long.MIN_VALUE && !where.hasToken ? null
         : new DecoratedKey(startExclusive, null);
     if (where.hasToken && where.tokenStart == null) {
       after = null;
     }
+    return new KeyRange(after, endToken);
+  }
+
+  /** The regular and static columns selected, in table order; "*" for SELECT * or when none are. */
+  private String readColumns() {
+    List<String> names = new ArrayList<>();
+    for (io.cassette.cql.language.schema.ColumnMetadata c : table.valueColumns()) {
+      if (selection.referenced.contains(c)) {
+        names.add(io.cassette.cql.language.types.Identifiers.quoteIfNeeded(c.name()));
+      }
+    }
+    return selection.wildcard || names.isEmpty() ? "*" : String.join(", ", names);
+  }
+
+  private void scan(TableReader t, QueryContext ctx, Collector out, List<Slice> slices, PagingState state, int ppl) {
+    KeyRange tokens = tokenRange(ctx);
+    if (tokens == null) {
+      return;
+    }
+    DecoratedKey after = tokens.after();
+    long endToken = tokens.endToken();
     if (state != null) {
       DecoratedKey last = DecoratedKey.of(state.partitionKey());
       if (state.clustering() != null) {

@@ -64,7 +64,9 @@ public final class StatementCompiler {
         public Result execute(QueryContext ctx) {
           truncate(t.keyspace, t.name, ctx);
           for (io.cassette.cql.language.schema.IndexMetadata i : t.indexes.values()) {
-            truncate(t.keyspace, SecondaryIndexes.storageName(t, i), ctx);
+            if (SecondaryIndexes.target(t, i) != null) {
+              truncate(t.keyspace, SecondaryIndexes.storageName(t, i), ctx);
+            }
           }
           return Result.Void.INSTANCE;
         }
