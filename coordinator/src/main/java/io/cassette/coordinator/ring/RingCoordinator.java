@@ -450,7 +450,12 @@ public final class RingCoordinator implements Coordinator {
       replicas.addAll(pending);
     }
     ConsistencyLevel roundCl = LevelRules.paxosRound(serial);
-    LevelAcks.requireAlive(roundCl, strategy, r, replicas, pending);
+    try {
+      LevelAcks.requireAlive(roundCl, strategy, r, replicas, pending);
+    } catch (CoordinatorException.Unavailable e) {
+      // Cassandra names the serial level (SERIAL / LOCAL_SERIAL), not the quorum it stands for.
+      throw new CoordinatorException.Unavailable(serial, e.required, e.alive);
+    }
     boolean commits = commitCl != null && commitCl != ConsistencyLevel.ANY;
     if (commits) {
       LevelAcks.requireAlive(commitCl, strategy, r, replicas, pending);
