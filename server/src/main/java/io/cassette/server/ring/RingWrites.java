@@ -71,7 +71,26 @@ public final class RingWrites implements AutoCloseable {
         hints.onDown(hostId);
       }
     });
-    return new RingWrites(hints, batchlog);
+    RingWrites writes = new RingWrites(hints.registerHandlers(), batchlog);
+    ring.onHandOver(writes::handOver);
+    return writes;
+  }
+
+  /**
+   * Before this node leaves the ring (Cassandra's unbootstrap does both): its batch log is
+   * replayed whole (batches whose coordinators may have died would otherwise be lost; a replay
+   * of one still in flight writes the same cells again), then its hints go to the nodes they are
+   * for, or to a node that stays when theirs is DOWN.
+   */
+  void handOver(java.util.function.Consumer<String> progress) {
+    int replayed = batchlog.replayOlderThan(0);
+    if (batchlog.store().size() > 0) {
+      throw new IllegalStateException("the batch log still holds " + batchlog.store().size()
+          + " batches that could not be replayed");
+    }
+    progress.accept("Unbootstrap: replayed " + replayed + " batches of the batch log");
+    long hinted = hints.handOver(e -> true, progress);
+    progress.accept("Unbootstrap: handed over " + hinted + " hints");
   }
 
   public HintedHandoff hints() {
