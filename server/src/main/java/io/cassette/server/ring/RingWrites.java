@@ -80,15 +80,15 @@ public final class RingWrites implements AutoCloseable {
    * Before this node leaves the ring (Cassandra's unbootstrap does both): its batch log is
    * replayed whole (batches whose coordinators may have died would otherwise be lost; a replay
    * of one still in flight writes the same cells again), then its hints go to the nodes they are
-   * for, or to a node that stays when theirs is DOWN.
+   * for, or to a node that stays when theirs is DOWN (a hint that cannot be handed over stops
+   * the decommission: it can be run again).
    */
   void handOver(java.util.function.Consumer<String> progress) {
     int replayed = batchlog.replayOlderThan(0);
-    if (batchlog.store().size() > 0) {
-      throw new IllegalStateException("the batch log still holds " + batchlog.store().size()
-          + " batches that could not be replayed");
-    }
-    progress.accept("Unbootstrap: replayed " + replayed + " batches of the batch log");
+    // Batches stored since (this node still serves) are in flight: their coordinators remove
+    // them, or the other batch log node of each replays them.
+    progress.accept("Unbootstrap: replayed " + replayed + " batches of the batch log; " + batchlog.store().size()
+        + " left (stored since, or not replayable now: each is also on another batch log node)");
     long hinted = hints.handOver(e -> true, progress);
     progress.accept("Unbootstrap: handed over " + hinted + " hints");
   }
