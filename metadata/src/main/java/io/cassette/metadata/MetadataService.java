@@ -93,8 +93,21 @@ public final class MetadataService implements MetadataLog, AutoCloseable {
      */
     private volatile RaftClient reader;
     private int readerFailures;                // worker thread only
-    private RaftProperties clientProperties;   // worker thread only: for a new reader
-    private Parameters clientParameters;       // worker thread only
+    private volatile RaftProperties clientProperties;   // for a new reader or commit client
+    private volatile Parameters clientParameters;
+    /**
+     * Commits that failed in a row; after {@link #READER_FAILURES_BEFORE_RENEWAL} the commit
+     * client is built anew, as the reader is: a Ratis async client whose requests to a member
+     * that was not up yet never complete keeps their permits, and its {@code send} then blocks
+     * its caller for good (a join stuck at REGISTER, silent, in MembershipProcessTest).
+     */
+    private final java.util.concurrent.atomic.AtomicInteger commitFailures = new java.util.concurrent.atomic.AtomicInteger();
+    /** Runs the Ratis client's {@code send} (which may block on its outstanding-request permits) off the caller's thread. */
+    private final java.util.concurrent.ExecutorService sender = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "metadata-commit-send");
+        t.setDaemon(true);
+        return t;
+    });
     /** One thread for the background start, follower polling and cache writes. */
     private ScheduledExecutorService worker;
     private volatile CompletableFuture<Void> started = new CompletableFuture<>();
@@ -191,17 +204,10 @@ public final class MetadataService implements MetadataLog, AutoCloseable {
             s.start();
             server = s;
         }
-        int attempts = (int) Math.max(3, config.tuning().commitTimeout().toMillis() / CLIENT_RETRY_SLEEP.toMillis());
-        client = RaftClient.newBuilder()
-                .setRaftGroup(group)
-                .setProperties(properties)
-                .setParameters(parameters)
-                .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(attempts,
-                        TimeDuration.valueOf(CLIENT_RETRY_SLEEP.toMillis(), TimeUnit.MILLISECONDS)))
-                .build();
+        clientProperties = properties;
+        clientParameters = parameters;
+        client = newCommitClient();
         if (!isMember()) {
-            clientProperties = properties;
-            clientParameters = parameters;
             reader = newReader();
             long poll = config.tuning().followerPollInterval().toMillis();
             worker.scheduleWithFixedDelay(this::catchUp, 0, poll, TimeUnit.MILLISECONDS);
@@ -291,9 +297,12 @@ public final class MetadataService implements MetadataLog, AutoCloseable {
         long timeoutMillis = config.tuning().commitTimeout().toMillis();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         Message message = Message.valueOf(UnsafeByteOperations.unsafeWrap(MetadataCodec.encode(t)));
-        return c.async().send(message)
+        return CompletableFuture.supplyAsync(() -> c.async().send(message), sender).thenCompose(f -> f)
                 .orTimeout(timeoutMillis, TimeUnit.MILLISECONDS)
-                .handleAsync((reply, error) -> epochOf(reply, error, timeoutMillis))
+                .handleAsync((reply, error) -> {
+                    commitOutcome(c, error == null && reply != null && reply.isSuccess());
+                    return epochOf(reply, error, timeoutMillis);
+                })
                 .thenCompose(epoch -> {
                     long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
                     return awaitEpoch(epoch, Duration.ofMillis(Math.max(left, 1000))).handle((m, e) -> {
@@ -367,6 +376,40 @@ public final class MetadataService implements MetadataLog, AutoCloseable {
     @Override
     public void removeListener(MetadataListener listener) {
         publisher.removeListener(listener);
+    }
+
+    private RaftClient newCommitClient() {
+        int attempts = (int) Math.max(3, config.tuning().commitTimeout().toMillis() / CLIENT_RETRY_SLEEP.toMillis());
+        return RaftClient.newBuilder()
+                .setRaftGroup(group)
+                .setProperties(clientProperties)
+                .setParameters(clientParameters)
+                .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(attempts,
+                        TimeDuration.valueOf(CLIENT_RETRY_SLEEP.toMillis(), TimeUnit.MILLISECONDS)))
+                .build();
+    }
+
+    /** Counts a commit's outcome; after enough failures in a row, replaces the commit client {@code failed}. */
+    private void commitOutcome(RaftClient failed, boolean ok) {
+        if (ok) {
+            commitFailures.set(0);
+            return;
+        }
+        if (commitFailures.incrementAndGet() % READER_FAILURES_BEFORE_RENEWAL != 0 || !running || client != failed) {
+            return;
+        }
+        synchronized (this) {
+            if (client != failed || !running) return;
+            LOG.warn("metadata: {} commits in a row failed; trying a new client", commitFailures.get());
+            client = newCommitClient();
+        }
+        sender.execute(() -> {
+            try {
+                failed.close();
+            } catch (IOException | RuntimeException ignored) {
+                // a broken client: replaced anyway
+            }
+        });
     }
 
     private RaftClient newReader() {
@@ -499,6 +542,7 @@ public final class MetadataService implements MetadataLog, AutoCloseable {
             failure = e;
         }
         if (server != null) server.close();
+        sender.shutdown();
         try {
             worker.awaitTermination(config.tuning().rpcRequestTimeout().toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {

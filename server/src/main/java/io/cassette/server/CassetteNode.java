@@ -130,6 +130,8 @@ public final class CassetteNode implements AutoCloseable {
       }
       ringCoordinator.set(forwarding);
       forwarding.registerHandlers();
+      ring.paxosRepair(new io.cassette.coordinator.ring.membership.PaxosTopologyRepair(coordinator, ring.messaging(),
+          forwarding).registerHandlers());
       repair = new io.cassette.coordinator.ring.repair.RepairService(coordinator, ring.messaging(), r::tokenRing)
           .registerHandlers();
       started.add(repair);
@@ -265,7 +267,7 @@ public final class CassetteNode implements AutoCloseable {
             (key, table) -> RingEndpoints.partitionKey(cqlLanguage == null ? null : cqlLanguage.schema(),
                 table[0], table[1], key));
         HintsEndpoints.register(http, ring, ringWrites.hints());
-        io.cassette.server.ring.RepairEndpoints.register(http, repair);
+        io.cassette.server.ring.RepairEndpoints.register(http, repair, ring);
         io.cassette.server.ring.MembershipEndpoints.register(http, ring);
       }
       listening.add("HTTP " + format(bind("HTTP", ConfigKeys.HTTP_PORT, http::start)));

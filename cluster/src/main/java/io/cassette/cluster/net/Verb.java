@@ -47,6 +47,7 @@ public enum Verb {
   METADATA_CURRENT_EPOCH_RSP(27, URGENT, REQUEST, null),
   /** A Redis command's reply in RESP form, from the node that executed it. */
   REDIS_RSP(35, SMALL, REQUEST, null),
+  PAXOS2_CLEANUP_RSP(36, SMALL, REQUEST, null),
   /** Repair: a streamed batch was verified and applied. */
   REPAIR_STREAM_RSP(87, SMALL, REQUEST, null),
 
@@ -90,6 +91,12 @@ public enum Verb {
   REDIS_REQ(75, SMALL, REQUEST, REDIS_RSP),
   /** Repair: one checksummed batch of rows streamed from one replica to another (SYNC_REQ's work). */
   REPAIR_STREAM_REQ(88, SMALL, REQUEST, REPAIR_STREAM_RSP),
+
+  /**
+   * Paxos topology repair: which partitions of some token ranges hold a Paxos round in progress
+   * here (Cassandra's paxos cleanup asks the same of each replica before a ring change completes).
+   */
+  PAXOS2_CLEANUP_REQ(67, SMALL, REQUEST, PAXOS2_CLEANUP_RSP),
 
   // --- free for tests and experiments; no handler is registered by default ---
   TEST_REQ(1000, SMALL, REQUEST, null),

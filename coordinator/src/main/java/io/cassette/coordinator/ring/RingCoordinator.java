@@ -157,6 +157,11 @@ public final class RingCoordinator implements Coordinator {
     return paxos;
   }
 
+  /** This node's Paxos registers (for paxos repair of ring changes). */
+  public PaxosStore paxosStore() {
+    return paxos().replica().store();
+  }
+
   /** Registers the verb handlers that execute peers' requests on {@code local}. */
   public void registerHandlers() {
     new ReplicaHandlers(local, messaging, ring, awaitEpoch).register();

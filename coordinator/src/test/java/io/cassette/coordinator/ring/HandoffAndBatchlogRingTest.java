@@ -64,7 +64,7 @@ class HandoffAndBatchlogRingTest {
       RingHarness.Node node = ring.node(i);
       hints[i] = new HintedHandoff(HintsConfig.defaults(dir.resolve("hints" + i))
           .withDispatchInterval(Duration.ofMillis(100)), node.messaging(), () -> ring.ring(n), new HintsMetrics(null))
-          .start();
+          .start().registerHandlers();
       // The harness's own coordinators serve peers' requests; these coordinate with real hints.
       coordinators[i] = new RingCoordinator(node.local(), node.messaging(), () -> ring.ring(n),
           e -> CompletableFuture.completedFuture(null), hints[i]);
@@ -152,6 +152,27 @@ class HandoffAndBatchlogRingTest {
     assertThat(hints[0].pending()).isEmpty();
     assertThat(rowsOn(2, "k", 100)).as("node 2's own storage after the replay").isEqualTo(100);
     assertThat(hints[0].metrics().replayed()).isGreaterThanOrEqualTo(100); // and any left by the warm-up
+  }
+
+  @Test
+  void aDecommissionedNodeHandsItsHintsToANodeThatStays() throws Exception {
+    ring.markDown(2, true);
+    for (int i = 0; i < 50; i++) {
+      coordinators[0].write(Mutation.of(put("h" + i, "v" + i)), ONE);
+    }
+    assertThat(hints[0].pending()).hasSize(1);
+    // Node 0 leaves while node 2 is down: its hints go to node 1, kept there for node 2.
+    List<String> progress = new ArrayList<>();
+    long handed = hints[0].handOver(e -> !e.equals(ring.node(0).endpoint()), progress::add);
+    assertThat(handed).as("progress %s", progress).isEqualTo(50);
+    assertThat(hints[0].pending()).isEmpty();
+    assertThat(hints[1].pending()).singleElement()
+        .satisfies(p -> assertThat(p.hostId()).isEqualTo(ring.node(2).endpoint().hostId()));
+    ring.filters().allVerbs().from(RingHarness.address(0)).drop(); // node 0 is gone
+    ring.markDown(2, false);
+    hints[1].onUp(ring.node(2).endpoint().hostId());
+    await(() -> rowsOn(2, "h", 50) == 50, 20_000);
+    assertThat(rowsOn(2, "h", 50)).as("node 2's own storage after node 1 replayed").isEqualTo(50);
   }
 
   @Test

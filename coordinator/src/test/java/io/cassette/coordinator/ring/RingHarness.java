@@ -52,6 +52,8 @@ public final class RingHarness implements AutoCloseable {
   private boolean closed;
   /** A node whose join is STARTED: its tokens are in the future ring only (-1: none). */
   private int joining = -1;
+  /** A node outside the ring (not yet joined): no tokens now or in a future ring (-1: none). */
+  private int absent = -1;
   /** Hints the coordinators left (what a {@link HintSink} was asked to store), in order. */
   private final List<Hint> hints = new java.util.concurrent.CopyOnWriteArrayList<>();
   private volatile boolean acceptHints = true;
@@ -260,12 +262,34 @@ public final class RingHarness implements AutoCloseable {
    */
   public synchronized void joining(int index) {
     joining = index;
+    absent = -1;
+    for (int i = 0; i < views.size(); i++) {
+      views.get(i).set(build(i));
+    }
+  }
+
+  /** Node {@code index} is outside the ring (before its join): it owns no tokens, now or pending. */
+  public synchronized void absent(int index) {
+    absent = index;
+    joining = -1;
+    for (int i = 0; i < views.size(); i++) {
+      views.get(i).set(build(i));
+    }
+  }
+
+  /** The join of {@link #joining} finished: every node owns its tokens. */
+  public synchronized void joined() {
+    joining = -1;
+    absent = -1;
     for (int i = 0; i < views.size(); i++) {
       views.get(i).set(build(i));
     }
   }
 
   private TokenRing build(int self) {
+    if (absent >= 0) {
+      return ringOf(self, absent).build();
+    }
     TokenRing.Builder b = ringOf(self, joining);
     return joining < 0 ? b.build() : b.future(ringOf(self, -1).build()).build();
   }

@@ -23,14 +23,17 @@ import java.util.Map;
  */
 public final class RepairEndpoints {
   private final RepairService service;
+  private final RingNode ring;
   private final AdminJobs jobs = new AdminJobs("repair");
 
-  private RepairEndpoints(RepairService service) {
+  private RepairEndpoints(RepairService service, RingNode ring) {
     this.service = service;
+    this.ring = ring;
   }
 
-  public static void register(AdminHttpServer http, RepairService service) {
-    RepairEndpoints e = new RepairEndpoints(service);
+  /** {@code paxosOnly=true} (nodetool repair --paxos-only): the Paxos rounds in progress of this node's ranges only. */
+  public static void register(AdminHttpServer http, RepairService service, RingNode ring) {
+    RepairEndpoints e = new RepairEndpoints(service, ring);
     http.register("/api/repair", req -> req.method().equals("POST") ? e.start(req) : e.jobs.progress(req));
   }
 
@@ -44,6 +47,16 @@ public final class RepairEndpoints {
           "true".equals(AdminJobs.first(p, "pr")), "true".equals(AdminJobs.first(p, "full")));
     } catch (IllegalArgumentException ex) {
       return new Response(400, "application/json", JsonWriter.error(ex.getMessage()));
+    }
+    if ("true".equals(AdminJobs.first(p, "paxosOnly")) && ring.paxosRepair() != null) {
+      return jobs.start("cassette-repair-command-", progress -> {
+        progress.accept("Starting Paxos repair of the ranges of " + ring.settings().listenAddress().getHostAddress());
+        ring.paxosRepair().repairLocalRanges(ring.tokenRing(), progress);
+        progress.accept("Paxos repair completed");
+      }, (ex, progress) -> {
+        progress.accept("Paxos repair failed with error " + ex.getMessage());
+        return String.valueOf(ex.getMessage());
+      });
     }
     return jobs.start("cassette-repair-command-", progress -> service.repair(options, progress), (ex, progress) -> {
       if (ex instanceof RepairException) {

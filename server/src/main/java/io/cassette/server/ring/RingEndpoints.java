@@ -97,16 +97,60 @@ public final class RingEndpoints {
     return v == null || v.isEmpty() ? null : v.get(0);
   }
 
-  /** Fraction of the data each node holds: primary ranges, or effective by {@code keyspace}'s replication. */
+  /** Cassandra's note when {@code nodetool status} has no keyspace and the user keyspaces replicate differently. */
+  static final String MIXED_REPLICATION_NOTE = "Non-system keyspaces don't have the same replication settings, "
+      + "effective ownership information is meaningless";
+
+  /**
+   * The replication {@code nodetool status} without a keyspace reports effective ownership by,
+   * as Cassandra 5.0's {@code StorageService.effectiveOwnership(null)}: the user keyspaces'
+   * (system ones, node-local ones and the Redis door's own keyspace aside) when they all have
+   * the same settings, system_traces' (SimpleStrategy, 2) when there is none, else null (the
+   * status then shows "?" and {@link #MIXED_REPLICATION_NOTE}).
+   */
+  private Map<String, String> defaultReplication() {
+    Map<String, String> first = null;
+    for (KeyspaceDefinition k : coordinator.metadata().current().keyspaces().values()) {
+      String name = k.name();
+      Map<String, String> r = normalized(k.replication());
+      if (name.startsWith("system") || name.equals(io.cassette.resp.keyspace.RedisLayout.KEYSPACE)
+          || r.getOrDefault("class", "").equals("LocalStrategy")) {
+        continue;
+      }
+      if (first == null) {
+        first = r;
+      } else if (!first.equals(r)) {
+        return null;
+      }
+    }
+    return first != null ? first : Map.of("class", "SimpleStrategy", "replication_factor", "2");
+  }
+
+  private static Map<String, String> normalized(Map<String, String> replication) {
+    Map<String, String> r = new TreeMap<>(replication);
+    String cls = r.getOrDefault("class", "");
+    r.put("class", cls.substring(cls.lastIndexOf('.') + 1));
+    return r;
+  }
+
+  /**
+   * Fraction of the data each node holds, effective by {@code keyspace}'s replication (null:
+   * by {@link #defaultReplication()}); null when that is meaningless (mixed replication).
+   */
   private Map<UUID, Double> owns(ClusterMetadata m, String keyspace) {
+    Map<String, String> r;
     if (keyspace == null) {
-      return Ownership.primary(m);
+      r = defaultReplication();
+      if (r == null) {
+        return null;
+      }
+    } else {
+      KeyspaceDefinition k = coordinator.metadata().current().keyspace(keyspace);
+      if (k == null) {
+        throw new IllegalArgumentException("Unknown keyspace: " + keyspace);
+      }
+      r = k.replication();
     }
-    KeyspaceDefinition k = coordinator.metadata().current().keyspace(keyspace);
-    if (k == null) {
-      throw new IllegalArgumentException("Unknown keyspace: " + keyspace);
-    }
-    Map<String, String> r = k.replication();
     String cls = r.getOrDefault("class", "");
     Map<UUID, Double> out = new LinkedHashMap<>();
     if (cls.endsWith("NetworkTopologyStrategy")) {
@@ -155,9 +199,15 @@ public final class RingEndpoints {
 
   private String status(Request req) {
     ClusterMetadata m = ring.metadata().current();
-    Map<UUID, Double> owns = owns(m, param(req, "keyspace"));
+    Map<UUID, Double> effective = owns(m, param(req, "keyspace"));
+    Map<UUID, Double> owns = effective == null ? Ownership.primary(m) : effective;
     JsonWriter w = new JsonWriter().beginObject()
         .field("clusterName", m.clusterName())
+        .field("effectiveOwnership", effective != null);
+    if (effective == null) {
+      w.field("note", MIXED_REPLICATION_NOTE);
+    }
+    w
         .field("epoch", m.epoch().value())
         .field("datacenter", ring.settings().dataCenter())
         .name("datacenters").beginArray();

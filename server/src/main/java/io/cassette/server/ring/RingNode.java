@@ -110,6 +110,10 @@ public final class RingNode implements AutoCloseable {
   /** Streams the data of ring changes (set before {@link #join}); null: no data moves (tests of metadata only). */
   private volatile io.cassette.coordinator.ring.repair.RepairService repair;
   private volatile io.cassette.coordinator.local.LocalCoordinator local;
+  /** What only this node holds (batch log, hints), handed to the ring before its decommission finishes. */
+  private volatile java.util.function.Consumer<java.util.function.Consumer<String>> handOver = progress -> {};
+  /** Completes the Paxos rounds in progress on moving ranges before a ring change finishes (null: none). */
+  private volatile io.cassette.coordinator.ring.membership.PaxosTopologyRepair paxosRepair;
   /** replace_address_first_boot: the dead node this node replaces on its first boot, or null. */
   private volatile java.net.InetAddress replaceAddress;
   /** A decommission, removenode or the join's streaming: one ring change from this node at a time. */
@@ -406,6 +410,30 @@ public final class RingNode implements AutoCloseable {
     this.replaceAddress = replaceAddress;
   }
 
+  /**
+   * Paxos repair of ring changes: before this node's join, replace or leave streams, the Paxos
+   * rounds in progress on the ranges that move are completed (Cassandra 5.0 runs its
+   * topology-change paxos repair at the same point), so a new replica never misses a value a
+   * quorum of the old ones accepted.
+   */
+  public void paxosRepair(io.cassette.coordinator.ring.membership.PaxosTopologyRepair paxosRepair) {
+    this.paxosRepair = paxosRepair;
+  }
+
+  /**
+   * Called by a decommission of this node after its ranges streamed and before it is LEFT:
+   * hands over what only this node holds (its batch log replayed, its hints passed on), with
+   * progress lines; throws to stop the decommission (it can be run again).
+   */
+  public void onHandOver(java.util.function.Consumer<java.util.function.Consumer<String>> handOver) {
+    this.handOver = handOver;
+  }
+
+  /** The Paxos repair of ring changes (null: none), also {@code nodetool repair --paxos-only}. */
+  public io.cassette.coordinator.ring.membership.PaxosTopologyRepair paxosRepair() {
+    return paxosRepair;
+  }
+
   private Member replacedMember(ClusterMetadata m) {
     for (Member x : m.members().values()) {
       if (x.state() == NodeState.NORMAL && x.broadcastAddress().equals(replaceAddress)
@@ -439,6 +467,9 @@ public final class RingNode implements AutoCloseable {
     }
     try {
       synchronized (ringChange) {
+        if (paxosRepair != null) {
+          paxosRepair.run(now, purpose, LOG::info);
+        }
         io.cassette.coordinator.ring.membership.RingChangeStreams.Summary s =
             io.cassette.coordinator.ring.membership.RingChangeStreams.run(repair, local, now,
                 e -> e.equals(now.self()), unusable, purpose, LOG::info);
@@ -547,6 +578,12 @@ public final class RingNode implements AutoCloseable {
           }
         }
       }
+      if (paxosRepair != null && now.future() != null) {
+        paxosRepair.run(now, purpose, line -> {
+          LOG.info("Ring: {}", line);
+          progress.accept(line);
+        });
+      }
       if (repair != null && now.future() != null) {
         io.cassette.coordinator.ring.membership.RingChangeStreams.Summary s =
             io.cassette.coordinator.ring.membership.RingChangeStreams.run(repair, local, now, e -> true, unusable,
@@ -555,6 +592,9 @@ public final class RingNode implements AutoCloseable {
                   progress.accept(line);
                 });
         progress.accept(purpose + ": streamed " + s);
+      }
+      if (hostId.equals(identity.hostId())) {
+        handOver.accept(progress);
       }
       commitOrThrow(Transformation.finishLeave(hostId));
       progress.accept(purpose + ": finished at " + metadata.current().epoch() + " (LEFT)");

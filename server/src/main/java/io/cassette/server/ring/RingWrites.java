@@ -71,7 +71,26 @@ public final class RingWrites implements AutoCloseable {
         hints.onDown(hostId);
       }
     });
-    return new RingWrites(hints, batchlog);
+    RingWrites writes = new RingWrites(hints.registerHandlers(), batchlog);
+    ring.onHandOver(writes::handOver);
+    return writes;
+  }
+
+  /**
+   * Before this node leaves the ring (Cassandra's unbootstrap does both): its batch log is
+   * replayed whole (batches whose coordinators may have died would otherwise be lost; a replay
+   * of one still in flight writes the same cells again), then its hints go to the nodes they are
+   * for, or to a node that stays when theirs is DOWN (a hint that cannot be handed over stops
+   * the decommission: it can be run again).
+   */
+  void handOver(java.util.function.Consumer<String> progress) {
+    int replayed = batchlog.replayOlderThan(0);
+    // Batches stored since (this node still serves) are in flight: their coordinators remove
+    // them, or the other batch log node of each replays them.
+    progress.accept("Unbootstrap: replayed " + replayed + " batches of the batch log; " + batchlog.store().size()
+        + " left (stored since, or not replayable now: each is also on another batch log node)");
+    long hinted = hints.handOver(e -> true, progress);
+    progress.accept("Unbootstrap: handed over " + hinted + " hints");
   }
 
   public HintedHandoff hints() {

@@ -52,7 +52,7 @@ public final class NodetoolMain {
         setcompactionthroughput MIB       change it (MiB/s; 0 = unthrottled)
         listpendinghints                  hints this node keeps for other nodes (ring)
         truncatehints [ENDPOINT]          delete the hints for ENDPOINT, or all of them (ring)
-        repair [-pr] [-full] [KS [TABLE...]]  anti-entropy repair with Merkle trees (ring; -pr: primary ranges only)
+        repair [-pr] [-full] [--paxos-only] [KS [TABLE...]]  anti-entropy repair with Merkle trees (ring; -pr: primary ranges only; --paxos-only: only complete Paxos rounds in progress)
         decommission                      stream this node's ranges to the others, then leave the ring
         removenode HOSTID                 remove a dead node; the remaining replicas re-replicate its ranges
         netstats                          the node's mode and the streams in progress

@@ -26,11 +26,13 @@ final class RepairRunner {
   static void run(AdminClient node, List<String> args, PrintStream out) {
     boolean pr = false;
     boolean full = false;
+    boolean paxosOnly = false;
     List<String> names = new ArrayList<>();
     for (String a : args) {
       switch (a) {
         case "-pr", "--partitioner-range" -> pr = true;
         case "-full", "--full" -> full = true;
+        case "--paxos-only" -> paxosOnly = true; // Cassandra 4.1+: only the Paxos rounds in progress
         default -> {
           if (a.startsWith("-")) {
             throw new NodetoolMain.UsageException("Unknown option '" + a + "'");
@@ -48,6 +50,9 @@ final class RepairRunner {
     }
     params.put("pr", List.of(Boolean.toString(pr)));
     params.put("full", List.of(Boolean.toString(full)));
+    if (paxosOnly) {
+      params.put("paxosOnly", List.of("true"));
+    }
     String id = node.post("/api/repair", params).path("id").asText();
     String error = JobProgress.follow(node, "/api/repair", id, out, POLL_MILLIS);
     if (error != null) {

@@ -19,19 +19,26 @@ final class Reports {
   /** nodetool status: one block per data centre, as Cassandra prints it. */
   static String status(JsonNode status) {
     StringBuilder out = new StringBuilder();
+    // Cassandra: "Owns (effective)" with percentages, or, when effective ownership is
+    // meaningless (user keyspaces replicated differently), "Owns" with "?" and a note at the end.
+    boolean effective = status.path("effectiveOwnership").asBoolean(true);
     for (JsonNode dc : dataCenters(status)) {
       String title = "Datacenter: " + dc.path("name").asText();
       out.append(title).append('\n').append("=".repeat(title.length())).append('\n');
       out.append("Status=Up/Down\n|/ State=Normal/Leaving/Joining/Moving\n");
       List<String[]> rows = new ArrayList<>();
-      rows.add(new String[] {"--", "Address", "Load", "Tokens", "Owns (effective)", "Host ID", "Rack"});
+      rows.add(new String[] {"--", "Address", "Load", "Tokens", effective ? "Owns (effective)" : "Owns", "Host ID",
+          "Rack"});
       for (JsonNode n : dc.path("nodes")) {
         rows.add(new String[] {n.path("state").asText(), n.path("address").asText(), load(n),
-            Integer.toString(n.path("tokens").size()), percent(n.path("owns").asDouble(), 1),
+            Integer.toString(n.path("tokens").size()), effective ? percent(n.path("owns").asDouble(), 1) : "?",
             n.path("hostId").asText(), n.path("rack").asText()});
       }
       table(out, rows, 2);
       out.append('\n');
+    }
+    if (status.has("note")) {
+      out.append("Note: ").append(status.path("note").asText()).append('\n');
     }
     return out.substring(0, out.length() - 1);
   }

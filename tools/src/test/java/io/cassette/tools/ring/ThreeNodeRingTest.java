@@ -63,7 +63,9 @@ class ThreeNodeRingTest {
       while (m.find()) {
         owns += Double.parseDouble(m.group(1));
       }
-      assertThat(owns).as(status).isBetween(99.8, 100.2);
+      // No user keyspace yet: effective ownership by system_traces' replication (SimpleStrategy,
+      // 2), as Cassandra 5.0's nodetool status without a keyspace shows it.
+      assertThat(owns).as(status).isBetween(199.8, 200.2);
     }
     System.out.printf("ring of 3 formed in %d ms%n", (System.nanoTime() - start) / 1_000_000);
 

@@ -106,7 +106,11 @@ public final class HintStore implements AutoCloseable {
    * @return false when that node's hints have reached {@code max_hints_size_per_host}
    */
   public boolean append(UUID hostId, byte[] mutationPayload) {
-    long now = clock.getAsLong();
+    return append(hostId, mutationPayload, clock.getAsLong());
+  }
+
+  /** As {@link #append(UUID, byte[])}, for a hint created at {@code now} (ms; one handed over by a leaving node). */
+  public boolean append(UUID hostId, byte[] mutationPayload, long now) {
     byte[] record = ByteBuffer.allocate(8 + mutationPayload.length).putLong(now).put(mutationPayload).array();
     long recordBytes = record.length + RecordFile.RECORD_OVERHEAD;
     Host h = hosts.computeIfAbsent(hostId, k -> new Host());

@@ -337,6 +337,137 @@ public final class HintedHandoff implements HintSink, AutoCloseable {
     }
   }
 
+  // ------------------------------------------------------------------ decommission
+
+  /** Longest a hand-over waits for a delivery already running to the same node. */
+  private static final long HAND_OVER_WAIT_MILLIS = 60_000;
+
+  /**
+   * Serves HINT_REQ: a hint handed over by a node leaving the ring (target host id, creation
+   * time, mutation), stored here as this node's own hint for that target, with its age kept.
+   */
+  public HintedHandoff registerHandlers() {
+    messaging.registerHandler(Verb.HINT_REQ, m -> {
+      java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(m.payload());
+      UUID target = new UUID(in.getLong(), in.getLong());
+      long created = in.getLong();
+      byte[] mutation = new byte[in.remaining()];
+      in.get(mutation);
+      if (store.append(target, mutation, created)) {
+        metrics.stored.inc();
+        messaging.respond(m, new byte[0]);
+      } else {
+        messaging.respondFailure(m, io.cassette.cluster.net.RequestFailureReason.UNKNOWN,
+            "hints for " + target + " are full (max_hints_size_per_host)");
+      }
+    });
+    return this;
+  }
+
+  /**
+   * Decommission (Cassandra's {@code StorageService.streamHints}): hands every hint this node
+   * holds to the ring before it leaves. A target that is UP gets its hints now; the hints of a
+   * target that is DOWN go to a live node that stays ({@code staying}), which keeps them as its
+   * own (HINT_REQ) and delivers them when the target is back. Blocks until every file was
+   * handed over and deleted here.
+   *
+   * @return how many hints were handed over (delivered or passed on)
+   * @throws IllegalStateException when a hint could not be handed over (nothing is lost: the
+   *     rest stays here, and the decommission can be run again)
+   */
+  public long handOver(java.util.function.Predicate<Endpoint> staying, java.util.function.Consumer<String> progress) {
+    store.sync();
+    long total = 0;
+    for (UUID host : store.hosts()) {
+      if (store.bytes(host) == 0) {
+        continue;
+      }
+      long deadline = System.currentTimeMillis() + HAND_OVER_WAIT_MILLIS;
+      while (!delivering.add(host)) { // the periodic dispatch is delivering to it: let it finish
+        if (System.currentTimeMillis() > deadline) {
+          throw new IllegalStateException("hints for " + host + " are being delivered for over "
+              + HAND_OVER_WAIT_MILLIS / 1000 + " s");
+        }
+        sleep(50);
+      }
+      try {
+        total += handOver(host, staying, progress);
+      } finally {
+        delivering.remove(host);
+      }
+    }
+    return total;
+  }
+
+  private long handOver(UUID host, java.util.function.Predicate<Endpoint> staying,
+                        java.util.function.Consumer<String> progress) {
+    TokenRing r = ring.get();
+    Endpoint target = null;
+    Endpoint receiver = null;
+    for (TokenRing.Member m : r.members()) {
+      Endpoint e = m.endpoint();
+      if (e.hostId().equals(host)) {
+        target = e;
+      } else if (receiver == null && !e.equals(r.self()) && r.isAlive(e) && staying.test(e)) {
+        receiver = e;
+      }
+    }
+    if (target != null && r.isAlive(target) && !target.equals(r.self())) {
+      long before = metrics.replayed();
+      if (!deliver(target, config.throttleBytesPerSecond())) {
+        throw new IllegalStateException("hints to " + target.address().getHostAddress() + " were not all delivered");
+      }
+      long delivered = metrics.replayed() - before;
+      progress.accept("Hints: delivered " + delivered + " hints to " + target.address().getHostAddress() + " (UP)");
+      return delivered;
+    }
+    if (receiver == null) {
+      throw new IllegalStateException("no live node that stays in the ring to take the hints for " + host);
+    }
+    long sent = 0;
+    for (HintsFile f : store.closeForDelivery(host)) {
+      long from = deliveredUpTo.getOrDefault(f.path(), 0L);
+      try (RecordReader in = new RecordReader(f.path(), RecordFile.HINTS_MAGIC, from)) {
+        byte[] record;
+        while ((record = in.next()) != null) {
+          byte[] payload = java.nio.ByteBuffer.allocate(16 + record.length).putLong(host.getMostSignificantBits())
+              .putLong(host.getLeastSignificantBits()).put(record).array(); // record: created:i64 mutation
+          try {
+            messaging.sendWithCallback(messaging.peer(receiver.address()), Message.out(Verb.HINT_REQ, payload))
+                .get(SAFETY_WAIT_SECONDS, TimeUnit.SECONDS);
+          } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("handing hints for " + host + " to " + receiver.address().getHostAddress()
+                + " failed after " + sent + ": " + (e.getCause() != null ? e.getCause() : e));
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted");
+          }
+          sent++;
+          deliveredUpTo.put(f.path(), in.position());
+        }
+      } catch (IOException e) {
+        if (java.nio.file.Files.exists(f.path())) {
+          throw new IllegalStateException("cannot read " + f.path() + ": " + e);
+        }
+        continue;
+      }
+      store.delete(f);
+      deliveredUpTo.remove(f.path());
+    }
+    progress.accept("Hints: handed " + sent + " hints for " + host + " (DOWN) to "
+        + receiver.address().getHostAddress());
+    return sent;
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted");
+    }
+  }
+
   // ------------------------------------------------------------------ nodetool
 
   /** nodetool listpendinghints. */

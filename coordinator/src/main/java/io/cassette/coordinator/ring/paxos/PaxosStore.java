@@ -72,6 +72,31 @@ public final class PaxosStore implements AutoCloseable {
     return states.getOrDefault(new Key(keyspace, table, ByteBuffer.wrap(key)), PaxosState.EMPTY);
   }
 
+  /** A partition with a round in progress: its table and key. */
+  public record InProgress(String table, byte[] key) {}
+
+  /**
+   * The partitions of {@code keyspace} whose key passes {@code keys} and that hold an accepted
+   * proposal with updates newer than their commit: rounds that may have been decided and not
+   * yet committed everywhere (what a ring change must complete before a new replica serves).
+   */
+  public List<InProgress> inProgress(String keyspace, java.util.function.Predicate<byte[]> keys) {
+    List<InProgress> out = new ArrayList<>();
+    for (Map.Entry<Key, PaxosState> e : states.entrySet()) {
+      PaxosState s = e.getValue();
+      if (!e.getKey().keyspace().equals(keyspace) || s.accepted() == null || s.accepted().isEmpty()
+          || (s.committed() != null && !s.accepted().ballot().isAfter(s.committed().ballot()))) {
+        continue;
+      }
+      byte[] key = new byte[e.getKey().key().remaining()];
+      e.getKey().key().duplicate().get(key);
+      if (keys.test(key)) {
+        out.add(new InProgress(e.getKey().table(), key));
+      }
+    }
+    return out;
+  }
+
   /** Ballots at or below this are refused everywhere (see the class comment). */
   public Ballot lowBound() {
     return lowBound;

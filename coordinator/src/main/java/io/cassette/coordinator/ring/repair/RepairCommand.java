@@ -205,9 +205,7 @@ final class RepairCommand {
     if (from.equals(service.ring().self())) {
       return service.sender().stream(request);
     }
-    CompletableFuture<Message> f = service.messaging().sendWithCallback(peer(from),
-        Message.out(Verb.SYNC_REQ, RepairMessages.encode(request)).withTimeoutMillis((int) REQUEST_TIMEOUT.toMillis()));
-    return RepairMessages.syncResult(await(f, from, "sync").payload());
+    return service.syncRemote(from, request, "Endpoint died: " + address(from), "sync failed on " + address(from));
   }
 
   /** Waits for a replica's answer, failing as soon as the replica is seen DOWN. */

@@ -80,8 +80,7 @@ public final class RepairService implements AutoCloseable {
   public RepairService registerHandlers() {
     messaging.registerHandler(Verb.VALIDATION_REQ, m -> onRepairThread(m,
         () -> validator.validate(RepairMessages.validation(m.payload())).encode()));
-    messaging.registerHandler(Verb.SYNC_REQ, m -> onRepairThread(m,
-        () -> RepairMessages.encode(sender.stream(RepairMessages.sync(m.payload())))));
+    messaging.registerHandler(Verb.SYNC_REQ, this::sync);
     messaging.registerHandler(Verb.REPAIR_STREAM_REQ, this::receive);
     return this;
   }
@@ -166,25 +165,8 @@ public final class RepairService implements AutoCloseable {
     if (from.equals(ring().self())) {
       r = sender.stream(request, purpose);
     } else {
-      java.util.concurrent.CompletableFuture<Message> f = messaging.sendWithCallback(messaging.peer(from.address()),
-          Message.out(Verb.SYNC_REQ, RepairMessages.encode(request)).withTimeoutMillis((int) STREAM_TIMEOUT.toMillis()));
-      while (true) {
-        try {
-          r = RepairMessages.syncResult(f.get(500, TimeUnit.MILLISECONDS).payload());
-          break;
-        } catch (java.util.concurrent.TimeoutException e) {
-          if (!ring().isAlive(from)) {
-            f.cancel(false);
-            throw new RepairException("stream source died: " + from.address().getHostAddress());
-          }
-        } catch (java.util.concurrent.ExecutionException e) {
-          throw new RepairException("stream of " + keyspace + "." + table + " from " + from.address().getHostAddress()
-              + " failed: " + (e.getCause() == null ? e : e.getCause().getMessage()));
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new RepairException("interrupted");
-        }
-      }
+      r = syncRemote(from, request, "stream source died: " + from.address().getHostAddress(),
+          "stream of " + keyspace + "." + table + " from " + from.address().getHostAddress() + " failed");
     }
     return new StreamTotals(r.partitions(), r.rows(), r.bytes(), r.batches(), r.retries());
   }
@@ -231,6 +213,122 @@ public final class RepairService implements AutoCloseable {
       });
     } catch (java.util.concurrent.RejectedExecutionException e) {
       messaging.respondFailure(m, RequestFailureReason.OVERLOADED, "too many repair requests queued");
+    }
+  }
+
+  // ------------------------------------------------------------------ SYNC_REQ, resent until answered
+
+  /**
+   * How long a SYNC_REQ waits for its answer before it is sent again (then twice as long, up to
+   * {@link #SYNC_RESEND_MAX}). A stream can run for minutes, so its answer cannot have a short
+   * expiry; a lost request or answer (a lossy network) would otherwise hold a join for
+   * {@link #STREAM_TIMEOUT}. The source runs a request it already has once and answers every copy.
+   */
+  static final java.time.Duration SYNC_RESEND = java.time.Duration.ofSeconds(5);
+  static final java.time.Duration SYNC_RESEND_MAX = java.time.Duration.ofSeconds(60);
+  /** How long a source remembers the answer of a finished sync, for copies of its request still on the way. */
+  static final java.time.Duration SYNC_KEEP = java.time.Duration.ofMinutes(10);
+
+  /** A sync as its source knows it: the requesting node and the request's bytes (its time makes it unique). */
+  private record SyncKey(java.net.InetSocketAddress from, java.nio.ByteBuffer request) {}
+
+  private final java.util.Map<SyncKey, java.util.concurrent.CompletableFuture<byte[]>> syncs =
+      new java.util.concurrent.ConcurrentHashMap<>();
+  private volatile java.time.Duration syncResend = SYNC_RESEND;
+
+  /** Tests: how long a SYNC_REQ waits before it is sent again (default {@link #SYNC_RESEND}). */
+  public RepairService syncResend(java.time.Duration every) {
+    this.syncResend = every;
+    return this;
+  }
+
+  /** SYNC_REQ: runs the stream once per request, however many copies arrive, and answers each copy. */
+  private void sync(Message m) {
+    SyncKey key = new SyncKey(m.from(), java.nio.ByteBuffer.wrap(m.payload()));
+    java.util.concurrent.CompletableFuture<byte[]> mine = new java.util.concurrent.CompletableFuture<>();
+    java.util.concurrent.CompletableFuture<byte[]> running = syncs.putIfAbsent(key, mine);
+    if (running == null) {
+      running = mine;
+      mine.whenComplete((answer, e) -> {
+        if (e != null) {
+          syncs.remove(key, mine); // a copy sent later runs it again
+        } else {
+          java.util.concurrent.CompletableFuture.delayedExecutor(SYNC_KEEP.toMillis(), TimeUnit.MILLISECONDS)
+              .execute(() -> syncs.remove(key, mine));
+        }
+      });
+      try {
+        repairThread.execute(() -> {
+          try {
+            mine.complete(RepairMessages.encode(sender.stream(RepairMessages.sync(m.payload()))));
+          } catch (RuntimeException e) {
+            mine.completeExceptionally(e);
+          }
+        });
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        mine.completeExceptionally(e);
+      }
+    }
+    running.whenComplete((answer, e) -> {
+      if (e == null) {
+        messaging.respond(m, answer);
+      } else if (e instanceof java.util.concurrent.RejectedExecutionException) {
+        messaging.respondFailure(m, RequestFailureReason.OVERLOADED, "too many repair requests queued");
+      } else if (e instanceof CoordinatorException.UnknownTable) {
+        messaging.respondFailure(m, RequestFailureReason.INCOMPATIBLE_SCHEMA, e.getMessage());
+      } else {
+        LOG.warn("{} from {} failed: {}", m.verb(), m.from(), e.toString());
+        messaging.respondFailure(m, RequestFailureReason.UNKNOWN, e.getMessage() == null ? e.toString() : e.getMessage());
+      }
+    });
+  }
+
+  /**
+   * Asks {@code from} to run {@code request} (SYNC_REQ) and waits for its answer, sending the
+   * request again while none comes ({@link #SYNC_RESEND}); fails when {@code from} is seen DOWN
+   * ({@code died} names it) or answers with a failure ({@code failed} prefixes the reason).
+   */
+  RepairMessages.SyncResult syncRemote(io.cassette.coordinator.ring.Endpoint from, RepairMessages.SyncRequest request,
+                                       String died, String failed) {
+    byte[] payload = RepairMessages.encode(request);
+    List<java.util.concurrent.CompletableFuture<Message>> sent = new java.util.ArrayList<>();
+    long resendNanos = syncResend.toNanos();
+    long nextSend = System.nanoTime();
+    while (true) {
+      if (System.nanoTime() - nextSend >= 0) {
+        if (!sent.isEmpty()) {
+          LOG.info("SYNC_REQ for {}.{}: no answer from {} after {} ms; sending it again", request.keyspace(),
+              request.table(), from.address().getHostAddress(), TimeUnit.NANOSECONDS.toMillis(resendNanos));
+          resendNanos = Math.min(resendNanos * 2, SYNC_RESEND_MAX.toNanos());
+        }
+        sent.add(messaging.sendWithCallback(messaging.peer(from.address()),
+            Message.out(Verb.SYNC_REQ, payload).withTimeoutMillis((int) STREAM_TIMEOUT.toMillis())));
+        nextSend = System.nanoTime() + resendNanos;
+      }
+      try {
+        Object answer = java.util.concurrent.CompletableFuture.anyOf(sent.toArray(new java.util.concurrent.CompletableFuture[0]))
+            .get(500, TimeUnit.MILLISECONDS);
+        return RepairMessages.syncResult(((Message) answer).payload());
+      } catch (java.util.concurrent.TimeoutException e) {
+        if (!ring().isAlive(from)) {
+          sent.forEach(f -> f.cancel(false));
+          throw new RepairException(died);
+        }
+      } catch (java.util.concurrent.ExecutionException e) {
+        Throwable cause = e.getCause() == null ? e : e.getCause();
+        if (cause instanceof io.cassette.cluster.net.RequestTimeoutException) {
+          sent.removeIf(java.util.concurrent.CompletableFuture::isCompletedExceptionally); // expired: the next copy
+          if (sent.isEmpty()) {
+            nextSend = System.nanoTime();
+          }
+          continue;
+        }
+        sent.forEach(f -> f.cancel(false));
+        throw new RepairException(failed + ": " + cause.getMessage());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new RepairException("interrupted");
+      }
     }
   }
 

@@ -237,6 +237,43 @@ class RepairRingTest {
         .hasMessage("Unknown keyspace/cf pair (ks.nope)");
   }
 
+  /**
+   * A ring change's stream (SYNC_REQ to the source, answered when the stream is done) whose
+   * answer is lost is asked for again and answered from the source's memory, not waited for
+   * until the stream's 30-minute expiry: a join under 5% message loss stalled there (issue 18).
+   */
+  @Test
+  void aLostSyncAnswerIsAskedForAgain() throws Exception {
+    kill(2);
+    for (int i = 0; i < 20; i++) {
+      c(0).write(Mutation.of(put("t", "s" + i, "v" + i, 10)), QUORUM);
+    }
+    revive(2);
+    MessageFilters.Rule lose = ring.filters().verbs(Verb.SYNC_RSP).from(RingHarness.address(1)).drop();
+    Thread watcher = new Thread(() -> {
+      long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (lose.matched() < 1 && System.nanoTime() < until) {
+        try {
+          Thread.sleep(5);
+        } catch (InterruptedException e) {
+          break;
+        }
+      }
+      lose.off();
+    });
+    watcher.start();
+    RepairService.StreamTotals t = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(60),
+        () -> repairs.get(0).syncResend(Duration.ofMillis(500)).streamRanges("ks", "t", ring.node(1).endpoint(),
+            ring.node(2).endpoint(), List.of(new io.cassette.coordinator.ring.Range(Long.MIN_VALUE, Long.MAX_VALUE)),
+            "Bootstrap"));
+    watcher.join();
+    assertThat(lose.matched()).isGreaterThanOrEqualTo(1);
+    assertThat(t.partitions()).isGreaterThanOrEqualTo(20);
+    for (int i = 0; i < 20; i++) {
+      assertThat(stored(2, "t", "s" + i)).as("s%d", i).isEqualTo("v" + i);
+    }
+  }
+
   @Test
   void lostStreamBatchesAreSentAgain() throws Exception {
     kill(2);
