@@ -4,11 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cassette.resp.testing.RawClient;
 import io.cassette.resp.testing.TestServer;
+import io.cassette.resp.testing.TurnsWitness;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -37,27 +36,12 @@ class SortedSetTurnsTest {
     return args.toArray(new String[0]);
   }
 
+  /** {@link TurnsWitness#whileRunning}, collecting the replies in order. */
   private static int witnessWhile(RawClient big, RawClient witness, List<String> replies,
                                   String... args) throws Exception {
-    big.command(args);
-    CompletableFuture<String> reply = CompletableFuture.supplyAsync(() -> {
-      try {
-        return big.reply();
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
-    });
-    int served = 0;
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-    while (!reply.isDone() && System.nanoTime() < deadline) {
-      witness.command("PING");
-      assertThat(witness.reply()).isEqualTo("+PONG\r\n");
-      if (!reply.isDone()) {
-        served++;
-      }
-    }
-    replies.add(reply.get(120, TimeUnit.SECONDS));
-    return served;
+    TurnsWitness w = TurnsWitness.whileRunning(big, witness, args);
+    replies.add(w.reply());
+    return w.served();
   }
 
   @Test
