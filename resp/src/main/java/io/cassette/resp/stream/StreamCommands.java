@@ -177,6 +177,21 @@ public final class StreamCommands {
     }
   }
 
+  /**
+   * After MAXLEN or MINID at {@code i}: refuses a second strategy, reads the optional {@code ~}
+   * or {@code =} into {@code a.approx}, and returns the index of the threshold argument (the
+   * caller has checked one argument follows the option).
+   */
+  private static int strategyThreshold(AddTrimArgs a, byte[][] argv, int i) {
+    if (a.trims()) {
+      throw new RedisException("ERR syntax error, MAXLEN and MINID options at the same time are not compatible");
+    }
+    byte[] next = argv[i + 1];
+    boolean marker = argv.length - 1 - i >= 2 && next.length == 1 && (next[0] == '~' || next[0] == '=');
+    a.approx = marker && next[0] == '~';
+    return marker ? i + 2 : i + 1;
+  }
+
   static AddTrimArgs parseAddOrTrim(CommandContext c, boolean xadd) {
     AddTrimArgs a = new AddTrimArgs();
     byte[][] argv = c.args;
@@ -188,37 +203,15 @@ public final class StreamCommands {
       if (xadd && opt.length == 1 && opt[0] == '*') {
         break;
       } else if (Args.is(opt, "maxlen") && more > 0) {
-        if (a.trims()) {
-          throw new RedisException("ERR syntax error, MAXLEN and MINID options at the same time are not compatible");
-        }
-        a.approx = false;
-        byte[] next = argv[i + 1];
-        if (more >= 2 && next.length == 1 && next[0] == '~') {
-          a.approx = true;
-          i++;
-        } else if (more >= 2 && next.length == 1 && next[0] == '=') {
-          i++;
-        }
-        a.maxLen = parseLong(argv[i + 1]);
+        i = strategyThreshold(a, argv, i);
+        a.maxLen = parseLong(argv[i]);
         if (a.maxLen < 0) {
           throw new RedisException("ERR The MAXLEN argument must be >= 0.");
         }
-        i++;
         a.byLength = true;
       } else if (Args.is(opt, "minid") && more > 0) {
-        if (a.trims()) {
-          throw new RedisException("ERR syntax error, MAXLEN and MINID options at the same time are not compatible");
-        }
-        a.approx = false;
-        byte[] next = argv[i + 1];
-        if (more >= 2 && next.length == 1 && next[0] == '~') {
-          a.approx = true;
-          i++;
-        } else if (more >= 2 && next.length == 1 && next[0] == '=') {
-          i++;
-        }
-        a.minId = StreamId.parseStrict(argv[i + 1]);
-        i++;
+        i = strategyThreshold(a, argv, i);
+        a.minId = StreamId.parseStrict(argv[i]);
         a.byId = true;
       } else if (Args.is(opt, "limit") && more > 0) {
         a.limit = parseLong(argv[i + 1]);
