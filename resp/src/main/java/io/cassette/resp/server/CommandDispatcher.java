@@ -446,7 +446,9 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
     if (spec.has(CommandSpec.WRITE) && spec.firstKey() > 0) {
       touchKeys(s, spec, args);
     }
-    record(s, spec, args, micros);
+    if (s.blocked == null) {
+      record(s, spec, args, micros); // a blocked command is counted once, when it is served (Redis 7)
+    }
     if (s.blocked != null && s.blocked.timeout == null && s.blocked.deadlineMillis > 0) {
       Session.Blocked b = s.blocked;
       long delay = Math.max(0, b.deadlineMillis - System.currentTimeMillis());
