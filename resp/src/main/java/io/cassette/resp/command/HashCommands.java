@@ -228,6 +228,9 @@ final class HashCommands {
 
   private static void hincrbyfloat(CommandContext c) {
     double by = Args.parseDouble(c.arg(3));
+    if (Double.isNaN(by) || Double.isInfinite(by)) {
+      throw new RedisException("ERR value is NaN or Infinity"); // t_hash.c: the increment itself
+    }
     Database db = c.db();
     byte[] key = c.arg(1);
     KeyMeta m = Keys.typed(c, key, KeyType.HASH);
@@ -281,6 +284,9 @@ final class HashCommands {
       withValues = true;
     } else if (c.argc() > 3) {
       throw new RedisException(Errors.SYNTAX);
+    }
+    if (withValues && (count > Long.MAX_VALUE / 2 || count < -Long.MAX_VALUE / 2)) {
+      throw new RedisException("ERR value is out of range"); // field and value: twice the count
     }
     boolean values = withValues;
     fieldsThen(c, m, (r, fields) -> {
