@@ -34,7 +34,8 @@ public enum VectorSimilarity {
           na += a[i] * a[i];
           nb += b[i] * b[i];
         }
-        return (float) ((1 + dot / Math.sqrt((double) na * nb)) / 2);
+        float cos = (float) (dot / Math.sqrt((double) na * (double) nb));
+        return (1 + cos) / 2; // in float, as Cassandra's similarity_cosine
       }
     }
   }

@@ -82,34 +82,11 @@ public final class VectorFunctions {
 
   /** The score of {@code similarity} (COSINE, DOT_PRODUCT, EUCLIDEAN), higher is closer. */
   public static float score(String similarity, float[] x, float[] y) {
-    switch (similarity) {
-      case "DOT_PRODUCT" -> {
-        float dot = 0f;
-        for (int i = 0; i < x.length; i++) {
-          dot += x[i] * y[i];
-        }
-        return (1 + dot) / 2;
-      }
-      case "EUCLIDEAN" -> {
-        float sq = 0f;
-        for (int i = 0; i < x.length; i++) {
-          float d = x[i] - y[i];
-          sq += d * d;
-        }
-        return 1 / (1 + sq);
-      }
-      default -> {
-        float dot = 0f;
-        float n1 = 0f;
-        float n2 = 0f;
-        for (int i = 0; i < x.length; i++) {
-          dot += x[i] * y[i];
-          n1 += x[i] * x[i];
-          n2 += y[i] * y[i];
-        }
-        float cos = (float) (dot / Math.sqrt((double) n1 * (double) n2));
-        return (1 + cos) / 2;
-      }
-    }
+    io.cassette.storage.index.VectorSimilarity f = switch (similarity) {
+      case "DOT_PRODUCT" -> io.cassette.storage.index.VectorSimilarity.DOT_PRODUCT;
+      case "EUCLIDEAN" -> io.cassette.storage.index.VectorSimilarity.EUCLIDEAN;
+      default -> io.cassette.storage.index.VectorSimilarity.COSINE;
+    };
+    return f.score(x, y);
   }
 }
