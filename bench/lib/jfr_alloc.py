@@ -11,42 +11,21 @@ to the Cassette code that asked for it. bench/resp-door --jfr uses it.
 """
 import collections
 import re
-import shutil
-import subprocess
 import sys
 
-STACK_DEPTH = 64
-FRAME = re.compile(r"^\s+([\w$.<>/]+)\(.*\)\s+line:")
-CLASS = re.compile(r"^\s+objectClass = ([^\s(]+)")
-WEIGHT = re.compile(r"^\s+weight = ([\d.,]+)\s*(bytes|kB|MB|GB)?")
+import jfr_events
+
+WEIGHT = re.compile(r"^([\d.,]+)\s*(bytes|kB|MB|GB)?")
 UNITS = {None: 1, "bytes": 1, "kB": 1024, "MB": 1024 ** 2, "GB": 1024 ** 3}
 
 
 def samples(recording):
-    jfr = shutil.which("jfr") or "jfr"
-    proc = subprocess.run([jfr, "print", "--events", "jdk.ObjectAllocationSample", "--stack-depth",
-                           str(STACK_DEPTH), recording], capture_output=True, text=True, timeout=600)
-    if proc.returncode != 0:
-        raise SystemExit("jfr print failed: " + proc.stderr.strip())
-    cls, weight, frames, in_stack = None, 0, [], False
-    for line in proc.stdout.splitlines():
-        m = CLASS.match(line)
-        if m:
-            cls = m.group(1)
-            continue
-        m = WEIGHT.match(line)
-        if m:
-            weight = float(m.group(1).replace(",", "")) * UNITS[m.group(2)]
-            continue
-        if "stackTrace = [" in line:
-            in_stack, frames = True, []
-        elif in_stack and line.strip() == "]":
-            in_stack = False
-            yield cls, weight, frames
-        elif in_stack:
-            f = FRAME.match(line)
-            if f:
-                frames.append(f.group(1))
+    """(allocated class, sampled weight in bytes, frames) per allocation sample."""
+    for fields, frames in jfr_events.events(recording, "jdk.ObjectAllocationSample"):
+        cls = fields.get("objectClass", "?").split(" (")[0]
+        m = WEIGHT.match(fields.get("weight", ""))
+        weight = float(m.group(1).replace(",", "")) * UNITS[m.group(2)] if m else 0
+        yield cls, weight, frames
 
 
 def main(recording, top):

@@ -10,35 +10,18 @@ to say what holds Cassette back under load.
 """
 import collections
 import re
-import shutil
-import subprocess
 import sys
 
-STACK_DEPTH = 64
-FRAME = re.compile(r"^\s+([\w$.<>/]+)\(.*\)\s+line:")
-THREAD = re.compile(r'sampledThread = "([^"]*)"')
+import jfr_events
+
+THREAD = re.compile(r'^"([^"]*)"')
 
 
 def samples(recording):
-    jfr = shutil.which("jfr") or "jfr"
-    proc = subprocess.run([jfr, "print", "--events", "jdk.ExecutionSample", "--stack-depth",
-                           str(STACK_DEPTH), recording], capture_output=True, text=True, timeout=300)
-    if proc.returncode != 0:
-        raise SystemExit("jfr print failed: " + proc.stderr.strip())
-    thread, frames, in_stack = None, [], False
-    for line in proc.stdout.splitlines():
-        m = THREAD.search(line)
-        if m:
-            thread = m.group(1)
-        elif "stackTrace = [" in line:
-            in_stack, frames = True, []
-        elif in_stack and line.strip() == "]":
-            in_stack = False
-            yield thread, frames
-        elif in_stack:
-            f = FRAME.match(line)
-            if f:
-                frames.append(f.group(1))
+    """(thread name, frames) per execution sample."""
+    for fields, frames in jfr_events.events(recording, "jdk.ExecutionSample", timeout=300):
+        m = THREAD.match(fields.get("sampledThread", ""))
+        yield (m.group(1) if m else None), frames
 
 
 def thread_group(name):
