@@ -97,35 +97,17 @@ final class BitmapCommands {
     int firstMask = 0;
     int lastMask = 0;
     if (c.argc() == 4 || c.argc() == 5) {
-      long totlen = p.length;
       start = Args.parseLong(c.arg(2));
       end = Args.parseLong(c.arg(3));
       if (start < 0 && end < 0 && start > end) {
         c.reply().integer(0);
         return;
       }
-      boolean isBit = false;
-      if (c.argc() == 5) {
-        if (Args.is(c.arg(4), "bit")) {
-          isBit = true;
-        } else if (!Args.is(c.arg(4), "byte")) {
-          throw new RedisException(Errors.SYNTAX);
-        }
-      }
-      if (isBit) {
-        totlen <<= 3;
-      }
-      start = clampRange(start, totlen);
-      end = clampRange(end, totlen);
-      if (end >= totlen) {
-        end = totlen - 1;
-      }
-      if (isBit && start <= end) {
-        firstMask = ~((1 << (8 - (start & 7))) - 1) & 0xFF;
-        lastMask = (1 << (7 - (end & 7))) - 1;
-        start >>= 3;
-        end >>= 3;
-      }
+      ByteRange r = ByteRange.of(start, end, p.length, c.argc() == 5 && isBitUnit(c.arg(4)));
+      start = r.start();
+      end = r.end();
+      firstMask = r.firstMask();
+      lastMask = r.lastMask();
     } else if (c.argc() == 2) {
       start = 0;
       end = p.length - 1;
@@ -147,6 +129,35 @@ final class BitmapCommands {
       count -= Integer.bitCount(p[(int) end] & lastMask);
     }
     c.reply().integer(count);
+  }
+
+  /** BITCOUNT's and BITPOS's unit argument: BIT or BYTE, anything else a syntax error. */
+  private static boolean isBitUnit(byte[] unit) {
+    if (Args.is(unit, "bit")) {
+      return true;
+    }
+    if (!Args.is(unit, "byte")) {
+      throw new RedisException(Errors.SYNTAX);
+    }
+    return false;
+  }
+
+  /**
+   * BITCOUNT's and BITPOS's START END as bitops.c resolves them: negative indexes from the end,
+   * clamped to the value; in BIT units, the bytes that hold the ends, with masks of the bits
+   * outside the range in the first and the last of them.
+   */
+  private record ByteRange(long start, long end, int firstMask, int lastMask) {
+    static ByteRange of(long start, long end, long length, boolean isBit) {
+      long totlen = isBit ? length << 3 : length;
+      start = clampRange(start, totlen);
+      end = Math.min(clampRange(end, totlen), totlen - 1);
+      if (isBit && start <= end) {
+        return new ByteRange(start >> 3, end >> 3,
+            ~((1 << (8 - (start & 7))) - 1) & 0xFF, (1 << (7 - (end & 7))) - 1);
+      }
+      return new ByteRange(start, end, 0, 0);
+    }
   }
 
   /** Negative indexes count from the end; what is still negative becomes 0. */
@@ -193,36 +204,19 @@ final class BitmapCommands {
     int firstMask = 0;
     int lastMask = 0;
     if (c.argc() >= 4 && c.argc() <= 6) {
-      long totlen = p.length;
       start = Args.parseLong(c.arg(3));
-      boolean isBit = false;
-      if (c.argc() == 6) {
-        if (Args.is(c.arg(5), "bit")) {
-          isBit = true;
-        } else if (!Args.is(c.arg(5), "byte")) {
-          throw new RedisException(Errors.SYNTAX);
-        }
-      }
+      boolean isBit = c.argc() == 6 && isBitUnit(c.arg(5));
       if (c.argc() >= 5) {
         end = Args.parseLong(c.arg(4));
         endGiven = true;
       } else {
-        end = isBit ? (totlen << 3) + 7 : totlen - 1;
+        end = isBit ? ((long) p.length << 3) + 7 : p.length - 1;
       }
-      if (isBit) {
-        totlen <<= 3;
-      }
-      start = clampRange(start, totlen);
-      end = clampRange(end, totlen);
-      if (end >= totlen) {
-        end = totlen - 1;
-      }
-      if (isBit && start <= end) {
-        firstMask = ~((1 << (8 - (start & 7))) - 1) & 0xFF;
-        lastMask = (1 << (7 - (end & 7))) - 1;
-        start >>= 3;
-        end >>= 3;
-      }
+      ByteRange r = ByteRange.of(start, end, p.length, isBit);
+      start = r.start();
+      end = r.end();
+      firstMask = r.firstMask();
+      lastMask = r.lastMask();
     } else if (c.argc() == 3) {
       start = 0;
       end = p.length - 1;

@@ -51,29 +51,19 @@ public final class RedisExportMain {
       return 0;
     }
     RedisTarget target;
-    int onlyDb = -1;
-    int count = 500;
+    int onlyDb;
+    int count;
+    Path file;
     try {
       target = RedisTarget.parse(args);
-      int at = args.indexOf("--db");
-      if (at >= 0 && at + 1 < args.size()) {
-        onlyDb = Integer.parseInt(args.remove(at + 1));
-        args.remove(at);
-      }
-      at = args.indexOf("--count");
-      if (at >= 0 && at + 1 < args.size()) {
-        count = Math.max(1, Integer.parseInt(args.remove(at + 1)));
-        args.remove(at);
-      }
-      if (args.size() != 1 || args.get(0).startsWith("-")) {
-        throw new IllegalArgumentException(args.isEmpty() ? "FILE is missing" : "unexpected arguments " + args);
-      }
+      onlyDb = ToolArgs.takeInt(args, "--db", -1);
+      count = Math.max(1, ToolArgs.takeInt(args, "--count", 500));
+      file = Path.of(ToolArgs.onlyFile(args)).toAbsolutePath();
     } catch (IllegalArgumentException e) {
       err.println("redis-export: " + e.getMessage());
       err.print(USAGE);
       return 2;
     }
-    Path file = Path.of(args.get(0)).toAbsolutePath();
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
     long started = System.nanoTime();
     long keys = 0;

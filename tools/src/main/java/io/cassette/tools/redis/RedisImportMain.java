@@ -55,23 +55,17 @@ public final class RedisImportMain {
     }
     RedisTarget target;
     boolean replace = args.remove("--replace");
-    int pipeline = 256;
+    int pipeline;
+    Path file;
     try {
       target = RedisTarget.parse(args);
-      int at = args.indexOf("--pipeline");
-      if (at >= 0 && at + 1 < args.size()) {
-        pipeline = Math.max(1, Integer.parseInt(args.remove(at + 1)));
-        args.remove(at);
-      }
-      if (args.size() != 1 || args.get(0).startsWith("-")) {
-        throw new IllegalArgumentException(args.isEmpty() ? "FILE is missing" : "unexpected arguments " + args);
-      }
+      pipeline = Math.max(1, ToolArgs.takeInt(args, "--pipeline", 256));
+      file = Path.of(ToolArgs.onlyFile(args));
     } catch (IllegalArgumentException e) {
       err.println("redis-import: " + e.getMessage());
       err.print(USAGE);
       return 2;
     }
-    Path file = Path.of(args.get(0));
     long started = System.nanoTime();
     try (RespClient client = target.connect();
          InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
