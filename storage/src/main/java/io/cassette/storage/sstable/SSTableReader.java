@@ -37,6 +37,9 @@ public final class SSTableReader {
   private final io.cassette.storage.io.ReadChannel indexChannel;
   private final java.nio.MappedByteBuffer dataMap;
   private final java.nio.MappedByteBuffer indexMap;
+  /** The files' paths, for error messages: resolved once, not on every read (a hot spot). */
+  private final Path dataPath;
+  private final Path indexPath;
   private final AtomicInteger refs = new AtomicInteger(1);
   private volatile boolean obsolete;
   private final AtomicLong bloomFalsePositives = new AtomicLong();
@@ -73,6 +76,8 @@ public final class SSTableReader {
     this.indexChannel = index;
     this.dataMap = MappedFiles.map(data.channel(), stats.dataLength());
     this.indexMap = MappedFiles.map(index.channel(), stats.indexLength());
+    this.dataPath = descriptor.path(SSTableDescriptor.Component.DATA);
+    this.indexPath = descriptor.path(SSTableDescriptor.Component.INDEX);
   }
 
   /** Opens a complete SSTable, verifying Meta.db's checksum and the other files' headers and lengths. */
@@ -222,12 +227,12 @@ public final class SSTableReader {
   }
 
   ChunkedFileReader dataReader() {
-    return new ChunkedFileReader(descriptor.path(SSTableDescriptor.Component.DATA), dataChannel, dataMap,
+    return new ChunkedFileReader(dataPath, dataChannel, dataMap,
         stats.dataLength(), compressor, chunkLength);
   }
 
   ChunkedFileReader indexReader() {
-    return new ChunkedFileReader(descriptor.path(SSTableDescriptor.Component.INDEX), indexChannel, indexMap,
+    return new ChunkedFileReader(indexPath, indexChannel, indexMap,
         stats.indexLength(), compressor, indexChunkLength);
   }
 
@@ -247,7 +252,7 @@ public final class SSTableReader {
     }
     int i = floorSummary(key.token(), key.key(), false);
     ChunkCache chunkCache = cache;
-    ChunkedFileReader index = new ChunkedFileReader(descriptor.path(SSTableDescriptor.Component.INDEX), indexChannel,
+    ChunkedFileReader index = new ChunkedFileReader(indexPath, indexChannel,
         indexMap, stats.indexLength(), compressor, indexChunkLength, indexCache, cacheId * 2 + 1, true);
     long dataPosition = -1;
     RowIndex rowIndex = null;
@@ -280,7 +285,7 @@ public final class SSTableReader {
       bloomFalsePositives.incrementAndGet();
       return null;
     }
-    ChunkedFileReader data = new ChunkedFileReader(descriptor.path(SSTableDescriptor.Component.DATA), dataChannel,
+    ChunkedFileReader data = new ChunkedFileReader(dataPath, dataChannel,
         dataMap, stats.dataLength(), compressor, chunkLength, chunkCache, cacheId * 2, true);
     return new SSTablePartition(data, key, dataPosition, rowIndex, true);
   }
