@@ -43,7 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
  *   <li>{@code nodetool repair -full m} runs, still under load.
  * </ol>
  * Beside the test's own load, {@code bin/cassette stress} (in this JVM) writes and reads its
- * keyspace at QUORUM, RF=3, in 15 s runs one after another the whole time, over 2,000 keys it
+ * keyspace at QUORUM, RF=3, in 15 s runs one after another the whole time, over 1,000 keys it
  * wrote first (a read validates its row: a lost write is an error); its errors are counted.
  * Errors are counted by kind; the time of each step and the figures are printed at the end.
  * After the join, 4 nodes own 75% each (within 5 points) of the RF=3 keyspace.

@@ -12,12 +12,12 @@ import java.util.regex.Pattern;
 /**
  * {@code bin/cassette stress} (in this JVM) as a background load for ring-change tests: it
  * writes {@link #KEYS} keys at QUORUM (RF=3), then alternates 15 s read and write runs at
- * QUORUM over them (-errors ignore: errors are counted, not fatal) until stopped. Every run's
+ * QUORUM over them (one thread, at most 40 op/s: the ring tests run on loaded 2-core machines) (-errors ignore: errors are counted, not fatal) until stopped. Every run's
  * operations, errors and rate are kept; the node list is node 1 only (the driver finds the
  * others as they come and go). Bounded: a run is 15 s, and {@link #stop} waits for the last.
  */
 final class StressLoad {
-  static final int KEYS = 2_000;
+  static final int KEYS = 1_000;
   private static final Pattern TOTALS = Pattern.compile(
       "Op rate +: +([0-9,]+) op/s.*?Total partitions +: +([0-9,]+).*?Total errors +: +([0-9,]+)", Pattern.DOTALL);
 
@@ -65,7 +65,7 @@ final class StressLoad {
       for (int i = 0; !stopping && i < 200; i++) {
         String op = i % 2 == 0 ? "read" : "write";
         record(op, stress(op + " duration=15s no-warmup cl=QUORUM -pop dist=uniform(1.." + KEYS + ") -errors ignore"
-            + nodes + " -rate threads=2 throttle=100/s"));
+            + nodes + " -rate threads=1 throttle=40/s"));
       }
     } catch (RuntimeException e) {
       failure = e.toString();
