@@ -82,7 +82,7 @@ class JoinCrashProcessTest {
         ring.awaitReady(node, 1);
         ring.await("4 UN after the crash at " + step, CHANGE_TIMEOUT,
             () -> RingProcesses.countState(ring.status(1), "UN") == 4);
-        System.out.printf("after the crash at %s the join finished in %d ms%n", step,
+        System.out.printf("%s: the join finished in %d ms%n", step.equals("FRESH") ? "without a crash" : "after the crash at " + step,
             (System.nanoTime() - resumed) / 1_000_000);
         String joinerLog = Files.readString(log, StandardCharsets.ISO_8859_1);
         joinerLog.lines().filter(l -> l.contains("Ring: ")).forEach(System.out::println);
