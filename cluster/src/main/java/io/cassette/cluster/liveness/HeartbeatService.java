@@ -89,8 +89,15 @@ public final class HeartbeatService {
     return detector;
   }
 
+  /**
+   * Starts tracking {@code peer}. A new peer is pinged at once, not at the next tick: a node
+   * that has just learnt its peers from the metadata log (a joining node) sees them UP a
+   * round trip later instead of up to an interval later.
+   */
   public void watch(InetSocketAddress peer) {
-    detector.watch(peer);
+    if (detector.watch(peer) && task != null) {
+      ping(peer, pingExpiryMillis());
+    }
   }
 
   public void forget(InetSocketAddress peer) {
@@ -114,26 +121,34 @@ public final class HeartbeatService {
   }
 
   private void tick() {
-    int expiry = (int) Math.max(1, config.heartbeatInterval().toMillis() * PING_EXPIRY_INTERVALS);
+    int expiry = pingExpiryMillis();
     for (InetSocketAddress peer : detector.watched()) {
-      try {
-        messaging.sendWithCallback(peer, Message.out(Verb.PING_REQ, new byte[0]).withTimeoutMillis(expiry))
-            .thenAccept(rsp -> {
-              detector.report(peer, System.nanoTime());
-              peerStates.put(peer, rsp.payload());
-              for (BiConsumer<InetSocketAddress, Message> l : answerListeners) {
-                try {
-                  l.accept(peer, rsp);
-                } catch (RuntimeException e) {
-                  log.warn("Heartbeat answer listener failed for {}", peer, e);
-                }
-              }
-            });
-      } catch (RuntimeException e) {
-        log.debug("Cannot ping {}: {}", peer, e.toString());
-      }
+      ping(peer, expiry);
     }
     detector.interpret(System.nanoTime());
+  }
+
+  private int pingExpiryMillis() {
+    return (int) Math.max(1, config.heartbeatInterval().toMillis() * PING_EXPIRY_INTERVALS);
+  }
+
+  private void ping(InetSocketAddress peer, int expiry) {
+    try {
+      messaging.sendWithCallback(peer, Message.out(Verb.PING_REQ, new byte[0]).withTimeoutMillis(expiry))
+          .thenAccept(rsp -> {
+            detector.report(peer, System.nanoTime());
+            peerStates.put(peer, rsp.payload());
+            for (BiConsumer<InetSocketAddress, Message> l : answerListeners) {
+              try {
+                l.accept(peer, rsp);
+              } catch (RuntimeException e) {
+                log.warn("Heartbeat answer listener failed for {}", peer, e);
+              }
+            }
+          });
+    } catch (RuntimeException e) {
+      log.debug("Cannot ping {}: {}", peer, e.toString());
+    }
   }
 
   private byte[] stateNow() {

@@ -53,9 +53,14 @@ public final class PhiAccrualFailureDetector {
     listeners.add(listener);
   }
 
-  /** Starts tracking a peer (DOWN until its first heartbeat). */
-  public void watch(InetSocketAddress peer) {
-    peers.computeIfAbsent(peer, p -> new PeerState(new ArrivalWindow(WINDOW_SIZE, initialIntervalNanos, maxIntervalNanos)));
+  /** Starts tracking a peer (DOWN until its first heartbeat); true if it was not tracked yet. */
+  public boolean watch(InetSocketAddress peer) {
+    boolean[] added = new boolean[1];
+    peers.computeIfAbsent(peer, p -> {
+      added[0] = true;
+      return new PeerState(new ArrivalWindow(WINDOW_SIZE, initialIntervalNanos, maxIntervalNanos));
+    });
+    return added[0];
   }
 
   /** Stops tracking a peer (it left the ring). */

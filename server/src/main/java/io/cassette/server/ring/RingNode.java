@@ -81,8 +81,8 @@ public final class RingNode implements AutoCloseable {
     public void statusChanged(String change, Member member) {}
   };
   private volatile boolean closed;
-  /** The coordinator's ring snapshot, rebuilt after a new epoch or a liveness change (null: stale). */
-  private volatile io.cassette.coordinator.ring.TokenRing tokenRing;
+  /** The coordinator's ring snapshot, rebuilt after a new epoch or a liveness change. */
+  private final DerivedValue<io.cassette.coordinator.ring.TokenRing> tokenRing = new DerivedValue<>(this::buildTokenRing);
   private volatile long joinedMillis = -1;
   /** Told (host id, UP?) of each liveness change of a member (hinted handoff). */
   private final List<java.util.function.BiConsumer<UUID, Boolean>> livenessListeners =
@@ -105,6 +105,8 @@ public final class RingNode implements AutoCloseable {
   static final String TEST_FAULT_JOIN_PAUSE_AT = System.getProperty("cassette.test_fault.join_pause_at");
   /** How long a ring change waits for live peers to apply its START step before data moves. */
   static final Duration PEERS_CATCH_UP = Duration.ofSeconds(10);
+  /** How long a joining node waits to hear from its sources before it streams (see awaitSourcesUp). */
+  static final Duration SOURCES_UP = Duration.ofSeconds(5);
   /** The metadata epoch each peer last reported in a heartbeat answer. */
   private final java.util.Map<InetSocketAddress, Long> peerEpochs = new java.util.concurrent.ConcurrentHashMap<>();
   /** Streams the data of ring changes (set before {@link #join}); null: no data moves (tests of metadata only). */
@@ -235,7 +237,7 @@ public final class RingNode implements AutoCloseable {
     heartbeats.detector().addListener(new LivenessListener() {
       @Override
       public void onUp(InetSocketAddress peer) {
-        tokenRing = null;
+        tokenRing.invalidate();
         Member m = memberAt(peer);
         if (m != null) {
           events.statusChanged("UP", m);
@@ -245,7 +247,7 @@ public final class RingNode implements AutoCloseable {
 
       @Override
       public void onDown(InetSocketAddress peer) {
-        tokenRing = null;
+        tokenRing.invalidate();
         Member m = memberAt(peer);
         if (m != null) {
           events.statusChanged("DOWN", m);
@@ -449,20 +451,19 @@ public final class RingNode implements AutoCloseable {
     if (repair == null || plan == null) {
       return null;
     }
+    java.util.UUID dead = plan.kind() == InProgressPlan.Kind.REPLACE
+        ? io.cassette.metadata.Transformations.replaced(metadata.current(), plan) : null;
+    String purpose = dead != null ? "Replace" : "Bootstrap";
+    awaitSourcesUp(dead, purpose);
     awaitPeersAt(metadata.current().epoch().value());
     io.cassette.coordinator.ring.TokenRing now = tokenRing();
     if (now.future() == null) {
       return null;
     }
     java.util.Set<io.cassette.coordinator.ring.Endpoint> unusable = new java.util.HashSet<>();
-    String purpose = "Bootstrap";
-    if (plan.kind() == InProgressPlan.Kind.REPLACE) {
-      purpose = "Replace";
-      java.util.UUID dead = io.cassette.metadata.Transformations.replaced(metadata.current(), plan);
-      for (io.cassette.coordinator.ring.TokenRing.Member x : now.members()) {
-        if (x.endpoint().hostId().equals(dead)) {
-          unusable.add(x.endpoint());
-        }
+    for (io.cassette.coordinator.ring.TokenRing.Member x : now.members()) {
+      if (x.endpoint().hostId().equals(dead)) {
+        unusable.add(x.endpoint());
       }
     }
     try {
@@ -478,6 +479,45 @@ public final class RingNode implements AutoCloseable {
       return null;
     } catch (RuntimeException e) {
       return e.getMessage() == null ? e.toString() : e.getMessage();
+    }
+  }
+
+  /**
+   * Waits (bounded by {@link #SOURCES_UP}) until this joining node's failure detector has marked
+   * UP every other member that owns tokens (the stream's sources and the Paxos repair's
+   * replicas), except {@code replaced}. A node that has just started learns its peers from the
+   * metadata log and hears their first heartbeat a moment later: a join that streamed at once
+   * found "no live replica", slept and tried again (about 2 s of every bootstrap). A member
+   * still DOWN at the bound is left to the stream's choice of sources.
+   */
+  private void awaitSourcesUp(UUID replaced, String purpose) {
+    long started = System.nanoTime();
+    long deadline = started + SOURCES_UP.toNanos();
+    List<String> down = new ArrayList<>();
+    while (true) {
+      down.clear();
+      ClusterMetadata m = metadata.current();
+      for (Member x : m.members().values()) {
+        if (!x.hostId().equals(identity.hostId()) && !x.hostId().equals(replaced) && !m.tokensOf(x.hostId()).isEmpty()
+            && !isAlive(x)) {
+          down.add(x.listenAddress().getHostAddress());
+        }
+      }
+      if (down.isEmpty() || System.nanoTime() > deadline) {
+        break;
+      }
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+    long waited = (System.nanoTime() - started) / 1_000_000;
+    if (down.isEmpty()) {
+      LOG.info("Ring: {}: every source UP after {} ms", purpose, waited);
+    } else {
+      LOG.info("Ring: {}: still DOWN after {} ms: {}; going on", purpose, waited, down);
     }
   }
 
@@ -639,7 +679,7 @@ public final class RingNode implements AutoCloseable {
   }
 
   private void onEpoch(ClusterMetadata previous, ClusterMetadata next, Transformation applied) {
-    tokenRing = null;
+    tokenRing.invalidate();
     if (heartbeats != null) {
       watchMembers(next);
     }
@@ -730,10 +770,10 @@ public final class RingNode implements AutoCloseable {
    * whether each is up. Cached between metadata and liveness changes: requests call it.
    */
   public io.cassette.coordinator.ring.TokenRing tokenRing() {
-    io.cassette.coordinator.ring.TokenRing r = tokenRing;
-    if (r != null) {
-      return r;
-    }
+    return tokenRing.get();
+  }
+
+  private io.cassette.coordinator.ring.TokenRing buildTokenRing() {
     ClusterMetadata m = metadata.current();
     io.cassette.coordinator.ring.Endpoint self =
         new io.cassette.coordinator.ring.Endpoint(identity.hostId(), settings.listenAddress());
@@ -761,9 +801,7 @@ public final class RingNode implements AutoCloseable {
       }
       b.future(ringOf(m, after, self).build());
     }
-    r = b.build();
-    tokenRing = r;
-    return r;
+    return b.build();
   }
 
   private io.cassette.coordinator.ring.TokenRing.Builder ringOf(ClusterMetadata m, java.util.Map<UUID, List<Long>> owned,

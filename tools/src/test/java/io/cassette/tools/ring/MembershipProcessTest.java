@@ -42,6 +42,10 @@ import org.junit.jupiter.api.io.TempDir;
  *       removes it (the remaining replicas re-replicate its ranges);
  *   <li>{@code nodetool repair -full m} runs, still under load.
  * </ol>
+ * Beside the test's own load, {@code bin/cassette stress} (in this JVM) writes and reads its
+ * keyspace at QUORUM, RF=3, in 15 s runs one after another the whole time, over 1,000 keys it
+ * wrote first (a read validates its row: a lost write is an error); its errors are counted.
+ * Errors are counted by kind; the time of each step and the figures are printed at the end.
  * After the join, 4 nodes own 75% each (within 5 points) of the RF=3 keyspace.
  * Afterwards every acknowledged write reads back at QUORUM and nodetool status shows three
  * UN nodes owning 100% each (effective, RF=3). Node 1 is the metadata service and stays up.
@@ -81,6 +85,9 @@ class MembershipProcessTest {
     AtomicBoolean stop = new AtomicBoolean();
     AtomicInteger reads = new AtomicInteger();
     AtomicInteger readErrors = new AtomicInteger();
+    Map<String, AtomicInteger> errorKinds = new java.util.concurrent.ConcurrentSkipListMap<>();
+    Map<String, Long> stepMillis = new java.util.LinkedHashMap<>();
+    StressLoad stress = new StressLoad(ring.cqlPort);
     List<String> wrongReads = new java.util.concurrent.CopyOnWriteArrayList<>();
     try (CqlSession session = CqlSession.builder().addContactPoint(new InetSocketAddress("127.0.0.1", ring.cqlPort))
         .withLocalDatacenter("datacenter1").withConfigLoader(loader).build()) {
@@ -102,6 +109,7 @@ class MembershipProcessTest {
             acked.put(k, k);
           } catch (RuntimeException e) {
             errors.incrementAndGet();
+            errorKinds.computeIfAbsent("write " + e.getClass().getSimpleName(), x -> new AtomicInteger()).incrementAndGet();
             sleep(50);
           }
           writes.incrementAndGet();
@@ -127,6 +135,7 @@ class MembershipProcessTest {
             }
           } catch (RuntimeException e) {
             readErrors.incrementAndGet();
+            errorKinds.computeIfAbsent("read " + e.getClass().getSimpleName(), x -> new AtomicInteger()).incrementAndGet();
             sleep(50);
           }
           reads.incrementAndGet();
@@ -135,8 +144,10 @@ class MembershipProcessTest {
       }, "quorum-reads");
       reader.setDaemon(true);
       reader.start();
+      stress.start();
 
       // 1. Node 4 joins; killed at PREPARED and at STARTED, each time it resumes.
+      long stepStart = System.nanoTime();
       Path log4 = dir.resolve("n4.log");
       for (String step : List.of("PREPARED", "STARTED")) {
         ring.jvmOptionsOnce(4, "-Dcassette.test_fault.join_pause_at=" + step);
@@ -151,7 +162,7 @@ class MembershipProcessTest {
       System.out.printf("node 4 resumed its join to NORMAL in %d ms%n", (System.nanoTime() - joinStart) / 1_000_000);
       ring.await("4 UN on node 1", CHANGE_TIMEOUT, () -> RingProcesses.countState(ring.status(1), "UN") == 4);
       assertThat(Files.readString(log4, StandardCharsets.ISO_8859_1)).contains("Bootstrap streamed");
-      printLines(log4, "Bootstrap");
+      printLines(log4, "");
       // Replication-aware tokens: at RF=3 each of 4 nodes holds 75% of the data.
       String owns4 = ring.nodetool(1, "status", "m");
       System.out.print(owns4);
@@ -162,6 +173,7 @@ class MembershipProcessTest {
         assertThat(Double.parseDouble(share.group(1))).as(owns4).isCloseTo(75.0, org.assertj.core.data.Offset.offset(5.0));
       }
       assertThat(counted).as(owns4).isEqualTo(4);
+      stepStart = lap(stepMillis, "join (with 2 kills)", stepStart);
       // Node 1 gave ranges to node 4: cleanup drops them (and nothing still replicated: checked below).
       assertThat(ring.nodetool(1, "cleanup", "m")).doesNotStartWith("failed");
 
@@ -171,6 +183,7 @@ class MembershipProcessTest {
       assertThat(ring.nodetool(2, "getstreamthroughput", "-m")).isEqualTo("Current stream throughput: 2.0 MiB/s\n");
 
       // 2. Node 2 leaves with its data.
+      stepStart = System.nanoTime();
       String decommission = ring.nodetool(2, "decommission");
       System.out.print(decommission);
       assertThat(decommission).doesNotStartWith("failed").contains("Unbootstrap: finished");
@@ -179,10 +192,12 @@ class MembershipProcessTest {
         return RingProcesses.countState(s, "UN") == 3 && !s.contains("127.0.0.2 ");
       });
       ring.kill(2);
+      stepStart = lap(stepMillis, "decommission", stepStart);
 
       // 3. Node 3 dies and is replaced by node 5 on 127.0.0.2.
       ring.kill(3);
       ring.await("node 3 DN on node 1", RingProcesses.DOWN_BOUND, () -> ring.status(1).contains("DN  127.0.0.3"));
+      stepStart = System.nanoTime();
       ring.start(5, "--set", "replace_address_first_boot=127.0.0.3");
       ring.awaitReady(5, 1);
       ring.await("1, 4 and the replacement UN, 3 gone", CHANGE_TIMEOUT, () -> {
@@ -192,11 +207,13 @@ class MembershipProcessTest {
       assertThat(ring.nodetool(5, "netstats")).startsWith("Mode: NORMAL");
       Path log5 = dir.resolve("n5.log");
       assertThat(Files.readString(log5, StandardCharsets.ISO_8859_1)).contains("Replace streamed");
-      printLines(log5, "Replace");
+      printLines(log5, "");
+      stepStart = lap(stepMillis, "replace (from start to 3 UN)", stepStart);
 
       // 4. A node killed while its join is STARTED and never back: removenode rolls the join
       // back (its tokens are free, other changes can go on). Started again, it joins anew;
       // killed for good, removenode removes it and the others re-replicate its ranges.
+      stepStart = System.nanoTime();
       Path log6 = dir.resolve("n6.log");
       ring.jvmOptionsOnce(6, "-Dcassette.test_fault.join_pause_at=STARTED");
       ring.start(6);
@@ -222,18 +239,26 @@ class MembershipProcessTest {
         String st = ring.status(1);
         return RingProcesses.countState(st, "UN") == 3 && !st.contains("127.0.0.3 ");
       });
+      stepStart = lap(stepMillis, "cancelled join, join, removenode", stepStart);
 
       // 5. Anti-entropy repair under load.
       String repaired = ring.nodetool(1, "repair", "-full", "m");
       System.out.print(repaired);
       assertThat(repaired).doesNotStartWith("failed").contains("Repair completed successfully");
+      lap(stepMillis, "repair -full", stepStart);
 
       stop.set(true);
+      String stressed = stress.stop();
       load.join(30_000);
       reader.join(30_000);
       System.out.printf("load: %d writes, %d acknowledged, %d errors; %d QUORUM reads meanwhile, %d errors, %d wrong%n",
           writes.get(), acked.size(), errors.get(), reads.get(), readErrors.get(), wrongReads.size());
+      System.out.println("errors by kind: " + errorKinds);
+      System.out.println("steps (ms): " + stepMillis);
+      System.out.println("stress: " + stressed);
       assertThat(wrongReads).as("acknowledged writes a QUORUM read missed during the changes").isEmpty();
+      assertThat(stress.runs()).as(stressed).isGreaterThan(1);
+      assertThat(stress.failure()).as(stressed).isNull();
 
       // Every acknowledged write reads back at QUORUM.
       int missing = 0;
@@ -254,6 +279,11 @@ class MembershipProcessTest {
         }
       }
       assertThat(missing).as("acknowledged writes not read back at QUORUM of %d", acked.size()).isZero();
+      System.out.printf("re-read at QUORUM after the changes: %d acknowledged writes, %d missing%n", acked.size(), missing);
+      // The stress keys too: a last read run over all of them, no errors allowed.
+      String reread = StressLoad.stress("read n=" + StressLoad.KEYS + " no-warmup cl=QUORUM -pop seq=1.." + StressLoad.KEYS
+          + " -node 127.0.0.1 -port native=" + ring.cqlPort + " -log no-settings -rate threads=4");
+      assertThat(reread).as(reread).contains("Total errors              :          0");
     }
     String status = ring.status(1) + ring.nodetool(1, "status", "m");
     System.out.print(status);
@@ -264,6 +294,12 @@ class MembershipProcessTest {
       assertThat(Double.parseDouble(owns.group(1))).isCloseTo(100.0, org.assertj.core.data.Offset.offset(0.5));
     }
     assertThat(nodes).isEqualTo(3);
+  }
+
+  private static long lap(Map<String, Long> steps, String name, long startNanos) {
+    long now = System.nanoTime();
+    steps.put(name, (now - startNanos) / 1_000_000);
+    return now;
   }
 
   private static void printLines(Path log, String word) throws java.io.IOException {

@@ -171,13 +171,20 @@ public final class PaxosTopologyRepair {
       for (Map.Entry<Range, List<Endpoint>> r : ks.getValue().entrySet()) {
         rangeCount++;
         int have = 0;
+        List<String> down = new ArrayList<>();
+        List<String> silent = new ArrayList<>();
         for (Endpoint e : r.getValue()) {
-          have += answered.contains(e) ? 1 : 0;
+          if (answered.contains(e)) {
+            have++;
+          } else {
+            (now.isAlive(e) ? silent : down).add(e.address().getHostAddress());
+          }
         }
-        // Any quorum that accepted a value shares a node with any majority of the replicas.
-        if (have < r.getValue().size() / 2 + 1) {
+        if (!enoughAnswered(r.getValue().size(), have)) {
           throw new RepairException(purpose + ": Paxos repair of range " + r.getKey() + " of keyspace " + keyspace
-              + ": " + have + " of " + r.getValue().size() + " replicas answered, a majority is needed");
+              + ": " + have + " of " + r.getValue().size() + " replicas answered, a majority (or all but one) is needed"
+              + (down.isEmpty() ? "" : "; down: " + String.join(", ", down))
+              + (silent.isEmpty() ? "" : "; up but no answer: " + String.join(", ", silent)));
         }
       }
       for (Map.Entry<String, Map<ByteBuffer, byte[]>> t : keys.entrySet()) {
@@ -190,6 +197,18 @@ public final class PaxosTopologyRepair {
     Summary s = new Summary(rangeCount, asked, partitions, (System.nanoTime() - started) / 1_000_000);
     log.accept(purpose + ": " + s);
     return s;
+  }
+
+  /**
+   * Whether {@code answered} of a range's {@code replicas} (its natural replicas before the
+   * change, the dead node being replaced or removed among them) are enough: a majority, so
+   * every value accepted by a quorum is seen; or all but one, as Cassandra 5.0 allows unless
+   * {@code paxos_topology_repair_strict_each_quorum} (RF=2 or RF=1 with its one node being
+   * replaced: no majority can answer, yet a quorum there is every replica, so what one accepted
+   * the survivor holds; from RF=3 to 4 all-but-one is a majority anyway).
+   */
+  static boolean enoughAnswered(int replicas, int answered) {
+    return answered >= replicas / 2 + 1 || answered >= replicas - 1;
   }
 
   /** A serial read of the partition: it completes (proposes again and commits) any round in progress. */
