@@ -33,7 +33,11 @@ public final class MerkleTree {
    */
   public static final int MAX_DEPTH = 15;
   static final int HASH_BYTES = 16;
-  private static final int FORMAT = 1;
+  /**
+   * 2: leaves hold storage's PartitionDigest (1 held SHA-256 prefixes): a node of another
+   * format cannot be compared with, so its tree is refused, not taken as different.
+   */
+  private static final int FORMAT = 2;
 
   private final Range range;
   private final int depth;
