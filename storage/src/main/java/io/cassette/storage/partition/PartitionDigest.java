@@ -46,6 +46,9 @@ public final class PartitionDigest {
   private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final int ROW_MARK = 0xAA;
 
+  /** Column names' UTF-8 bytes, so a flush does not encode each cell's name again; bounded. */
+  private final java.util.HashMap<String, byte[]> columnNames = new java.util.HashMap<>();
+  private static final int MAX_COLUMN_NAMES = 256;
   /** Bytes staged before they are mixed, a multiple of 16. */
   private final byte[] stage = new byte[256];
   private int staged;
@@ -301,7 +304,15 @@ public final class PartitionDigest {
   }
 
   private void putString(String s) {
-    putBytes(s.getBytes(StandardCharsets.UTF_8));
+    byte[] b = columnNames.get(s);
+    if (b == null) {
+      if (columnNames.size() >= MAX_COLUMN_NAMES) {
+        columnNames.clear();
+      }
+      b = s.getBytes(StandardCharsets.UTF_8);
+      columnNames.put(s, b);
+    }
+    putBytes(b);
   }
 
   private void putBytes(byte[] b) {
