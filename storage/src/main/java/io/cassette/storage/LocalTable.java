@@ -258,6 +258,11 @@ final class LocalTable implements Table, CompactableTable {
   }
 
   @Override
+  public CloseableIterator<TokenDigest> digests(long startTokenExclusive, long endToken, long nowInSeconds) {
+    return DigestScan.open(this, startTokenExclusive, endToken, nowInSeconds);
+  }
+
+  @Override
   public CloseableIterator<PartitionUpdate> scanUnfiltered(KeyRange range, ReadQuery query) {
     return scan(range,
         (key, parts) -> PartitionReader.readUnfiltered(spec.keyspace(), spec.name(), key, parts, query),
@@ -288,7 +293,8 @@ final class LocalTable implements Table, CompactableTable {
     return new ScanIterator<>(v, sources, scanners, reader, empty);
   }
 
-  private static Iterator<? extends PartitionSource> memtableRange(Memtable m, KeyRange range) {
+  /** The partitions of one memtable in a key range, in order (scans, and {@link DigestScan}). */
+  static Iterator<? extends PartitionSource> memtableRange(Memtable m, KeyRange range) {
     var map = m.partitions();
     DecoratedKey after = range.after();
     Iterator<MemtablePartition> it;
@@ -548,6 +554,9 @@ final class LocalTable implements Table, CompactableTable {
         for (SSTableDescriptor.Component c : SSTableDescriptor.Component.values()) {
           Path src = s.descriptor().path(c);
           Path link = dir.resolve(src.getFileName());
+          if (c == SSTableDescriptor.Component.DIGEST && !Files.exists(src)) {
+            continue; // optional: SSTables written before it existed have none
+          }
           if (!Files.exists(link)) {
             Files.createLink(link, src);
           }

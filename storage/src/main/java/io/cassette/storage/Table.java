@@ -34,6 +34,18 @@ public interface Table {
    */
   CloseableIterator<PartitionUpdate> scanUnfiltered(KeyRange range, ReadQuery query);
 
+  /**
+   * Repair's validation: the content digest ({@link io.cassette.storage.partition.PartitionDigest})
+   * of every partition with {@code startTokenExclusive < token <= endToken}, in token order, as
+   * the partition is at {@code nowInSeconds} (tombstones older than gc_grace_seconds dropped,
+   * expired cells as tombstones); partitions with nothing left are skipped. Replicas holding
+   * the same data give the same digests, whatever their SSTables. Digests stored with the
+   * SSTables are used where they can be (see {@code DigestScan}). Must be closed.
+   */
+  default CloseableIterator<TokenDigest> digests(long startTokenExclusive, long endToken, long nowInSeconds) {
+    return DigestScan.computed(this, startTokenExclusive, endToken, nowInSeconds);
+  }
+
   /** Writes the memtable to an SSTable and waits for it. */
   void flush();
 

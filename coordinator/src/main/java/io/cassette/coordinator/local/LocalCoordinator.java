@@ -238,6 +238,15 @@ public final class LocalCoordinator implements Coordinator {
     return lock;
   }
 
+  /**
+   * Repair's validation: the content digests of this node's partitions of a token range of the
+   * table ({@link Table#digests}), in token order; close it.
+   */
+  public Table.CloseableIterator<io.cassette.storage.TokenDigest> digests(String keyspace, String table,
+      long startTokenExclusive, long endToken, long nowInSeconds) {
+    return local(keyspace, table).digests(startTokenExclusive, endToken, nowInSeconds);
+  }
+
   /** A sink writing streamed partitions of the table straight into SSTables ({@link Table#sink}). */
   public io.cassette.storage.SSTableSink streamSink(String keyspace, String table) {
     return local(keyspace, table).sink();

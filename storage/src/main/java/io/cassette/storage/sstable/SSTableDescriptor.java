@@ -12,6 +12,8 @@ import java.util.regex.Pattern;
  * &lt;table dir&gt;/v1-&lt;generation&gt;-Data.db   partitions, in compressed checksummed chunks
  * &lt;table dir&gt;/v1-&lt;generation&gt;-Index.db  partition index, same chunk format
  * &lt;table dir&gt;/v1-&lt;generation&gt;-Meta.db   statistics, Bloom filter, index summary, crc
+ * &lt;table dir&gt;/v1-&lt;generation&gt;-Digest.db each partition's content digest, for repair ({@link DigestFile});
+ *                                   optional (older SSTables have none)
  *
  * chunked file := header chunk*
  *   header := magic:u32 | version:u16 | compressorId:u8 | 0:u8 | chunkLength:u32 | crc32c(12 bytes):u32
@@ -64,9 +66,9 @@ public record SSTableDescriptor(Path directory, long generation) {
   /** One index entry in this many is kept in the in-memory summary. */
   public static final int SUMMARY_INTERVAL = 128;
 
-  private static final Pattern NAME = Pattern.compile("(v\\d+)-(\\d+)-(Data|Index|Meta)\\.db(\\.tmp)?");
+  private static final Pattern NAME = Pattern.compile("(v\\d+)-(\\d+)-(Data|Index|Meta|Digest)\\.db(\\.tmp)?");
 
-  public enum Component { DATA("Data"), INDEX("Index"), META("Meta");
+  public enum Component { DATA("Data"), INDEX("Index"), META("Meta"), DIGEST("Digest");
     final String suffix;
 
     Component(String suffix) {
@@ -93,6 +95,7 @@ public record SSTableDescriptor(Path directory, long generation) {
     Component c = switch (m.group(3)) {
       case "Data" -> Component.DATA;
       case "Index" -> Component.INDEX;
+      case "Digest" -> Component.DIGEST;
       default -> Component.META;
     };
     return new Parsed(m.group(1), Long.parseLong(m.group(2)), c, m.group(4) != null);

@@ -314,6 +314,22 @@ public final class SSTableReader {
     return found;
   }
 
+  /**
+   * The key of the Index.db entry at {@code indexPosition} (an encoded position, as Digest.db
+   * keeps it). Requires: a reference held.
+   */
+  public DecoratedKey keyAt(long indexPosition) {
+    ChunkedFileReader index = new ChunkedFileReader(descriptor.path(SSTableDescriptor.Component.INDEX), indexChannel,
+        indexMap, stats.indexLength(), compressor, indexChunkLength, indexCache, cacheId * 2 + 1, true);
+    try {
+      index.seek(indexPosition);
+      long token = index.readLong();
+      return new DecoratedKey(token, index.readLengthPrefixed(io.cassette.storage.partition.PartitionSerializer.MAX_VALUE_LENGTH));
+    } finally {
+      index.close();
+    }
+  }
+
   /** Partitions of {@code range} in order. Requires: a reference held until the scanner is closed. */
   public SSTableScanner scanner(KeyRange range) {
     long start = SSTableDescriptor.encodePosition(ChunkedFileWriter.HEADER_SIZE, 0);
@@ -364,7 +380,8 @@ public final class SSTableReader {
   public static void deleteFiles(SSTableDescriptor d) {
     // Meta.db first: without it the remains are recognized as incomplete at the next open.
     for (SSTableDescriptor.Component c : new SSTableDescriptor.Component[] {
-        SSTableDescriptor.Component.META, SSTableDescriptor.Component.INDEX, SSTableDescriptor.Component.DATA}) {
+        SSTableDescriptor.Component.META, SSTableDescriptor.Component.DIGEST, SSTableDescriptor.Component.INDEX,
+        SSTableDescriptor.Component.DATA}) {
       try {
         Files.deleteIfExists(d.path(c));
       } catch (IOException e) {

@@ -32,6 +32,10 @@ public final class SSTableWriter implements AutoCloseable {
   private final ChunkedFileWriter data;
   private final ChunkedFileWriter index;
   private final BloomFilter bloom;
+  /** Each partition's content digest, for repair's validation (Digest.db). */
+  private final DigestFileWriter digests;
+  private final io.cassette.storage.partition.PartitionDigest digest = new io.cassette.storage.partition.PartitionDigest();
+  private long indexEntryPosition;
   private final ByteArrayWriter rowBuffer = new ByteArrayWriter(256);
   private final List<long[]> summaryPositions = new ArrayList<>();
   private final List<byte[]> summaryKeys = new ArrayList<>();
@@ -68,6 +72,7 @@ public final class SSTableWriter implements AutoCloseable {
     this.index = new ChunkedFileWriter(descriptor.tmpPath(SSTableDescriptor.Component.INDEX),
         SSTableDescriptor.INDEX_MAGIC, compressor, Math.min(chunkLength, SSTableDescriptor.MAX_INDEX_CHUNK_LENGTH), throttle);
     this.bloom = BloomFilter.create(expectedKeys, fpChance);
+    this.digests = new DigestFileWriter(descriptor.tmpPath(SSTableDescriptor.Component.DIGEST));
   }
 
   public SSTableDescriptor descriptor() {
@@ -86,6 +91,7 @@ public final class SSTableWriter implements AutoCloseable {
     pendingDeletion = deletion;
     pendingTombstones = tombstones;
     headerWritten = false;
+    digest.begin(key.key(), deletion, tombstones);
   }
 
   private void writeHeader() {
@@ -126,6 +132,7 @@ public final class SSTableWriter implements AutoCloseable {
       summaryKeys.add(key.key());
       summaryPositions.add(new long[] {key.token(), index.position()});
     }
+    indexEntryPosition = index.position();
     index.writeLong(key.token());
     index.writeLengthPrefixed(key.key());
     index.writeVarLong(partitionPosition);
@@ -165,6 +172,7 @@ public final class SSTableWriter implements AutoCloseable {
       rowIndexPositions.add(data.position());
       blockStart = uncompressed;
     }
+    digest.row(row);
     rowBuffer.reset();
     PartitionSerializer.writeRow(rowBuffer, row, true); // format 2: cells share the row's timestamp
     data.writeVarInt(rowBuffer.length());
@@ -196,6 +204,8 @@ public final class SSTableWriter implements AutoCloseable {
     if (headerWritten) {
       data.writeVarInt(0);
       writeIndexEntry();
+      digest.end();
+      digests.add(pendingKey.token(), digest.timeless(), digest.high(), digest.low(), indexEntryPosition);
     }
     pendingKey = null;
   }
@@ -231,13 +241,15 @@ public final class SSTableWriter implements AutoCloseable {
     long indexLength = index.finish();
     data.close();
     index.close();
+    digests.finish();
     SSTableStats stats = new SSTableStats(partitionCount, minTimestamp, maxTimestamp,
         minLocalDeletionTime, maxLocalDeletionTime, tombstoneCount, firstKey, lastKey,
         commitLogUpperBound, dataLength, indexLength, data.uncompressedLength());
     writeMeta(stats);
-    // Meta.db last: its presence marks the SSTable complete. One directory fsync covers all three.
+    // Meta.db last: its presence marks the SSTable complete. One directory fsync covers all four.
     FileSync.rename(descriptor.tmpPath(SSTableDescriptor.Component.DATA), descriptor.path(SSTableDescriptor.Component.DATA));
     FileSync.rename(descriptor.tmpPath(SSTableDescriptor.Component.INDEX), descriptor.path(SSTableDescriptor.Component.INDEX));
+    FileSync.rename(descriptor.tmpPath(SSTableDescriptor.Component.DIGEST), descriptor.path(SSTableDescriptor.Component.DIGEST));
     FileSync.rename(descriptor.tmpPath(SSTableDescriptor.Component.META), descriptor.path(SSTableDescriptor.Component.META));
     FileSync.syncDirectory(descriptor.directory());
     return descriptor;
@@ -309,6 +321,7 @@ public final class SSTableWriter implements AutoCloseable {
     } catch (StorageException e) {
       // best effort
     }
+    digests.close();
     for (SSTableDescriptor.Component c : SSTableDescriptor.Component.values()) {
       try {
         Files.deleteIfExists(descriptor.tmpPath(c));

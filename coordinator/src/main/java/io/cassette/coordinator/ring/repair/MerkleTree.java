@@ -33,7 +33,11 @@ public final class MerkleTree {
    */
   public static final int MAX_DEPTH = 15;
   static final int HASH_BYTES = 16;
-  private static final int FORMAT = 1;
+  /**
+   * 2: leaves hold storage's PartitionDigest (1 held SHA-256 prefixes): a node of another
+   * format cannot be compared with, so its tree is refused, not taken as different.
+   */
+  private static final int FORMAT = 2;
 
   private final Range range;
   private final int depth;
@@ -112,26 +116,28 @@ public final class MerkleTree {
    * differing leaves, neighbours merged, walked from the root so equal subtrees are skipped.
    */
   public List<Range> differences(MerkleTree other) {
+    return ranges(differingLeaves(other));
+  }
+
+  /** The leaves where this tree and {@code other} (same range and depth) differ. */
+  public java.util.BitSet differingLeaves(MerkleTree other) {
     if (!range.equals(other.range) || depth != other.depth) {
       throw new IllegalArgumentException("trees of different shapes: " + range + "/" + depth + " and "
           + other.range + "/" + other.depth);
     }
-    List<Range> out = new ArrayList<>();
+    java.util.BitSet out = new java.util.BitSet(leafCount());
     walk(other, depth, 0, out);
     return out;
   }
 
-  /** Compares the subtree at {@code level} levels above the leaves whose first leaf is {@code first}. */
-  private void walk(MerkleTree other, int level, int first, List<Range> out) {
-    int span = 1 << level;
-    if (equalHash(other, first, span)) {
-      return;
-    }
-    if (level == 0) {
-      long lo = boundary(first);
-      long hi = boundary(first + 1);
+  /** The token ranges of {@code leaves}, neighbours merged, leaves narrower than one token left out. */
+  public List<Range> ranges(java.util.BitSet leaves) {
+    List<Range> out = new ArrayList<>();
+    for (int i = leaves.nextSetBit(0); i >= 0; i = leaves.nextSetBit(i + 1)) {
+      long lo = boundary(i);
+      long hi = boundary(i + 1);
       if (lo == hi) {
-        return; // a leaf narrower than one token: nothing can be in it
+        continue; // a leaf narrower than one token: nothing can be in it
       }
       if (!out.isEmpty() && out.get(out.size() - 1).end() == lo) {
         Range last = out.remove(out.size() - 1);
@@ -139,6 +145,18 @@ public final class MerkleTree {
       } else {
         out.add(new Range(lo, hi));
       }
+    }
+    return out;
+  }
+
+  /** Compares the subtree at {@code level} levels above the leaves whose first leaf is {@code first}. */
+  private void walk(MerkleTree other, int level, int first, java.util.BitSet out) {
+    int span = 1 << level;
+    if (equalHash(other, first, span)) {
+      return;
+    }
+    if (level == 0) {
+      out.set(first);
       return;
     }
     walk(other, level - 1, first, out);

@@ -26,8 +26,9 @@ import java.util.function.Consumer;
  * One {@code nodetool repair} on its initiating node, as Cassandra runs a full repair: per
  * keyspace a command, per token range a session; per table of a session every replica builds
  * its {@link MerkleTree} of the range (in parallel), the initiator compares every pair of trees
- * and, for each pair that differs, asks each side to stream the differing sub-ranges to the
- * other (SYNC_REQ; done directly when this node is one side). Progress lines use Cassandra's
+ * and asks replicas to stream the differing sub-ranges to the replicas that differ from them,
+ * each leaf to a receiver from one source of each version ({@link #syncs}; SYNC_REQ, done
+ * directly when this node is the source). Progress lines use Cassandra's
  * texts; a summary line ends each keyspace.
  *
  * <p>Every replica of every range repaired must be UP when it starts, else the command fails
@@ -173,21 +174,22 @@ final class RepairCommand {
           : MerkleTree.decode(await(asked.get(i), replicas.get(i), "validation").payload()));
     }
     totals[0] += trees.size();
-    List<Sync> syncs = new ArrayList<>();
-    for (int a = 0; a < replicas.size(); a++) {
-      for (int b = a + 1; b < replicas.size(); b++) {
-        List<Range> differing = trees.get(a).differences(trees.get(b));
-        if (!differing.isEmpty()) {
+    int n = replicas.size();
+    java.util.BitSet[][] differ = new java.util.BitSet[n][n];
+    for (int a = 0; a < n; a++) {
+      for (int b = a + 1; b < n; b++) {
+        differ[a][b] = trees.get(a).differingLeaves(trees.get(b));
+        differ[b][a] = differ[a][b];
+        if (!differ[a][b].isEmpty()) {
           totals[1]++;
-          syncs.add(new Sync(replicas.get(a), replicas.get(b), differing));
         }
       }
     }
+    List<Sync> syncs = syncs(replicas, trees.get(0), differ);
     long streamingStart = System.nanoTime();
     totals[7] += TimeUnit.NANOSECONDS.toMillis(streamingStart - validationStart);
     for (Sync s : syncs) {
-      RepairMessages.SyncResult r = sync(ks, table, s.a(), s.b(), s.ranges(), nowInSeconds)
-          .plus(sync(ks, table, s.b(), s.a(), s.ranges(), nowInSeconds));
+      RepairMessages.SyncResult r = sync(ks, table, s.a(), s.b(), s.ranges(), nowInSeconds);
       totals[2] += r.partitions();
       totals[3] += r.rows();
       totals[4] += r.bytes();
@@ -195,6 +197,53 @@ final class RepairCommand {
       totals[6] += r.retries();
     }
     totals[8] += TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - streamingStart);
+  }
+
+  /**
+   * The streams that make every replica receive what it lacks, each differing leaf once: a
+   * receiver {@code r} gets a leaf from source {@code s} unless an earlier source that also
+   * differs from {@code r} there holds the same data as {@code s} there (equal leaf hashes), as
+   * Cassandra's optimised streaming does. With one stale replica of three, it receives each
+   * differing leaf from one replica, not from both; it still sends its own version of those
+   * leaves to both (it may hold writes they lack; LWW keeps the newer).
+   * {@code differ[a][b]}: the leaves where replicas a and b differ.
+   */
+  static List<Sync> syncs(List<Endpoint> replicas, MerkleTree shape, java.util.BitSet[][] differ) {
+    int n = replicas.size();
+    List<Sync> out = new ArrayList<>();
+    for (int r = 0; r < n; r++) {
+      for (int s = 0; s < n; s++) {
+        if (s == r || differ[s][r].isEmpty()) {
+          continue;
+        }
+        java.util.BitSet need = (java.util.BitSet) differ[s][r].clone();
+        for (int earlier = 0; earlier < s; earlier++) {
+          if (earlier == r) {
+            continue;
+          }
+          java.util.BitSet covered = (java.util.BitSet) differ[earlier][r].clone();
+          covered.andNot(differ[earlier][s]); // earlier streams there to r, and holds what s holds
+          need.andNot(covered);
+        }
+        List<Range> ranges = shape.ranges(need);
+        if (!ranges.isEmpty()) {
+          out.add(new Sync(replicas.get(s), replicas.get(r), ranges));
+        }
+      }
+    }
+    // Streams run one after another, each reading its source's data when it runs: a replica
+    // that differs from the most others (the stale one) sends first, before it receives, so it
+    // does not send back what it was just sent.
+    long[] differing = new long[n];
+    for (int a = 0; a < n; a++) {
+      for (int b = 0; b < n; b++) {
+        if (a != b) {
+          differing[a] += differ[a][b].cardinality();
+        }
+      }
+    }
+    out.sort(java.util.Comparator.comparingLong(x -> -differing[replicas.indexOf(x.a())]));
+    return out;
   }
 
   /** Streams {@code ranges} from {@code from} to {@code to}: here directly, elsewhere by SYNC_REQ. */
@@ -254,6 +303,6 @@ final class RepairCommand {
     return b.toString();
   }
 
-  /** A pair of replicas whose trees differ, and where. */
-  private record Sync(Endpoint a, Endpoint b, List<Range> ranges) {}
+  /** One stream of a session: {@code ranges} from replica {@code a} to replica {@code b}. */
+  record Sync(Endpoint a, Endpoint b, List<Range> ranges) {}
 }

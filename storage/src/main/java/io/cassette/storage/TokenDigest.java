@@ -1,0 +1,9 @@
+package io.cassette.storage;
+
+/**
+ * One partition's content digest for repair's Merkle trees ({@link Table#digests}): its token
+ * and the 128 bits of its {@link io.cassette.storage.partition.PartitionDigest}.
+ *
+ * @param stored true when read from the SSTable's Digest.db, false when computed from the partition
+ */
+public record TokenDigest(long token, long high, long low, boolean stored) {}
