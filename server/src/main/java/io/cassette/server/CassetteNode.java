@@ -117,12 +117,15 @@ public final class CassetteNode implements AutoCloseable {
       RingCoordinator forwarding = new RingCoordinator(coordinator, ring.messaging(), r::tokenRing, r::awaitEpoch,
           ringWrites.hints());
       forwarding.batchlog(ringWrites.batchlog());
-      // Paxos registers on disk (fsynced before each promise and acceptance); ballots from this
-      // node's clock, with the fault lab's skew when it sets one.
+      // Paxos registers on disk, written before each promise and acceptance and fsynced as the
+      // commit log is (periodic: in the background each commitlog_sync_period; batch/group: before
+      // the answer, grouped); ballots from this node's clock, with the fault lab's skew when set.
       long skewMicros = Long.getLong("cassette.test_fault.clock_offset_ms", 0) * 1000;
       java.util.function.LongSupplier wallMicros = () -> System.currentTimeMillis() * 1000 + skewMicros;
+      long paxosSyncPeriodMillis = config.string(ConfigKeys.COMMITLOG_SYNC).equals("periodic")
+          ? Math.max(1, config.duration(ConfigKeys.COMMITLOG_SYNC_PERIOD).toMillis()) : 0;
       forwarding.paxosState(io.cassette.coordinator.ring.paxos.PaxosStore.open(config.dataDirectory().resolve("paxos"),
-          io.cassette.coordinator.ring.paxos.PaxosStore.PURGE_GRACE_MICROS, wallMicros));
+          io.cassette.coordinator.ring.paxos.PaxosStore.PURGE_GRACE_MICROS, wallMicros, paxosSyncPeriodMillis));
       forwarding.clock(wallMicros);
       long slowFsyncMs = Long.getLong("cassette.test_fault.slow_fsync_ms", 0); // the fault lab's slow disk
       if (slowFsyncMs > 0) {

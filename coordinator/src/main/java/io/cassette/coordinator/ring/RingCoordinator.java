@@ -17,6 +17,7 @@ import io.cassette.coordinator.local.LocalCoordinator;
 import io.cassette.coordinator.metadata.MetadataLog;
 import io.cassette.coordinator.replication.LocalStrategy;
 import io.cassette.coordinator.replication.ReplicaCount;
+import io.cassette.coordinator.replication.Topology;
 import io.cassette.coordinator.replication.ReplicationStrategy;
 import io.cassette.coordinator.ring.paxos.BallotClock;
 import io.cassette.coordinator.ring.paxos.PaxosCoordinator;
@@ -203,9 +204,11 @@ public final class RingCoordinator implements Coordinator {
     }
     ConsistencyLevel cl = request.consistency();
     checkRead(cl);
-    // A serial read is a Paxos round: Cassandra reports its QUORUM / LOCAL_QUORUM.
-    checkLevel(keyspace, !cl.isSerial() ? cl
-        : cl == ConsistencyLevel.SERIAL ? ConsistencyLevel.QUORUM : ConsistencyLevel.LOCAL_QUORUM);
+    if (cl.isSerial()) {
+      checkPaxosRound(keyspace, cl);
+    } else {
+      checkLevel(keyspace, cl);
+    }
     requireTable(keyspace, table);
     TokenRing r = ring.get();
     if (cl.isSerial()) {
@@ -370,7 +373,7 @@ public final class RingCoordinator implements Coordinator {
     }
     ConsistencyLevel commit = request.consistency();
     LevelRules.forCasCommit(commit);
-    checkLevel(keyspace, LevelRules.paxosRound(request.serialConsistency()));
+    checkPaxosRound(keyspace, request.serialConsistency());
     if (commit != ConsistencyLevel.ANY) {
       checkLevel(keyspace, commit);
     }
@@ -614,6 +617,37 @@ public final class RingCoordinator implements Coordinator {
     }
     ReplicationStrategy strategy = local.strategy(keyspace);
     ReplicaCount.check(cl, strategy, ring.get().topology());
+  }
+
+  /**
+   * The live replicas a Paxos round at {@code serial} needs, checked before it starts, as
+   * Cassandra 5.0.4 reports them: fewer alive than a quorum of the replicas that exist (its Paxos
+   * electorate) is Unavailable at the serial level itself (SERIAL / LOCAL_SERIAL: a 3-node ring
+   * with 2 nodes down, bench/results/2026-12-02-lwt-differential-ring.txt); a quorum of those but
+   * not of the replication factor (fewer nodes than RF) is Unavailable at QUORUM / LOCAL_QUORUM,
+   * the level of the round's read and commit (one node with RF 3, coordinator/README.md).
+   */
+  private void checkPaxosRound(String keyspace, ConsistencyLevel serial) {
+    ReplicationStrategy strategy = local.strategy(keyspace);
+    Topology topology = ring.get().topology();
+    ConsistencyLevel round = LevelRules.paxosRound(serial);
+    int electorate = 0;
+    if (serial.isDatacenterLocal() || !strategy.isDatacenterAware()) {
+      String dc = topology.localDatacenter();
+      electorate = strategy.isDatacenterAware()
+          ? Math.min(strategy.replicationFactor(dc), topology.nodes(dc))
+          : Math.min(strategy.replicationFactor(), serial.isDatacenterLocal() ? topology.nodes(dc) : topology.totalNodes());
+    } else {
+      for (String dc : strategy.datacenters().keySet()) {
+        electorate += Math.min(strategy.replicationFactor(dc), topology.nodes(dc));
+      }
+    }
+    int alive = ReplicaCount.alive(round, strategy, topology);
+    int needed = ReplicaCount.quorum(electorate);
+    if (alive < needed) {
+      throw new CoordinatorException.Unavailable(serial, needed, alive);
+    }
+    checkLevel(keyspace, round);
   }
 
   private static void checkRead(ConsistencyLevel cl) {

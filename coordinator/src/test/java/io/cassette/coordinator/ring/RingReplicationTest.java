@@ -180,6 +180,18 @@ class RingReplicationTest {
         .isInstanceOf(CoordinatorException.Unavailable.class);
     assertThatThrownBy(() -> c(0).write(Mutation.of(put("u", "x", 1)), Request.of(ConsistencyLevel.TWO)))
         .isInstanceOfSatisfying(CoordinatorException.Unavailable.class, e -> assertThat(e.required).isEqualTo(2));
+    // A Paxos round names the serial level, as Cassandra 5.0.4 on a 3-node ring with 2 down does
+    // (one node with RF 3 says QUORUM instead: its electorate of 1 has a quorum, the RF does not).
+    Request lwt = new Request(ConsistencyLevel.QUORUM, ConsistencyLevel.SERIAL, Duration.ofSeconds(2), null);
+    assertThatThrownBy(() -> c(0).compareAndSet("ks", "t", b("u"), (current, writes) -> true, lwt))
+        .isInstanceOfSatisfying(CoordinatorException.Unavailable.class, e -> {
+          assertThat(e.consistency).isEqualTo(ConsistencyLevel.SERIAL);
+          assertThat(e.required).isEqualTo(2);
+          assertThat(e.alive).isEqualTo(1);
+        });
+    assertThatThrownBy(() -> c(0).read("ks", "t", b("u"), ReadQuery.all(0), Request.of(ConsistencyLevel.SERIAL)))
+        .isInstanceOfSatisfying(CoordinatorException.Unavailable.class,
+            e -> assertThat(e.consistency).isEqualTo(ConsistencyLevel.SERIAL));
     assertThat(System.nanoTime() - start).isLessThan(TimeUnit.SECONDS.toNanos(1));
     assertThat(ring.hints()).isEmpty(); // nothing written, nothing hinted
     // ONE still works, and ANY even with no replica alive for the coordinator's... (node 0 is one).

@@ -16,21 +16,49 @@ import java.util.zip.CRC32C;
 /**
  * The durable side of {@link PaxosStore}: {@code <dir>/paxos-<n>.log}, records of a partition's
  * whole Paxos state ({@code length:i32 crc32c:i32 state}), the last record of a partition
- * winning. A promise or an acceptance is written and fsynced before the replica answers (a
- * replica that forgets a promise after kill -9 could let two values be chosen). A torn last
- * record is skipped. When the file grows past a bound the live states are written to the next
- * file, which replaces it.
+ * winning. A promise or an acceptance is written to the file before the replica answers, so a
+ * replica killed with kill -9 cannot forget it (two values could be chosen otherwise). When it
+ * reaches the disk follows the commit log's mode, as Cassandra's {@code system.paxos} (written
+ * through its commit log) does:
+ *
+ * <ul>
+ *   <li>{@code syncPeriodMillis} 0 (commitlog_sync batch/group): fsynced before {@link #append}
+ *       returns; appenders that arrive while an fsync runs share the next one (group commit), so
+ *       a node's Paxos answers never queue one fsync each behind a single lock;
+ *   <li>{@code syncPeriodMillis} &gt; 0 (periodic): fsynced by a background thread every period,
+ *       never on a request's path (DESIGN.md: fsync never blocks a request in periodic mode); a
+ *       power loss may forget the last period's promises, as Cassandra's periodic mode may.
+ * </ul>
+ *
+ * A torn last record is skipped. When the file grows past a bound the live states are written
+ * to the next file, which replaces it.
  */
 final class PaxosLog implements AutoCloseable {
   /** The fault lab's slow disk: each fsync takes this much longer ({@code -Dcassette.test_fault.slow_fsync_ms}). */
   static final long SLOW_FSYNC_MS = Long.getLong("cassette.test_fault.slow_fsync_ms", 0);
   private final Path dir;
+  /** 0: fsync before an append returns (group commit); else the background fsync's period. */
+  private final long syncPeriodMillis;
+  /** Held while an fsync runs: the appenders waiting for one queue here, not on the log. */
+  private final Object syncLock = new Object();
   private FileChannel channel;
   private long generation;
   private long size;
+  /** Records appended since open (guarded by this). */
+  private long appended;
+  /** Records known to be on disk (written under syncLock). */
+  private volatile long synced;
+  private Thread syncer;
+  /** Set by close; the syncer waits on it (never interrupted: an interrupt closes a FileChannel). */
+  private boolean closing;
+  private final Object syncerSignal = new Object();
 
-  PaxosLog(Path dir) {
+  PaxosLog(Path dir, long syncPeriodMillis) {
+    if (syncPeriodMillis < 0) {
+      throw new IllegalArgumentException("sync period: " + syncPeriodMillis + " ms (expected: >= 0)");
+    }
     this.dir = dir;
+    this.syncPeriodMillis = syncPeriodMillis;
   }
 
   /** Reads every record in order (oldest file first) and opens the newest file for appending. */
@@ -55,21 +83,90 @@ final class PaxosLog implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot open the paxos log in " + dir, e);
     }
+    if (syncPeriodMillis > 0 && syncer == null) {
+      syncer = new Thread(this::syncPeriodically, "paxos-log-sync");
+      syncer.setDaemon(true);
+      syncer.start();
+    }
   }
 
-  /** Appends one record and fsyncs it. */
-  synchronized void append(byte[] body) {
-    try {
-      channel.write(frame(body));
-      channel.force(false);
-      if (SLOW_FSYNC_MS > 0) {
-        Thread.sleep(SLOW_FSYNC_MS);
+  /**
+   * Appends one record: written to the file when this returns, and fsynced too when the log has
+   * no sync period. Thread-safe; concurrent appenders share fsyncs.
+   */
+  void append(byte[] body) {
+    long mine;
+    synchronized (this) {
+      try {
+        channel.write(frame(body));
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot write the paxos log in " + dir, e);
       }
       size += body.length + 8;
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the paxos log in " + dir, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      mine = ++appended;
+    }
+    if (syncPeriodMillis == 0) {
+      syncThrough(mine);
+    }
+  }
+
+  /**
+   * Returns once record number {@code record} is on disk. An fsync started after the record was
+   * written covers it: a waiter that finds one done since returns without its own.
+   */
+  private void syncThrough(long record) {
+    synchronized (syncLock) {
+      if (synced >= record) {
+        return;
+      }
+      long target;
+      FileChannel ch;
+      synchronized (this) {
+        target = appended;
+        ch = channel;
+      }
+      try {
+        ch.force(false);
+        if (SLOW_FSYNC_MS > 0) {
+          Thread.sleep(SLOW_FSYNC_MS);
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot sync the paxos log in " + dir, e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+      synced = target;
+    }
+  }
+
+  private void syncPeriodically() {
+    while (true) {
+      synchronized (syncerSignal) {
+        long until = System.nanoTime() + syncPeriodMillis * 1_000_000L;
+        for (long left = syncPeriodMillis; !closing && left > 0; left = (until - System.nanoTime()) / 1_000_000L) {
+          try {
+            syncerSignal.wait(left);
+          } catch (InterruptedException e) {
+            return;
+          }
+        }
+        if (closing) {
+          return;
+        }
+      }
+      long last;
+      synchronized (this) {
+        last = appended;
+        if (channel == null || !channel.isOpen()) {
+          return;
+        }
+      }
+      try {
+        syncThrough(last);
+      } catch (UncheckedIOException e) {
+        // a closed channel at shutdown, or a failing disk: the next append reports it
+      }
     }
   }
 
@@ -78,7 +175,16 @@ final class PaxosLog implements AutoCloseable {
   }
 
   /** Replaces the log with these records (the live states): a new file, fsynced, then the old removed. */
-  synchronized void rewrite(List<byte[]> bodies) {
+  void rewrite(List<byte[]> bodies) {
+    synchronized (syncLock) {
+      synchronized (this) {
+        rewriteLocked(bodies);
+        synced = appended; // the new file holds every live state, fsynced
+      }
+    }
+  }
+
+  private void rewriteLocked(List<byte[]> bodies) {
     try {
       long next = generation + 1;
       Path tmp = dir.resolve("paxos-" + next + ".log.tmp");
@@ -101,14 +207,32 @@ final class PaxosLog implements AutoCloseable {
     }
   }
 
+  /** Stops the periodic fsync, fsyncs what was appended and closes the file. */
   @Override
-  public synchronized void close() {
-    try {
-      if (channel != null) {
-        channel.close();
+  public void close() {
+    Thread t = syncer;
+    if (t != null) {
+      synchronized (syncerSignal) {
+        closing = true;
+        syncerSignal.notifyAll();
       }
-    } catch (IOException ignored) {
-      // closing
+      try {
+        t.join(10_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    synchronized (syncLock) {
+      synchronized (this) {
+        try {
+          if (channel != null && channel.isOpen()) {
+            channel.force(false);
+            channel.close();
+          }
+        } catch (IOException ignored) {
+          // closing
+        }
+      }
     }
   }
 

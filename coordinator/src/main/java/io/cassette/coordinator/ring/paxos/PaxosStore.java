@@ -12,8 +12,9 @@ import java.util.function.UnaryOperator;
 
 /**
  * A replica's Paxos state per partition ({@link PaxosState}), in memory and, when given a
- * directory, in a {@link PaxosLog} that is fsynced before any answer depends on it (Cassandra
- * keeps the same registers in {@code system.paxos}).
+ * directory, in a {@link PaxosLog} written before any answer depends on it and fsynced as the
+ * commit log's mode says (Cassandra keeps the same registers in {@code system.paxos}, written
+ * through its commit log).
  *
  * <p>Cleaning: a partition whose newest ballot is older than the purge grace and has no
  * accepted proposal newer than its commit is forgotten, and the store's <em>low bound</em>
@@ -43,9 +44,21 @@ public final class PaxosStore implements AutoCloseable {
     return new PaxosStore(null, 60_000_000L, () -> System.currentTimeMillis() * 1000);
   }
 
-  /** Durable in {@code dir}; states whose newest ballot is older than {@code purgeGraceMicros} are cleaned. */
+  /**
+   * Durable in {@code dir}, fsynced before each answer (commitlog_sync batch or group); states
+   * whose newest ballot is older than {@code purgeGraceMicros} are cleaned.
+   */
   public static PaxosStore open(Path dir, long purgeGraceMicros, LongSupplier nowMicros) {
-    return new PaxosStore(new PaxosLog(dir), purgeGraceMicros, nowMicros);
+    return open(dir, purgeGraceMicros, nowMicros, 0);
+  }
+
+  /**
+   * As {@link #open(Path, long, LongSupplier)}; {@code syncPeriodMillis} &gt; 0 (commitlog_sync
+   * periodic, its commitlog_sync_period): written before each answer, fsynced in the background
+   * every period (see {@link PaxosLog}).
+   */
+  public static PaxosStore open(Path dir, long purgeGraceMicros, LongSupplier nowMicros, long syncPeriodMillis) {
+    return new PaxosStore(new PaxosLog(dir, syncPeriodMillis), purgeGraceMicros, nowMicros);
   }
 
   private PaxosStore(PaxosLog log, long purgeGraceMicros, LongSupplier nowMicros) {
