@@ -25,7 +25,7 @@ class PackedRowTest {
   void everyKindOfRowRoundTrips() {
     Random r = new Random(42);
     ColumnDictionary columns = new ColumnDictionary();
-    for (int i = 0; i < 2_000; i++) {
+    for (int i = 0; i < 1_000; i++) {
       Row row = randomRow(r, bytes(r, r.nextInt(4)));
       byte[] packed = PackedRow.encode(row, columns, new long[1]);
       assertEquals(text(row), text(PackedRow.decode(row.clustering(), packed, columns)), "row " + i);
@@ -40,7 +40,7 @@ class PackedRowTest {
     DecoratedKey dk = DecoratedKey.of(key);
     java.util.TreeMap<byte[], Row> model = new java.util.TreeMap<>(Bytes::compare);
     long counted = 0;
-    for (int i = 0; i < 600; i++) {
+    for (int i = 0; i < 400; i++) {
       // few clusterings, so rows merge often; the first ones stay single-row for a while
       Row row = randomRow(r, i < 20 ? Bytes.EMPTY : new byte[] {(byte) r.nextInt(12)});
       counted += m.apply(dk, PartitionUpdate.builder("ks", "t", key).row(row).build());
