@@ -1,7 +1,11 @@
 package io.cassette.bench.jmh;
 
+import io.cassette.storage.Bytes;
+import io.cassette.storage.Cell;
 import io.cassette.storage.DecoratedKey;
 import io.cassette.storage.PartitionUpdate;
+import io.cassette.storage.Row;
+import java.util.Iterator;
 import io.cassette.storage.memtable.Memtable;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -19,8 +23,10 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * A memtable alone (no commit log): inserting stress rows into a memtable that holds
  * {@link #ROWS} partitions at most (then a fresh one, as a flush would leave), and getting
- * one of {@link #ROWS} partitions by key. Updates and keys are built before the loop so the
- * figure is the memtable's own cost.
+ * one of {@link #ROWS} partitions by key ({@code get}: the partition only; {@code getRow}: its
+ * row too, as a read consumes it, cells and values), and overwriting a row already there
+ * ({@code overwrite}: Redis's read-modify-writes, CQL updates). Updates and keys are built
+ * before the loop so the figure is the memtable's own cost.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -71,5 +77,32 @@ public class MemtableBenchmark {
     }
     // a stride through the keys, so successive gets do not share cache lines
     return full.get(keys[(int) ((i * 7919L) % ROWS)]);
+  }
+
+  @Benchmark
+  public long getRow() {
+    int i = next++;
+    if (i >= ROWS) {
+      next = 1;
+      i = 0;
+    }
+    long sum = 0;
+    for (Iterator<Row> it = full.get(keys[(int) ((i * 7919L) % ROWS)]).rows(Bytes.EMPTY); it.hasNext(); ) {
+      for (Cell c : it.next().cells()) {
+        sum += c.timestamp() + c.value()[0];
+      }
+    }
+    return sum;
+  }
+
+  @Benchmark
+  public long overwrite() {
+    int i = next++;
+    if (i >= ROWS) {
+      next = 1;
+      i = 0;
+    }
+    int k = (int) ((i * 7919L) % ROWS);
+    return full.apply(keys[k], updates[k]);
   }
 }

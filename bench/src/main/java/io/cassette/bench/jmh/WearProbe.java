@@ -18,7 +18,10 @@ import java.util.UUID;
  * Prints the bytes of each writer (commit log, flushes, compactions) per user byte (key plus
  * values) and the process's own {@code write_bytes} from /proc/self/io where it exists.
  *
- * <pre>java -cp ... io.cassette.bench.jmh.WearProbe [rows=300000] [memtableMiB=32]</pre>
+ * <pre>java -cp ... io.cassette.bench.jmh.WearProbe [rows=300000] [memtableMiB=32] [compaction options]</pre>
+ *
+ * Compaction options are the table's map as {@code key=value,...}, e.g.
+ * {@code class=SizeTieredCompactionStrategy,min_threshold=8} (default: Cassandra's STCS defaults).
  */
 public final class WearProbe {
   private WearProbe() {}
@@ -26,6 +29,13 @@ public final class WearProbe {
   public static void main(String[] args) throws IOException {
     int rows = args.length > 0 ? Integer.parseInt(args[0]) : 300_000;
     long memtableBytes = (args.length > 1 ? Long.parseLong(args[1]) : 32) << 20;
+    java.util.Map<String, String> compaction = new java.util.HashMap<>(java.util.Map.of("class", "SizeTieredCompactionStrategy"));
+    if (args.length > 2) {
+      for (String option : args[2].split(",")) {
+        String[] kv = option.split("=", 2);
+        compaction.put(kv[0], kv[1]);
+      }
+    }
     Path dir = Files.createTempDirectory("cassette-wear");
     EngineOptions d = EngineOptions.defaults(dir);
     EngineOptions options = new EngineOptions(d.dataDirectory(), d.commitLogDirectory(), d.commitLogSync(),
@@ -34,8 +44,9 @@ public final class WearProbe {
     long userBytes = (long) rows * (10 + StressRows.COLUMNS * StressRows.VALUE_BYTES);
     long ioBefore = procWriteBytes();
     try (Engine engine = Engine.open(options)) {
-      Table table = engine.createTable(TableSpec.withDefaults(StressRows.KEYSPACE, StressRows.TABLE,
-          UUID.nameUUIDFromBytes("wear".getBytes())));
+      TableSpec d0 = TableSpec.withDefaults(StressRows.KEYSPACE, StressRows.TABLE, UUID.nameUUIDFromBytes("wear".getBytes()));
+      Table table = engine.createTable(new TableSpec(d0.keyspace(), d0.name(), d0.id(), d0.compression(), compaction,
+          d0.gcGraceSeconds(), d0.bloomFilterFpChance(), d0.defaultTimeToLive()));
       long t0 = System.nanoTime();
       for (int i = 0; i < rows; i++) {
         table.apply(StressRows.update(i, 1_700_000_000_000_000L + i));
@@ -49,6 +60,7 @@ public final class WearProbe {
       long sstableBytes = sizeOf(options.dataDirectory());
       System.out.printf("rows %d, user bytes %d (%d B a row), memtable budget %d MiB, %.1f s%n", rows, userBytes,
           userBytes / rows, memtableBytes >> 20, (System.nanoTime() - t0) / 1e9);
+      System.out.printf("compaction %s%n", compaction);
       System.out.printf("flushes %d, compactions %d (before the major one: %d)%n", m.flushes(), m.compactions(),
           loaded.compactions());
       System.out.printf("commit log        %6.2f bytes/user byte (%d B a row)%n", (double) m.commitLogBytes() / userBytes,

@@ -23,22 +23,24 @@ public final class Memtable {
    * switch the memtable out only after writes in flight return (the engine's switch lock).
    */
   private final ConcurrentHashMap<DecoratedKey, MemtablePartition> byKey = new ConcurrentHashMap<>();
+  /** Column names, numbered, for the packed rows of every partition here. */
+  private final ColumnDictionary columns = new ColumnDictionary();
   private final AtomicLong liveBytes = new AtomicLong();
   private final AtomicLong minTimestamp = new AtomicLong(Long.MAX_VALUE);
 
-  /** Applies one partition update; returns the estimated heap bytes it added. */
+  /** Applies one partition update; returns the heap bytes it added (negative: freed, as when a row's merge packs smaller). */
   public long apply(DecoratedKey key, PartitionUpdate update) {
     MemtablePartition p = byKey.get(key);
     long added = 0;
     if (p == null) {
       // A fresh partition is cheap (no row map until it has two rows), so building one
       // speculatively costs little.
-      MemtablePartition fresh = new MemtablePartition(key);
+      MemtablePartition fresh = new MemtablePartition(key, columns);
       p = byKey.putIfAbsent(key, fresh);
       if (p == null) {
         p = fresh;
         partitions.put(key, fresh);
-        added += MemtablePartition.PARTITION_OVERHEAD + key.key().length;
+        added += MemtablePartition.PARTITION_OVERHEAD + PackedRow.arrayBytes(key.key().length);
       }
     }
     long[] min = {Long.MAX_VALUE};
@@ -63,7 +65,7 @@ public final class Memtable {
     return partitions.isEmpty();
   }
 
-  /** Estimated heap bytes held. */
+  /** Heap bytes held (see MemtablePartition's constants for what is counted). */
   public long liveBytes() {
     return liveBytes.get();
   }

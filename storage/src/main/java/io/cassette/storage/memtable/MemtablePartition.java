@@ -16,44 +16,60 @@ import java.util.List;
 import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
- * One partition in a memtable: rows by clustering plus partition-level deletions.
+ * One partition in a memtable: rows by clustering plus partition-level deletions. Rows are
+ * held packed ({@link PackedRow}: one byte array each) and decoded when read.
  * Writers serialize on the partition (an update is applied atomically with respect to other
  * writers); readers never lock and see each row either before or after a write.
  */
 public final class MemtablePartition implements PartitionSource {
   /**
-   * Rough heap cost of a partition entry, a row and a cell beyond their byte arrays
-   * (compressed oops): skip-list node and index share, hash-map node and table slot (40),
-   * DecoratedKey, this object and the key array header; Row, its cell list and clustering
-   * array header; Cell and its value array header. Too high and memtables flush small files that compaction rewrites (flash wear);
-   * too low and the heap budget is overrun.
+   * Heap bytes beyond the key array of a partition entry, on a 64-bit JVM with compressed
+   * oops and class pointers (every heap under 32 GB; 8-byte alignment): skip-list node (24)
+   * and its index nodes (24 each, half a node per entry on average), hash-map node (32) and
+   * table slots (4 each, two per entry on average: tables double at 3/4 full),
+   * DecoratedKey (24) and this object (40). The figure the memtable budget counts: too high
+   * and memtables flush small files that compaction rewrites (flash wear); too low and the
+   * heap budget is overrun. bench's MemtableHeapProbe checks it against the measured heap.
    */
-  static final int PARTITION_OVERHEAD = 152;
-  static final int ROW_OVERHEAD = 80;
-  static final int CELL_OVERHEAD = 64;
+  static final int PARTITION_OVERHEAD = 24 + 12 + 32 + 8 + 24 + 40;
+  /** A row's entry in a partition's row map: skip-list node and its share of index nodes. */
+  static final int ROW_ENTRY = 24 + 12;
+  /** A partition's row map: the ConcurrentSkipListMap, its head node and index, its LongAdder. */
+  static final int ROW_MAP = 40 + 24 + 24 + 32;
+  /** A partition deletion: its DeletionTime. */
+  static final int DELETION = 32;
+  /** A range tombstone beyond its bounds' arrays: RangeTombstone, Slice, DeletionTime, list slot. */
+  static final int RANGE_TOMBSTONE = 24 + 24 + 32 + 4;
 
   private final DecoratedKey key;
+  /** The memtable's column names, which packed rows refer to by number. */
+  private final ColumnDictionary columns;
   private volatile DeletionTime partitionDeletion = DeletionTime.LIVE;
   private volatile List<RangeTombstone> rangeTombstones = List.of();
   /**
    * Most partitions (key-value tables, Redis strings) hold one row: it lives here until a
-   * second clustering arrives, sparing a skip list per partition.
+   * second clustering arrives, sparing a skip list per partition. Its clustering is written
+   * once, before the first volatile write of singleRow, and never changes.
    */
-  private volatile Row singleRow;
+  private byte[] singleClustering;
+  private volatile byte[] singleRow;
   /** Null until the partition has two clusterings; then holds every row (singleRow is stale). */
-  private volatile ConcurrentSkipListMap<byte[], Row> rows;
+  private volatile ConcurrentSkipListMap<byte[], byte[]> rows;
 
-  MemtablePartition(DecoratedKey key) {
+  MemtablePartition(DecoratedKey key, ColumnDictionary columns) {
     this.key = key;
+    this.columns = columns;
   }
 
-  /** Applies the update; returns the estimated heap bytes it added and the smallest timestamp in it. */
+  /** Applies the update; returns the heap bytes it added (negative if it freed some) and the smallest timestamp in it. */
   synchronized long apply(PartitionUpdate update, long[] minTimestamp) {
-    long added = 0;
+    long[] added = {0};
     if (!update.partitionDeletion().isLive()) {
+      if (partitionDeletion.isLive()) {
+        added[0] += DELETION;
+      }
       partitionDeletion = Reconcile.deletion(partitionDeletion, update.partitionDeletion());
       minTimestamp[0] = Math.min(minTimestamp[0], update.partitionDeletion().markedForDeleteAt());
-      added += 32;
       if (!rangeTombstones.isEmpty()) {
         rangeTombstones = withoutShadowed(rangeTombstones, List.of());
       }
@@ -61,15 +77,15 @@ public final class MemtablePartition implements PartitionSource {
     if (!update.rangeTombstones().isEmpty()) {
       for (RangeTombstone rt : update.rangeTombstones()) {
         minTimestamp[0] = Math.min(minTimestamp[0], rt.deletion().markedForDeleteAt());
-        added += 64 + rt.slice().start().length + rt.slice().end().length;
+        added[0] += RANGE_TOMBSTONE + PackedRow.arrayBytes(rt.slice().start().length)
+            + PackedRow.arrayBytes(rt.slice().end().length);
       }
       rangeTombstones = withoutShadowed(rangeTombstones, update.rangeTombstones());
     }
     for (Row row : update.rows()) {
       List<Cell> cells = Reconcile.sortCells(row.cells());
       Row sorted = cells == row.cells() ? row : new Row(row.clustering(), row.liveness(), row.deletion(), cells);
-      putRow(sorted);
-      added += ROW_OVERHEAD + row.clustering().length;
+      putRow(sorted, added);
       if (!row.liveness().isEmpty()) {
         minTimestamp[0] = Math.min(minTimestamp[0], row.liveness().timestamp());
       }
@@ -77,12 +93,10 @@ public final class MemtablePartition implements PartitionSource {
         minTimestamp[0] = Math.min(minTimestamp[0], row.deletion().markedForDeleteAt());
       }
       for (Cell c : cells) {
-        added += CELL_OVERHEAD + c.column().length() + (c.value() == null ? 0 : c.value().length)
-            + (c.path() == null ? 0 : c.path().length + 16);
         minTimestamp[0] = Math.min(minTimestamp[0], c.timestamp());
       }
     }
-    return added;
+    return added[0];
   }
 
   /**
@@ -121,24 +135,66 @@ public final class MemtablePartition implements PartitionSource {
         && Bytes.compare(a.start(), b.start()) == 0 && Bytes.compare(a.end(), b.end()) == 0;
   }
 
-  /** Requires: this partition's monitor held. */
-  private void putRow(Row row) {
-    ConcurrentSkipListMap<byte[], Row> map = rows;
+  /** Requires: this partition's monitor held. Adds the heap bytes it changed to {@code added[0]}. */
+  private void putRow(Row row, long[] added) {
+    byte[] clustering = row.clustering().length == 0 ? Bytes.EMPTY : row.clustering();
+    ConcurrentSkipListMap<byte[], byte[]> map = rows;
     if (map != null) {
-      map.merge(row.clustering(), row, Reconcile::row);
+      byte[] old = map.get(clustering);
+      if (old == null) {
+        byte[] packed = PackedRow.encode(row, columns, added);
+        map.put(clustering, packed);
+        added[0] += ROW_ENTRY + clusteringBytes(clustering) + PackedRow.arrayBytes(packed.length);
+      } else {
+        byte[] packed = PackedRow.encode(Reconcile.row(PackedRow.decode(clustering, old, columns), row), columns, added);
+        map.put(clustering, packed); // keeps the entry's key
+        added[0] += PackedRow.arrayBytes(packed.length) - PackedRow.arrayBytes(old.length);
+      }
       return;
     }
-    Row single = singleRow;
+    byte[] single = singleRow;
     if (single == null) {
-      singleRow = row;
-    } else if (Bytes.compare(single.clustering(), row.clustering()) == 0) {
-      singleRow = Reconcile.row(single, row);
+      byte[] packed = PackedRow.encode(row, columns, added);
+      singleClustering = clustering;
+      singleRow = packed; // publishes singleClustering with it
+      added[0] += clusteringBytes(clustering) + PackedRow.arrayBytes(packed.length);
+    } else if (Bytes.compare(singleClustering, clustering) == 0) {
+      byte[] packed = PackedRow.encode(Reconcile.row(PackedRow.decode(singleClustering, single, columns), row), columns, added);
+      singleRow = packed;
+      added[0] += PackedRow.arrayBytes(packed.length) - PackedRow.arrayBytes(single.length);
     } else {
+      byte[] packed = PackedRow.encode(row, columns, added);
       map = new ConcurrentSkipListMap<>(Bytes::compare);
-      map.put(single.clustering(), single);
-      map.put(row.clustering(), row);
+      map.put(singleClustering, single);
+      map.put(clustering, packed);
       rows = map; // published complete; readers that saw null still read singleRow
+      added[0] += ROW_MAP + 2 * ROW_ENTRY + clusteringBytes(clustering) + PackedRow.arrayBytes(packed.length);
     }
+  }
+
+  /** The empty clustering is the shared {@link Bytes#EMPTY}: it costs nothing. */
+  private static long clusteringBytes(byte[] clustering) {
+    return clustering.length == 0 ? 0 : PackedRow.arrayBytes(clustering.length);
+  }
+
+  private Row decode(byte[] clustering, byte[] packed) {
+    return PackedRow.decode(clustering, packed, columns);
+  }
+
+  /** The decoded rows of map entries, lazily. */
+  private Iterator<Row> decoding(Iterator<java.util.Map.Entry<byte[], byte[]>> entries) {
+    return new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return entries.hasNext();
+      }
+
+      @Override
+      public Row next() {
+        java.util.Map.Entry<byte[], byte[]> e = entries.next();
+        return decode(e.getKey(), e.getValue());
+      }
+    };
   }
 
   @Override
@@ -158,20 +214,20 @@ public final class MemtablePartition implements PartitionSource {
 
   @Override
   public Iterator<Row> rows(byte[] from) {
-    ConcurrentSkipListMap<byte[], Row> rows = this.rows;
+    ConcurrentSkipListMap<byte[], byte[]> rows = this.rows;
     if (rows == null) {
-      Row single = singleRow;
-      if (single == null || (single.clustering().length > 0 && Bytes.compare(single.clustering(), from) < 0)) {
+      byte[] packed = singleRow;
+      if (packed == null || (singleClustering.length > 0 && Bytes.compare(singleClustering, from) < 0)) {
         return Collections.emptyIterator();
       }
-      return List.of(single).iterator();
+      return List.of(decode(singleClustering, packed)).iterator();
     }
     if (from.length == 0) {
-      return rows.values().iterator();
+      return decoding(rows.entrySet().iterator());
     }
-    Row staticRow = rows.get(Bytes.EMPTY);
-    Iterator<Row> tail = rows.tailMap(from, true).values().iterator();
-    if (staticRow == null) {
+    byte[] staticPacked = rows.get(Bytes.EMPTY);
+    Iterator<Row> tail = decoding(rows.tailMap(from, true).entrySet().iterator());
+    if (staticPacked == null) {
       return tail;
     }
     return new Iterator<>() {
@@ -186,7 +242,7 @@ public final class MemtablePartition implements PartitionSource {
       public Row next() {
         if (!staticDone) {
           staticDone = true;
-          return staticRow;
+          return decode(Bytes.EMPTY, staticPacked);
         }
         return tail.next();
       }
@@ -196,20 +252,20 @@ public final class MemtablePartition implements PartitionSource {
   @Override
   public Iterator<Row> rowsDescending(io.cassette.storage.Slice slice) {
     byte[] upper = PartitionSource.upperBound(slice);
-    ConcurrentSkipListMap<byte[], Row> rows = this.rows;
+    ConcurrentSkipListMap<byte[], byte[]> rows = this.rows;
     if (rows == null) {
-      Row single = singleRow;
-      if (single == null || (upper != null && Bytes.compare(single.clustering(), upper) >= 0)) {
+      byte[] packed = singleRow;
+      if (packed == null || (upper != null && Bytes.compare(singleClustering, upper) >= 0)) {
         return Collections.emptyIterator();
       }
-      return List.of(single).iterator();
+      return List.of(decode(singleClustering, packed)).iterator();
     }
     var head = upper == null ? rows : rows.headMap(upper, false);
-    return head.descendingMap().values().iterator();
+    return decoding(head.descendingMap().entrySet().iterator());
   }
 
   public int rowCount() {
-    ConcurrentSkipListMap<byte[], Row> map = rows;
+    ConcurrentSkipListMap<byte[], byte[]> map = rows;
     return map != null ? map.size() : singleRow == null ? 0 : 1;
   }
 }

@@ -1,0 +1,53 @@
+package io.cassette.storage.memtable;
+
+import java.util.Arrays;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The column names of one memtable, numbered in the order they were first written, so a
+ * packed row ({@link PackedRow}) holds a one- or two-byte number instead of a name and a
+ * decoded cell shares the one {@code String} per name.
+ *
+ * <p>Thread-safety: {@link #id} may be called by many writers; {@link #name} by any reader.
+ * A name is in {@link #names} (published by a volatile write) before {@link #id} returns its
+ * number, so a reader that saw a row (itself published after it was encoded) sees the name.
+ */
+final class ColumnDictionary {
+  /** Heap bytes a new name costs here: its array slot, map node, boxed id (the String is the schema's). */
+  static final int BYTES_PER_NAME = 4 + 32 + 16;
+
+  private final ConcurrentHashMap<String, Integer> ids = new ConcurrentHashMap<>();
+  /** Index = id. Replaced, never changed in place, once a slot is visible. */
+  private volatile String[] names = new String[0];
+
+  /** The number of {@code column}; adds it when new ({@code added[0]} grows by its heap bytes). */
+  int id(String column, long[] added) {
+    String[] n = names;
+    // Identity first: front doors pass the schema's own String, and a table has few columns.
+    for (int i = 0, max = Math.min(n.length, 16); i < max; i++) {
+      if (n[i] == column) {
+        return i;
+      }
+    }
+    Integer id = ids.get(column);
+    if (id != null) {
+      return id;
+    }
+    synchronized (this) {
+      id = ids.get(column);
+      if (id != null) {
+        return id;
+      }
+      String[] grown = Arrays.copyOf(names, names.length + 1);
+      grown[grown.length - 1] = column;
+      names = grown; // before the id is visible in the map or in any row
+      ids.put(column, grown.length - 1);
+      added[0] += BYTES_PER_NAME;
+      return grown.length - 1;
+    }
+  }
+
+  String name(int id) {
+    return names[id];
+  }
+}

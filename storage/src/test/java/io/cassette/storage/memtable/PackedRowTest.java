@@ -1,0 +1,105 @@
+package io.cassette.storage.memtable;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.cassette.storage.Bytes;
+import io.cassette.storage.Cell;
+import io.cassette.storage.DecoratedKey;
+import io.cassette.storage.DeletionTime;
+import io.cassette.storage.LivenessInfo;
+import io.cassette.storage.PartitionUpdate;
+import io.cassette.storage.Row;
+import io.cassette.storage.partition.Reconcile;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** Packed memtable rows decode to the rows written, and a memtable answers as the Row objects it replaced did. */
+class PackedRowTest {
+  private static final String[] COLUMNS = {"a", "b", "c", "v", "map", "x".repeat(300)};
+
+  @Test
+  void everyKindOfRowRoundTrips() {
+    Random r = new Random(42);
+    ColumnDictionary columns = new ColumnDictionary();
+    for (int i = 0; i < 1_000; i++) {
+      Row row = randomRow(r, bytes(r, r.nextInt(4)));
+      byte[] packed = PackedRow.encode(row, columns, new long[1]);
+      assertEquals(text(row), text(PackedRow.decode(row.clustering(), packed, columns)), "row " + i);
+    }
+  }
+
+  @Test
+  void memtableKeepsReconciledRowsInClusteringOrder() {
+    Random r = new Random(7);
+    Memtable m = new Memtable();
+    byte[] key = {1, 2, 3};
+    DecoratedKey dk = DecoratedKey.of(key);
+    java.util.TreeMap<byte[], Row> model = new java.util.TreeMap<>(Bytes::compare);
+    long counted = 0;
+    for (int i = 0; i < 400; i++) {
+      // few clusterings, so rows merge often; the first ones stay single-row for a while
+      Row row = randomRow(r, i < 20 ? Bytes.EMPTY : new byte[] {(byte) r.nextInt(12)});
+      counted += m.apply(dk, PartitionUpdate.builder("ks", "t", key).row(row).build());
+      model.merge(row.clustering(), sorted(row), Reconcile::row);
+      List<List<Object>> expected = new ArrayList<>();
+      model.values().forEach(x -> expected.add(text(x)));
+      List<List<Object>> actual = new ArrayList<>();
+      for (Iterator<Row> it = m.get(dk).rows(Bytes.EMPTY); it.hasNext(); ) {
+        actual.add(text(it.next()));
+      }
+      assertEquals(expected, actual, "after write " + i);
+    }
+    assertEquals(counted, m.liveBytes());
+    assertTrue(m.liveBytes() > 0);
+  }
+
+  /** Row's equals compares clustering arrays by reference; this compares them by content. */
+  private static List<Object> text(Row row) {
+    return List.of(Bytes.hex(row.clustering()), row.liveness(), row.deletion(), row.cells());
+  }
+
+  private static Row sorted(Row row) {
+    return new Row(row.clustering(), row.liveness(), row.deletion(), Reconcile.sortCells(row.cells()));
+  }
+
+  private static Row randomRow(Random r, byte[] clustering) {
+    long ts = 1_700_000_000_000_000L + r.nextInt(1000);
+    LivenessInfo liveness = switch (r.nextInt(3)) {
+      case 0 -> LivenessInfo.EMPTY;
+      case 1 -> new LivenessInfo(ts, 0, Long.MAX_VALUE);
+      default -> LivenessInfo.expiring(ts, 1 + r.nextInt(100_000), 1_700_000_000L);
+    };
+    DeletionTime deletion = r.nextInt(5) == 0 ? new DeletionTime(ts - 1, 1_700_000_000L) : DeletionTime.LIVE;
+    List<Cell> cells = new ArrayList<>();
+    for (String column : COLUMNS) {
+      int kind = r.nextInt(6);
+      if (kind == 0) {
+        continue;
+      }
+      long cts = r.nextBoolean() ? ts : ts + r.nextInt(50);
+      Cell c = switch (kind) {
+        case 1 -> Cell.tombstone(column, cts, 1_700_000_000L);
+        case 2 -> Cell.expiring(column, bytes(r, r.nextInt(200)), cts, 1 + r.nextInt(1 << 20), 1_700_000_000L);
+        default -> Cell.live(column, bytes(r, r.nextInt(r.nextInt(50) == 0 ? 70_000 : 40)), cts);
+      };
+      if (column.equals("map")) {
+        for (int e = 0; e < 3; e++) {
+          cells.add(c.withPath(bytes(r, 1 + r.nextInt(300))));
+        }
+      } else {
+        cells.add(c);
+      }
+    }
+    return new Row(clustering, liveness, deletion, Reconcile.sortCells(cells));
+  }
+
+  private static byte[] bytes(Random r, int length) {
+    byte[] b = new byte[length];
+    r.nextBytes(b);
+    return b;
+  }
+}
