@@ -63,7 +63,15 @@ public final class Memtable {
     return partitions.isEmpty();
   }
 
-  /** Estimated heap bytes held. */
+  /**
+   * Counts {@code bytes} of heap held for this memtable's rows elsewhere (its storage-attached
+   * index postings), so they are in {@link #liveBytes} and the memtable budget.
+   */
+  public void addIndexBytes(long bytes) {
+    liveBytes.addAndGet(bytes);
+  }
+
+  /** Estimated heap bytes held (rows, and the index postings of them). */
   public long liveBytes() {
     return liveBytes.get();
   }
