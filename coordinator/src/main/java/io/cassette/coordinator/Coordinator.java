@@ -61,6 +61,23 @@ public interface Coordinator {
     return Optional.empty();
   }
 
+  /**
+   * This node's storage table, holding every partition (one node) or this node's share (ring):
+   * for what storage keeps beside the data, such as the definitions of storage-attached
+   * indexes. Not for answering queries (see {@link #localTable}).
+   */
+  default Optional<Table> storedTable(String keyspace, String name) {
+    return localTable(keyspace, name);
+  }
+
+  /**
+   * Whether {@link #indexScan} asks each range's replicas (the ring) rather than this node's
+   * storage, so a front door that reads its local indexes itself knows to send the query out.
+   */
+  default boolean indexScansOnReplicas() {
+    return false;
+  }
+
   // ------------------------------------------------------------------ data
 
   /** One partition, filtered by {@code query}; an empty view when nothing is live. */
@@ -90,6 +107,21 @@ public interface Coordinator {
    */
   Table.CloseableIterator<PartitionView> scan(String keyspace, String table, KeyRange range,
                                               ReadQuery query, Request request);
+
+  /**
+   * A range read with an index query (Cassandra 5.0's SAI range read): the live partitions of
+   * {@code range} in token order that hold rows the replicas' storage-attached indexes find,
+   * each filtered by {@code query} narrowed to those rows; for a nearest-neighbour query each
+   * replica's top {@code index.limit()} rows of its range. Candidates: the caller re-checks
+   * every row (and re-ranks ANN rows). Pages as {@link #scan}; the iterator must be closed.
+   * This default answers from this node's storage when it holds the table.
+   */
+  default Table.CloseableIterator<PartitionView> indexScan(String keyspace, String table, KeyRange range,
+                                                           ReadQuery query, io.cassette.storage.index.IndexQuery index,
+                                                           Request request) {
+    Table t = localTable(keyspace, table).orElseThrow(() -> new CoordinatorException.UnknownTable(keyspace, table));
+    return io.cassette.storage.index.IndexedScan.live(t, range, query, index);
+  }
 
   /** Applies a mutation: each partition atomically, and on one node all of it as one record. */
   void write(Mutation mutation, Request request);

@@ -159,8 +159,13 @@ final class LocalTable implements Table, CompactableTable {
   long applyToMemtable(DecoratedKey key, PartitionUpdate update) {
     Memtable m = view.get().active();
     long added = m.apply(key, update);
-    indexes.indexWrite(m, key, update);
-    return added;
+    // the memtable's index postings live as long as it does: counted in its bytes (and so in
+    // the memtable budget), released with it when it is flushed
+    long indexed = indexes.indexWrite(m, key, update);
+    if (indexed > 0) {
+      m.addIndexBytes(indexed);
+    }
+    return added + indexed;
   }
 
   void recordWrite(long micros) {

@@ -136,6 +136,25 @@ public final class LocalCoordinator implements Coordinator {
   }
 
   @Override
+  public Table.CloseableIterator<PartitionView> indexScan(String keyspace, String table, KeyRange range,
+                                                          ReadQuery query, io.cassette.storage.index.IndexQuery index,
+                                                          Request request) {
+    checkRead(request.consistency());
+    check(keyspace, request.consistency());
+    return io.cassette.storage.index.IndexedScan.live(local(keyspace, table), range, query, index);
+  }
+
+  /** As {@link #indexScan}, with tombstones: a replica's page of an index read several replicas answer. */
+  public Table.CloseableIterator<PartitionUpdate> indexScanUnfiltered(String keyspace, String table, KeyRange range,
+                                                                      ReadQuery query,
+                                                                      io.cassette.storage.index.IndexQuery index,
+                                                                      Request request) {
+    checkRead(request.consistency());
+    check(keyspace, request.consistency());
+    return io.cassette.storage.index.IndexedScan.unfiltered(local(keyspace, table), range, query, index);
+  }
+
+  @Override
   public Table.CloseableIterator<PartitionView> scan(String keyspace, String table, KeyRange range,
                                                      ReadQuery query, Request request) {
     checkRead(request.consistency());

@@ -120,8 +120,9 @@ final class ReplicaHandlers {
     int max = Math.max(1, r.maxPartitions());
     int maxBytes = Math.min(Math.max(1, r.maxBytes()), MAX_PAGE_BYTES);
     if (r.unfiltered()) {
-      try (Table.CloseableIterator<PartitionUpdate> it =
-               local.scanUnfiltered(r.keyspace(), r.table(), r.range(), r.query(), ONE)) {
+      try (Table.CloseableIterator<PartitionUpdate> it = r.index() != null
+               ? local.indexScanUnfiltered(r.keyspace(), r.table(), r.range(), r.query(), r.index(), ONE)
+               : local.scanUnfiltered(r.keyspace(), r.table(), r.range(), r.query(), ONE)) {
         while (it.hasNext()) {
           if (page.count() >= max || page.bytes() >= maxBytes) {
             return page.finish(false);
@@ -131,7 +132,9 @@ final class ReplicaHandlers {
       }
       return page.finish(true);
     }
-    try (Table.CloseableIterator<PartitionView> it = local.scan(r.keyspace(), r.table(), r.range(), r.query(), ONE)) {
+    try (Table.CloseableIterator<PartitionView> it = r.index() != null
+             ? local.indexScan(r.keyspace(), r.table(), r.range(), r.query(), r.index(), ONE)
+             : local.scan(r.keyspace(), r.table(), r.range(), r.query(), ONE)) {
       while (it.hasNext()) {
         if (page.count() >= max || page.bytes() >= maxBytes) {
           return page.finish(false);

@@ -8,6 +8,8 @@ import io.cassette.storage.ReadQuery;
 import io.cassette.storage.Row;
 import io.cassette.storage.Slice;
 import io.cassette.storage.StorageException;
+import io.cassette.storage.index.IndexExpression;
+import io.cassette.storage.index.IndexQuery;
 import io.cassette.storage.io.ByteArrayReader;
 import io.cassette.storage.io.ByteArrayWriter;
 import io.cassette.storage.io.DataReader;
@@ -29,7 +31,10 @@ import java.util.List;
  * digest   := v sha256:bytes          (the answer to a digest read)
  * unfiltered := v update-body         (the answer to an unfiltered data read: the partition with
  *                                      its tombstones, in PartitionSerializer's update layout)
- * range    := v ks:str table:str keyRange query maxPartitions:varint maxBytes:varint [flags:u8 (1 unfiltered)]
+ * range    := v ks:str table:str keyRange query maxPartitions:varint maxBytes:varint
+ *             [flags:u8 (1 unfiltered, 2 index) [index]]
+ * index    := 0 count:varint (name:str flags:u8 (1 lower, 2 lower incl, 4 upper, 8 upper incl) [lower:bytes] [upper:bytes])*
+ *           | 1 name:str dims:varint f32* k:varint      (ANN: the replica's k nearest in the range)
  * mutation := v count:varint update*            update := ks:str table:str key:bytes flags:u8
  *                                                  [deletion] [rtCount rt*] rowCount row*
  * truncate := v ks:str table:str
@@ -63,9 +68,14 @@ final class RingCodec {
 
   /** {@code unfiltered}: answer with the partitions and their tombstones ({@link #unfilteredPage}). */
   record RangeRequest(String keyspace, String table, KeyRange range, ReadQuery query, int maxPartitions,
-                      int maxBytes, boolean unfiltered) {
+                      int maxBytes, boolean unfiltered, IndexQuery index) {
     RangeRequest(String keyspace, String table, KeyRange range, ReadQuery query, int maxPartitions, int maxBytes) {
-      this(keyspace, table, range, query, maxPartitions, maxBytes, false);
+      this(keyspace, table, range, query, maxPartitions, maxBytes, false, null);
+    }
+
+    RangeRequest(String keyspace, String table, KeyRange range, ReadQuery query, int maxPartitions, int maxBytes,
+                 boolean unfiltered) {
+      this(keyspace, table, range, query, maxPartitions, maxBytes, unfiltered, null);
     }
   }
 
@@ -131,8 +141,12 @@ final class RingCodec {
     writeQuery(out, r.query());
     out.writeVarInt(r.maxPartitions());
     out.writeVarInt(r.maxBytes());
-    if (r.unfiltered()) {
-      out.writeByte(1); // optional trailing flags: absent means live partitions
+    if (r.unfiltered() || r.index() != null) {
+      // optional trailing flags: absent means live partitions of a plain scan
+      out.writeByte((r.unfiltered() ? 1 : 0) | (r.index() != null ? 2 : 0));
+    }
+    if (r.index() != null) {
+      writeIndex(out, r.index());
     }
     return out.toByteArray();
   }
@@ -151,8 +165,9 @@ final class RingCodec {
     ReadQuery q = readQuery(in);
     int maxPartitions = in.readVarInt();
     int maxBytes = in.readVarInt();
-    boolean unfiltered = ((ByteArrayReader) in).remaining() > 0 && (in.readByte() & 1) != 0;
-    return new RangeRequest(ks, table, range, q, maxPartitions, maxBytes, unfiltered);
+    int trailing = ((ByteArrayReader) in).remaining() > 0 ? in.readByte() : 0;
+    IndexQuery index = (trailing & 2) != 0 ? readIndex(in) : null;
+    return new RangeRequest(ks, table, range, q, maxPartitions, maxBytes, (trailing & 1) != 0, index);
   }
 
   static byte[] mutation(List<PartitionUpdate> updates) {
@@ -325,6 +340,60 @@ final class RingCodec {
     }
     return n;
   }
+
+  private static void writeIndex(DataWriter out, IndexQuery q) {
+    if (q.isNearest()) {
+      out.writeByte(1);
+      out.writeString(q.annIndex());
+      out.writeVarInt(q.vector().length);
+      for (float f : q.vector()) {
+        out.writeInt(Float.floatToRawIntBits(f));
+      }
+      out.writeVarInt(q.limit());
+      return;
+    }
+    out.writeByte(0);
+    out.writeVarInt(q.expressions().size());
+    for (IndexExpression e : q.expressions()) {
+      out.writeString(e.index());
+      out.writeByte((e.lower() != null ? 1 : 0) | (e.lowerInclusive() ? 2 : 0) | (e.upper() != null ? 4 : 0)
+          | (e.upperInclusive() ? 8 : 0));
+      if (e.lower() != null) {
+        out.writeLengthPrefixed(e.lower());
+      }
+      if (e.upper() != null) {
+        out.writeLengthPrefixed(e.upper());
+      }
+    }
+  }
+
+  private static IndexQuery readIndex(DataReader in) {
+    if (in.readByte() == 1) {
+      String name = in.readString();
+      int n = in.readVarInt();
+      if (n < 0 || n > MAX_VECTOR_DIMENSIONS) {
+        throw new IllegalArgumentException("vector of " + n + " dimensions (expected: <= " + MAX_VECTOR_DIMENSIONS + ")");
+      }
+      float[] v = new float[n];
+      for (int i = 0; i < n; i++) {
+        v[i] = Float.intBitsToFloat(in.readInt());
+      }
+      return IndexQuery.nearest(name, v, in.readVarInt());
+    }
+    int n = in.readVarInt();
+    List<IndexExpression> expressions = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      String name = in.readString();
+      int f = in.readByte();
+      byte[] lower = (f & 1) != 0 ? VersionedPayload.bytes(in) : null;
+      byte[] upper = (f & 4) != 0 ? VersionedPayload.bytes(in) : null;
+      expressions.add(new IndexExpression(name, lower, (f & 2) != 0, upper, (f & 8) != 0));
+    }
+    return IndexQuery.terms(expressions);
+  }
+
+  /** Cassandra's bound on a vector's dimensions (8192 * 2: larger ones are refused at CREATE). */
+  static final int MAX_VECTOR_DIMENSIONS = 1 << 14;
 
   private static void writeQuery(DataWriter out, ReadQuery q) {
     out.writeVarInt(q.slices().size());

@@ -30,6 +30,7 @@ import io.cassette.storage.PartitionUpdate;
 import io.cassette.storage.PartitionView;
 import io.cassette.storage.ReadQuery;
 import io.cassette.storage.Table;
+import io.cassette.storage.index.IndexQuery;
 import io.cassette.storage.TableSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -237,10 +238,36 @@ public final class RingCoordinator implements Coordinator {
   }
 
   @Override
+  public Optional<Table> storedTable(String keyspace, String name) {
+    return local.localTable(keyspace, name);
+  }
+
+  @Override
+  public boolean indexScansOnReplicas() {
+    return true;
+  }
+
+  @Override
   public Table.CloseableIterator<PartitionView> scan(String keyspace, String table, KeyRange range,
                                                      ReadQuery query, Request request) {
+    return scan(keyspace, table, range, query, null, request);
+  }
+
+  /**
+   * An index query goes where a scan would, range by range, to the replicas the level needs;
+   * each answers from its own storage-attached indexes ({@link ReplicaHandlers#page}).
+   */
+  @Override
+  public Table.CloseableIterator<PartitionView> indexScan(String keyspace, String table, KeyRange range,
+                                                          ReadQuery query, IndexQuery index, Request request) {
+    return scan(keyspace, table, range, query, index, request);
+  }
+
+  private Table.CloseableIterator<PartitionView> scan(String keyspace, String table, KeyRange range,
+                                                      ReadQuery query, IndexQuery index, Request request) {
     if (nodeLocal(keyspace)) {
-      return local.scan(keyspace, table, range, query, request);
+      return index == null ? local.scan(keyspace, table, range, query, request)
+          : local.indexScan(keyspace, table, range, query, index, request);
     }
     ConsistencyLevel cl = request.consistency();
     checkRead(cl);
@@ -252,15 +279,15 @@ public final class RingCoordinator implements Coordinator {
     for (TokenRing.Owned o : RingScan.touched(r, range)) {
       RingScan.append(segments, o.range(), reads.contacts(r, strategy, r.replicas(o.range(), strategy), cl));
     }
-    return new RingScan(this, r.self(), keyspace, table, range, query, request, segments,
+    return new RingScan(this, r.self(), keyspace, table, range, query, index, request, segments,
         readPolicies.apply(keyspace, table).blockingReadRepair());
   }
 
   /** One page of a peer's part of a scan (used by {@link RingScan}). */
   RingCodec.Page fetchPage(Endpoint owner, String keyspace, String table, KeyRange range, ReadQuery query,
-                           int maxPartitions, ConsistencyLevel cl) {
+                           IndexQuery index, int maxPartitions, ConsistencyLevel cl) {
     byte[] answer = call(owner, Verb.RANGE_REQ, RingCodec.range(new RingCodec.RangeRequest(keyspace, table,
-        range, query, maxPartitions, ReplicaHandlers.MAX_PAGE_BYTES)), cl, null);
+        range, query, maxPartitions, ReplicaHandlers.MAX_PAGE_BYTES, false, index)), cl, null);
     return RingCodec.page(answer);
   }
 
@@ -269,9 +296,9 @@ public final class RingCoordinator implements Coordinator {
    * here), unfiltered (with tombstones) so that the pages reconcile as single-partition reads do.
    */
   List<RingCodec.UnfilteredPage> fetchPages(List<Endpoint> contacts, String keyspace, String table, KeyRange range,
-                                  ReadQuery query, int maxPartitions, ConsistencyLevel cl) {
+                                  ReadQuery query, IndexQuery index, int maxPartitions, ConsistencyLevel cl) {
     RingCodec.RangeRequest request = new RingCodec.RangeRequest(keyspace, table, range, query, maxPartitions,
-        ReplicaHandlers.MAX_PAGE_BYTES, true);
+        ReplicaHandlers.MAX_PAGE_BYTES, true, index);
     byte[] payload = RingCodec.range(request);
     Endpoint self = ring.get().self();
     List<CompletableFuture<Message>> sent = new ArrayList<>();
@@ -306,8 +333,9 @@ public final class RingCoordinator implements Coordinator {
 
   /** This node's part of a scan (used by {@link RingScan}). */
   Table.CloseableIterator<PartitionView> localScan(String keyspace, String table, KeyRange range, ReadQuery query,
-                                                   Request request) {
-    return local.scan(keyspace, table, range, query, internal(request));
+                                                   IndexQuery index, Request request) {
+    return index == null ? local.scan(keyspace, table, range, query, internal(request))
+        : local.indexScan(keyspace, table, range, query, index, internal(request));
   }
 
   // ------------------------------------------------------------------ writes

@@ -7,6 +7,7 @@ import io.cassette.storage.PartitionUpdate;
 import io.cassette.storage.PartitionView;
 import io.cassette.storage.ReadQuery;
 import io.cassette.storage.Table;
+import io.cassette.storage.index.IndexQuery;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -48,6 +49,8 @@ final class RingScan implements Table.CloseableIterator<PartitionView> {
   private final String table;
   private final KeyRange range;
   private final ReadQuery query;
+  /** Non-null: a range read with an index query, answered by each replica's indexes. */
+  private final IndexQuery index;
   private final Request request;
   private final List<Segment> segments;
   private final boolean repair;
@@ -61,13 +64,14 @@ final class RingScan implements Table.CloseableIterator<PartitionView> {
   private boolean closed;
 
   RingScan(RingCoordinator coordinator, Endpoint self, String keyspace, String table, KeyRange range,
-           ReadQuery query, Request request, List<Segment> segments, boolean repair) {
+           ReadQuery query, IndexQuery index, Request request, List<Segment> segments, boolean repair) {
     this.coordinator = coordinator;
     this.self = self;
     this.keyspace = keyspace;
     this.table = table;
     this.range = range;
     this.query = query;
+    this.index = index;
     this.request = request;
     this.segments = segments;
     this.repair = repair;
@@ -128,7 +132,7 @@ final class RingScan implements Table.CloseableIterator<PartitionView> {
       Segment s = segments.get(segment);
       KeyRange part = within(s.range());
       if (s.contacts().size() == 1 && s.contacts().get(0).equals(self)) {
-        localPart = coordinator.localScan(keyspace, table, part, query, request);
+        localPart = coordinator.localScan(keyspace, table, part, query, index, request);
       } else {
         remoteAfter = part.after();
         remoteExhausted = false;
@@ -144,7 +148,7 @@ final class RingScan implements Table.CloseableIterator<PartitionView> {
     long end = Math.min(s.range().end(), range.endToken());
     KeyRange part = new KeyRange(remoteAfter, end);
     if (s.contacts().size() == 1) {
-      RingCodec.Page p = coordinator.fetchPage(s.contacts().get(0), keyspace, table, part, query, pageSize,
+      RingCodec.Page p = coordinator.fetchPage(s.contacts().get(0), keyspace, table, part, query, index, pageSize,
           request.consistency());
       page.addAll(p.partitions());
       remoteExhausted = p.exhausted() || p.partitions().isEmpty();
@@ -158,8 +162,8 @@ final class RingScan implements Table.CloseableIterator<PartitionView> {
   }
 
   private void fetchMerged(Segment s, KeyRange part) {
-    List<RingCodec.UnfilteredPage> pages = coordinator.fetchPages(s.contacts(), keyspace, table, part, query, pageSize,
-        request.consistency());
+    List<RingCodec.UnfilteredPage> pages = coordinator.fetchPages(s.contacts(), keyspace, table, part, query, index,
+        pageSize, request.consistency());
     DecoratedKey cutoff = null;
     for (RingCodec.UnfilteredPage p : pages) {
       if (!p.exhausted() && !p.partitions().isEmpty()) {
@@ -199,7 +203,12 @@ final class RingScan implements Table.CloseableIterator<PartitionView> {
         }
       }
       PartitionView live = ReadReconciler.live(present, query);
-      if (shortRead(live, present)) {
+      if (index != null && disagree(present, versions.length)) {
+        // A replica's index found rows another's did not (one may hold a newer value that no
+        // longer matches, or a deletion): the partition is read whole from the replicas and
+        // reconciled, so the newest version is the one the caller re-checks.
+        live = coordinator.read(keyspace, table, e.getKey().key(), query, request);
+      } else if (shortRead(live, present)) {
         // Short-read protection: a replica stopped at the row limit and others' deletions
         // removed some of its rows; the partition is read again, which asks it for more.
         live = coordinator.read(keyspace, table, e.getKey().key(), query, request);
@@ -213,6 +222,32 @@ final class RingScan implements Table.CloseableIterator<PartitionView> {
     }
     remoteExhausted = cutoff == null;
     remoteAfter = cutoff;
+  }
+
+  /** Whether the replicas' index answers for one partition differ: not all answered, or with other rows. */
+  private static boolean disagree(List<PartitionUpdate> present, int asked) {
+    if (present.size() < asked) {
+      return true;
+    }
+    List<byte[]> first = clusterings(present.get(0));
+    for (int i = 1; i < present.size(); i++) {
+      List<byte[]> other = clusterings(present.get(i));
+      if (other.size() != first.size()) {
+        return true;
+      }
+      for (int j = 0; j < first.size(); j++) {
+        if (!java.util.Arrays.equals(first.get(j), other.get(j))) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static List<byte[]> clusterings(PartitionUpdate u) {
+    List<byte[]> out = new ArrayList<>(u.rows().size());
+    u.rows().forEach(r -> out.add(r.clustering()));
+    return out;
   }
 
   /** Whether the merged partition has fewer live rows than the limit while a replica stopped at it. */

@@ -15,6 +15,8 @@ import io.cassette.storage.ReadQuery;
 import io.cassette.storage.Row;
 import io.cassette.storage.Slice;
 import io.cassette.storage.StorageException;
+import io.cassette.storage.index.IndexExpression;
+import io.cassette.storage.index.IndexQuery;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -64,6 +66,37 @@ class RingCodecTest {
     RingCodec.Page p = RingCodec.page(w.finish(false));
     assertThat(p.partitions()).hasSize(2);
     assertThat(p.exhausted()).isFalse();
+  }
+
+  @Test
+  void indexQueriesRideOnRangeRequests() {
+    ReadQuery q = ReadQuery.all(1234);
+    IndexQuery terms = IndexQuery.terms(List.of(IndexExpression.eq("n_idx", new byte[] {1, 2}),
+        new IndexExpression("t_idx", null, false, new byte[] {9}, true),
+        new IndexExpression("ts_idx", new byte[] {3}, false, null, false)));
+    RingCodec.RangeRequest rr = RingCodec.range(RingCodec.range(new RingCodec.RangeRequest("ks", "t", KeyRange.ALL, q,
+        7, 9, true, terms)));
+    assertThat(rr.unfiltered()).isTrue();
+    assertThat(rr.maxPartitions()).isEqualTo(7);
+    assertThat(rr.index().isNearest()).isFalse();
+    assertThat(rr.index().expressions()).hasSize(3);
+    for (int i = 0; i < 3; i++) {
+      IndexExpression want = terms.expressions().get(i);
+      IndexExpression got = rr.index().expressions().get(i);
+      assertThat(got.index()).isEqualTo(want.index());
+      assertThat(got.lower()).isEqualTo(want.lower());
+      assertThat(got.upper()).isEqualTo(want.upper());
+      assertThat(got.lowerInclusive()).isEqualTo(want.lowerInclusive());
+      assertThat(got.upperInclusive()).isEqualTo(want.upperInclusive());
+    }
+    RingCodec.RangeRequest ann = RingCodec.range(RingCodec.range(new RingCodec.RangeRequest("ks", "t", KeyRange.ALL, q,
+        1, 1, false, IndexQuery.nearest("v_idx", new float[] {0.5f, -1f, 3.25f}, 40))));
+    assertThat(ann.unfiltered()).isFalse();
+    assertThat(ann.index().annIndex()).isEqualTo("v_idx");
+    assertThat(ann.index().vector()).containsExactly(0.5f, -1f, 3.25f);
+    assertThat(ann.index().limit()).isEqualTo(40);
+    assertThat(RingCodec.range(RingCodec.range(new RingCodec.RangeRequest("ks", "t", KeyRange.ALL, q, 1, 1))).index())
+        .isNull();
   }
 
   @Test

@@ -155,4 +155,36 @@ class VectorSearchDriverTest {
     ids.sort(Comparator.comparingDouble((Integer id) -> -cosineScore(q, vectors.get(id))));
     return ids.subList(0, Math.min(k, ids.size()));
   }
+
+  /** The same as an application using the Python driver sees it (skipped where it is not installed). */
+  @Test
+  void thePythonDriverRunsSaiAndAnnQueries(@TempDir Path tmp) throws Exception {
+    String python = "/usr/bin/python3";
+    org.junit.jupiter.api.Assumptions.assumeTrue(new java.io.File(python).canExecute(), "no python3");
+    Process probe = new ProcessBuilder(python, "-c", "import cassandra.cluster").redirectErrorStream(true).start();
+    org.junit.jupiter.api.Assumptions.assumeTrue(probe.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)
+        && probe.exitValue() == 0, "python3-cassandra not installed");
+    Path script = tmp.resolve("python_sai_check.py");
+    try (var in = VectorSearchDriverTest.class.getResourceAsStream("python_sai_check.py")) {
+      java.nio.file.Files.write(script, in.readAllBytes());
+    }
+    try (Engine engine = Engine.open(EngineOptions.defaults(dir))) {
+      CqlLanguage language = new CqlLanguage(io.cassette.coordinator.local.LocalCoordinator.open(engine, null),
+          NodeInfo.singleNode("test", InetAddress.getByName("127.0.0.1"), 9042, UUID.randomUUID(), List.of(0L)),
+          new io.cassette.cql.language.statements.TombstoneThresholds(1000, 100_000));
+      try (CqlServer server = new CqlServer(CqlServerOptions.defaults("127.0.0.1", 0), language)) {
+        java.net.InetSocketAddress address = server.start();
+        Process p = new ProcessBuilder(python, script.toString(), "127.0.0.1", String.valueOf(address.getPort()))
+            .redirectErrorStream(true).start();
+        boolean finished = p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS);
+        String output = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        if (!finished) {
+          p.destroyForcibly();
+        }
+        assertThat(finished).as("python driver finished: %s", output).isTrue();
+        assertThat(p.exitValue()).as("python output: %s", output).isZero();
+        assertThat(output).contains("SAI 20 rows").contains("ANN [").contains("REFUSED InvalidRequest").contains("DONE");
+      }
+    }
+  }
 }

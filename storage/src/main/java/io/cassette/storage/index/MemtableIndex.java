@@ -28,8 +28,18 @@ final class MemtableIndex {
 
   record VectorEntry(PrimaryKey key, float[] vector) {}
 
-  /** Adds the live cells of {@code row} to the indexes in {@code defs}. */
-  void index(List<IndexDefinition> defs, DecoratedKey partition, Row row) {
+  /**
+   * Heap estimates (64-bit JVM, compressed references): a skip-list entry with its node and
+   * index levels; a set or queue element (its node and the key record, whose clustering array
+   * is the row's own); an array's header.
+   */
+  static final int TERM_ENTRY_BYTES = 120;
+  static final int KEY_ENTRY_BYTES = 72;
+  static final int ARRAY_BYTES = 16;
+
+  /** Adds the live cells of {@code row} to the indexes in {@code defs}; returns the heap bytes added. */
+  long index(List<IndexDefinition> defs, DecoratedKey partition, Row row) {
+    long[] bytes = {0};
     for (IndexDefinition def : defs) {
       for (Cell c : row.cells()) {
         if (c.isTombstone() || !c.column().equals(def.column())) {
@@ -41,15 +51,30 @@ final class MemtableIndex {
             if (t.length == def.dimensions() * 4) {
               vectors.computeIfAbsent(def.name(), n -> new ConcurrentLinkedQueue<>())
                   .add(new VectorEntry(key, VectorSimilarity.floats(t)));
+              bytes[0] += KEY_ENTRY_BYTES + ARRAY_BYTES + t.length;
             }
           });
         } else {
           ConcurrentSkipListMap<byte[], Set<PrimaryKey>> map =
               terms.computeIfAbsent(def.name(), n -> new ConcurrentSkipListMap<>(Bytes::compare));
-          def.extractor().terms(c, t -> map.computeIfAbsent(t, x -> new ConcurrentSkipListSet<>()).add(key));
+          def.extractor().terms(c, t -> {
+            Set<PrimaryKey> keys = map.get(t);
+            if (keys == null) {
+              Set<PrimaryKey> fresh = new ConcurrentSkipListSet<>();
+              keys = map.putIfAbsent(t, fresh);
+              if (keys == null) {
+                keys = fresh;
+                bytes[0] += TERM_ENTRY_BYTES + ARRAY_BYTES + t.length;
+              }
+            }
+            if (keys.add(key)) {
+              bytes[0] += KEY_ENTRY_BYTES;
+            }
+          });
         }
       }
     }
+    return bytes[0];
   }
 
   /** The keys of rows holding a term {@code e} admits that {@code wanted} accepts, sorted. */

@@ -43,8 +43,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class TableIndexes {
   private static final Logger LOG = LoggerFactory.getLogger(TableIndexes.class);
-  /** Beam width of an SSTable graph search (nodes kept), at least k. */
-  static final int SEARCH_BEAM = 100;
+  /**
+   * Beam width of an SSTable graph search (nodes kept, all scored exactly: the candidates the
+   * k best are taken from), at least k. On 128-d gaussians (the hard case: no structure) at
+   * 20k vectors, degree 32: ef 100 gave recall@10 0.82, 400 0.94, 600 0.965 at 2.5 ms CPU.
+   */
+  static final int SEARCH_BEAM = 640;
   /** Retired component readers are closed this long after leaving the view (searches finish first). */
   private static final long RETIRE_NANOS = 60_000_000_000L;
 
@@ -87,16 +91,21 @@ public final class TableIndexes {
 
   // ------------------------------------------------------------------ hooks from the table
 
-  /** Indexes the rows of {@code update}, just applied to {@code memtable}. Cheap when no index. */
-  public void indexWrite(Memtable memtable, DecoratedKey key, PartitionUpdate update) {
+  /**
+   * Indexes the rows of {@code update}, just applied to {@code memtable}; returns the estimated
+   * heap bytes the postings took (the caller counts them in the memtable). Cheap when no index.
+   */
+  public long indexWrite(Memtable memtable, DecoratedKey key, PartitionUpdate update) {
     List<IndexDefinition> defs = definitions;
     if (defs.isEmpty()) {
-      return;
+      return 0;
     }
     MemtableIndex mi = memtables.computeIfAbsent(memtable, m -> new MemtableIndex());
+    long bytes = 0;
     for (Row r : update.rows()) {
-      mi.index(defs, key, r);
+      bytes += mi.index(defs, key, r);
     }
+    return bytes;
   }
 
   /** Writes the components of {@code sstable}, just flushed from {@code memtable}. */

@@ -20,10 +20,10 @@ final class VectorIndexReader extends ComponentReader {
     in.seek(bodyAt);
     dims = in.int4();
     similarity = VectorSimilarity.values()[in.byte1()];
-    int maxDegree = in.int4();
-    if (maxDegree != VectorGraph.MAX_DEGREE) {
+    int maxDegree = in.int4(); // as built: components written with another degree stay readable
+    if (maxDegree < 1 || maxDegree > 1024) {
       throw new io.cassette.storage.StorageException("index component " + path + " has graph degree " + maxDegree
-          + " (expected: " + VectorGraph.MAX_DEGREE + ")");
+          + " (expected: 1 to 1024)");
     }
     int entry = in.int4();
     vectorsAt = in.position();
@@ -36,7 +36,7 @@ final class VectorIndexReader extends ComponentReader {
         neighbours[i * maxDegree + k] = in.int4();
       }
     }
-    graph = new VectorGraph(rowCount, degree, neighbours, entry);
+    graph = new VectorGraph(rowCount, maxDegree, degree, neighbours, entry);
   }
 
   /** The {@code k} nearest rows found with a beam of {@code ef}, best first, scored exactly. */

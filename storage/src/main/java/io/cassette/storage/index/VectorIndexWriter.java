@@ -83,7 +83,7 @@ final class VectorIndexWriter implements SegmentWriter {
         VectorGraph g = VectorGraph.build(vectors, def.similarity(), dims);
         out.int4(dims);
         out.byte1(def.similarity().ordinal());
-        out.int4(VectorGraph.MAX_DEGREE);
+        out.int4(g.maxDegree);
         out.int4(g.entry);
         float[] v = new float[dims];
         for (int i = 0; i < n; i++) {
@@ -94,8 +94,8 @@ final class VectorIndexWriter implements SegmentWriter {
         }
         for (int i = 0; i < n; i++) {
           out.int4(g.degree[i]);
-          for (int k = 0; k < VectorGraph.MAX_DEGREE; k++) {
-            out.int4(g.neighbours[i * VectorGraph.MAX_DEGREE + k]);
+          for (int k = 0; k < g.maxDegree; k++) {
+            out.int4(g.neighbours[i * g.maxDegree + k]);
           }
         }
       }

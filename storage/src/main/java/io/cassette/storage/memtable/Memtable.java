@@ -65,7 +65,15 @@ public final class Memtable {
     return partitions.isEmpty();
   }
 
-  /** Heap bytes held (see MemtablePartition's constants for what is counted). */
+  /**
+   * Counts {@code bytes} of heap held for this memtable's rows elsewhere (its storage-attached
+   * index postings), so they are in {@link #liveBytes} and the memtable budget.
+   */
+  public void addIndexBytes(long bytes) {
+    liveBytes.addAndGet(bytes);
+  }
+
+  /** Heap bytes held: rows (see MemtablePartition's constants for what is counted) and index postings. */
   public long liveBytes() {
     return liveBytes.get();
   }

@@ -78,10 +78,36 @@ class TableIndexesTest {
     }
   }
 
+  /** Memtable postings are heap the memtable holds: counted in its bytes and the node's memtable budget. */
+  @Test
+  void memtablePostingsCountInTheMemtableBudget() {
+    try (Engine e = Engine.open(EngineOptions.defaults(dir))) {
+      Table plain = e.createTable(TableSpec.withDefaults("ks", "t", ID));
+      Table indexed = e.createTable(TableSpec.withDefaults("ks", "u",
+          UUID.fromString("00000000-0000-0000-0000-000000000023")));
+      indexed.indexes().define(List.of(IndexDefinition.terms("n_idx", "n", INT)));
+      long before = e.metrics().memtableBytes();
+      for (int i = 0; i < 1000; i++) {
+        write(plain, i, i);
+      }
+      long rows = e.metrics().memtableBytes() - before;
+      for (int i = 0; i < 1000; i++) {
+        write(indexed, i, i);
+      }
+      long withPostings = e.metrics().memtableBytes() - before - rows;
+      // 1000 distinct terms, one key each: at least the terms' entries and keys on top of the rows
+      assertThat(withPostings - rows).isGreaterThanOrEqualTo(1000L * (MemtableIndex.TERM_ENTRY_BYTES
+          + MemtableIndex.KEY_ENTRY_BYTES));
+      assertThat(indexed.metrics().memtableBytes()).isEqualTo(withPostings);
+      indexed.flush();
+      assertThat(e.metrics().memtableBytes() - before).as("released with the flushed memtable").isEqualTo(rows);
+    }
+  }
+
   private static void write(Table t, int key, int n) {
     byte[] k = ByteBuffer.allocate(4).putInt(key).array();
     byte[] v = ByteBuffer.allocate(4).putInt(n).array();
-    t.apply(PartitionUpdate.builder("ks", "t", k).row(Row.of(new byte[0], List.of(Cell.live("n", v, 1)))).build());
+    t.apply(PartitionUpdate.builder(t.spec().keyspace(), t.spec().name(), k).row(Row.of(new byte[0], List.of(Cell.live("n", v, 1)))).build());
   }
 
   private static List<PrimaryKey> keys(Table t, int from, int to) {

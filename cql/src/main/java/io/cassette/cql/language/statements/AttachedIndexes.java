@@ -27,8 +27,9 @@ import java.util.Locale;
  * binding. It turns each SAI index of a table into a storage {@link IndexDefinition} (which
  * cells it reads and how their values become byte-ordered terms), gives storage the table's
  * indexes whenever the schema changes, and turns a query's restrictions into
- * {@link IndexExpression}s. Only where the coordinator exposes the local table (one node);
- * elsewhere SAI queries are answered by filtered scans.
+ * {@link IndexExpression}s. On one node the front door reads the local indexes itself; on a
+ * ring every node keeps the indexes of its own share and the query goes to each range's
+ * replicas ({@link #onReplicas}), as Cassandra 5.0 sends a range read with the index expression.
  */
 public final class AttachedIndexes {
   private AttachedIndexes() {}
@@ -44,7 +45,7 @@ public final class AttachedIndexes {
       }
       for (TableMetadata t : k.tables().values()) {
         List<IndexDefinition> defs = definitions(t);
-        Table table = coordinator.localTable(t.keyspace, t.name).orElse(null);
+        Table table = coordinator.storedTable(t.keyspace, t.name).orElse(null);
         TableIndexes ti = table == null ? null : table.indexes();
         if (ti != null && (!defs.isEmpty() || !ti.definitions().isEmpty())) {
           ti.define(defs);
@@ -146,6 +147,11 @@ public final class AttachedIndexes {
       }
     }
     return vectorIndex == null || names.contains(vectorIndex) ? ti : null;
+  }
+
+  /** Whether the coordinator sends index queries to each range's replicas (a ring). */
+  static boolean onReplicas(Coordinator coordinator) {
+    return coordinator.indexScansOnReplicas();
   }
 
   /**

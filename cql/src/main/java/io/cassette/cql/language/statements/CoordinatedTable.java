@@ -41,4 +41,10 @@ final class CoordinatedTable implements TableReader {
   public Table.CloseableIterator<PartitionView> scan(KeyRange range, ReadQuery query) {
     return coordinator.scan(keyspace, table, range, query, request);
   }
+
+  @Override
+  public Table.CloseableIterator<PartitionView> indexScan(KeyRange range, ReadQuery query,
+                                                          io.cassette.storage.index.IndexQuery index) {
+    return coordinator.indexScan(keyspace, table, range, query, index, request);
+  }
 }

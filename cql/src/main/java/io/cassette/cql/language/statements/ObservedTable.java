@@ -86,6 +86,13 @@ final class ObservedTable implements TableReader {
   }
 
   @Override
+  public Table.CloseableIterator<PartitionView> indexScan(KeyRange range, ReadQuery query,
+                                                          io.cassette.storage.index.IndexQuery index) {
+    Tracing.trace("Executing read against storage-attached indexes of " + table.name);
+    return delegate.indexScan(range, query, index);
+  }
+
+  @Override
   public Table.CloseableIterator<PartitionView> scan(KeyRange range, ReadQuery query) {
     if (Tracing.isTracing()) {
       String start = range.after() == null ? "min(-9223372036854775808)" : Long.toString(range.after().token());

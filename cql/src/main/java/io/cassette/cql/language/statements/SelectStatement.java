@@ -346,6 +346,8 @@ public final class SelectStatement implements Executable {
           && AttachedIndexes.local(ctx.services.coordinator(), table, where.attached, null) != null) {
         attachedScan(AttachedIndexes.local(ctx.services.coordinator(), table, where.attached, null),
             t, ctx, out, slices, state, ppl);
+      } else if (!where.attached.isEmpty() && !table.virtual && AttachedIndexes.onReplicas(ctx.services.coordinator())) {
+        replicaIndexScan(t, ctx, out, slices, state, ppl);
       } else if (where.indexQuery != null && !where.hasToken && !table.virtual
           && ctx.services.coordinator().table(table.keyspace,
               SecondaryIndexes.storageName(table, where.indexQuery.index())).isPresent()) {
@@ -379,6 +381,8 @@ public final class SelectStatement implements Executable {
       }
     } else if (local != null) {
       nearestIndexed(local, t, ctx, out, query, slices, ppl, rows);
+    } else if (!table.virtual && AttachedIndexes.onReplicas(ctx.services.coordinator())) {
+      nearestOnReplicas(t, ctx, out, query, slices, ppl, rows);
     } else {
       try (Table.CloseableIterator<PartitionView> it = t.scan(new KeyRange(null, Long.MAX_VALUE), rq)) {
         while (it.hasNext()) {
@@ -425,6 +429,86 @@ public final class SelectStatement implements Executable {
       }
       if (rows.size() >= k || found.size() < fetch || fetch >= MAX_ANN_FETCH) {
         return;
+      }
+    }
+  }
+
+  /**
+   * ANN on a ring: every range's replicas answer with the rows of their top {@code fetch} in
+   * that range (Cassandra 5.0 sends a top-k range read to all ranges); the caller scores the
+   * rows read and keeps the k best (the coordinator's merge and re-ranking). When the filters
+   * drop too many, more are fetched.
+   */
+  private void nearestOnReplicas(TableReader t, QueryContext ctx, Collector out, float[] query, List<Slice> slices,
+                                 int ppl, List<RowView> rows) {
+    KeyRange range = tokenRange(ctx);
+    if (range == null) {
+      return;
+    }
+    int k = out.remaining;
+    ReadQuery rq = new ReadQuery(slices, false, Integer.MAX_VALUE, ctx.nowInSeconds());
+    for (int fetch = Math.max(k, 10); ; fetch *= 4) {
+      rows.clear();
+      int read = 0;
+      try (Table.CloseableIterator<PartitionView> it = t.indexScan(range, rq,
+          io.cassette.storage.index.IndexQuery.nearest(annIndex, query, fetch))) {
+        while (it.hasNext()) {
+          PartitionView pv = it.next();
+          read += Math.max(1, pv.rows().size());
+          partition(pv, ctx, out, ppl, rows, rowsOnly());
+        }
+      }
+      if (rows.size() >= k || read < fetch || fetch >= MAX_ANN_FETCH) {
+        return;
+      }
+    }
+  }
+
+  /**
+   * Whether rows found by an index stand alone: a partition whose found rows are gone must not
+   * surface as its static row (true unless the table has no clustering or a static column is
+   * indexed, where a hit is the partition itself).
+   */
+  private boolean rowsOnly() {
+    if (table.clustering.isEmpty()) {
+      return false;
+    }
+    for (AttachedIndexes.Restriction r : where.attached) {
+      SecondaryIndexes.Target target = SecondaryIndexes.parseTarget(table, r.index());
+      if (target != null && target.column().isStatic()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * SAI on a ring: the index query goes to each range's replicas at the request's level, each
+   * answers from its own indexes, the coordinator merges ({@link TableReader#indexScan}); every
+   * row is re-checked by the filters. Pages as {@link #scan}.
+   */
+  private void replicaIndexScan(TableReader t, QueryContext ctx, Collector out, List<Slice> slices,
+                                PagingState state, int ppl) {
+    List<io.cassette.storage.index.IndexExpression> expressions = AttachedIndexes.expressions(where.attached, ctx);
+    KeyRange tokens = tokenRange(ctx);
+    if (expressions == null || tokens == null) {
+      return;
+    }
+    io.cassette.storage.index.IndexQuery index = io.cassette.storage.index.IndexQuery.terms(expressions);
+    DecoratedKey after = tokens.after();
+    if (state != null) {
+      if (state.clustering() != null) {
+        // the rest of the partition the last page stopped in, read whole and filtered
+        readPartition(t, state.partitionKey(), clip(slices, state.clustering()), ctx, out,
+            state.remainingInPartition(), null, true);
+      }
+      after = DecoratedKey.of(state.partitionKey());
+    }
+    boolean rowsOnly = rowsOnly();
+    ReadQuery q = readQuery(slices, ctx, out, ppl);
+    try (Table.CloseableIterator<PartitionView> it = t.indexScan(new KeyRange(after, tokens.endToken()), q, index)) {
+      while (it.hasNext() && !out.done) {
+        continuePartition(t, it.next(), q, slices, ctx, out, ppl, null, rowsOnly);
       }
     }
   }

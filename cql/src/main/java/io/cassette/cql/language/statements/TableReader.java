@@ -15,4 +15,13 @@ public interface TableReader {
 
   /** Live partitions of {@code range} in token order; the iterator must be closed. */
   Table.CloseableIterator<PartitionView> scan(KeyRange range, ReadQuery query);
+
+  /**
+   * Live partitions of {@code range} holding rows the replicas' storage-attached indexes find
+   * ({@link io.cassette.coordinator.Coordinator#indexScan}); the iterator must be closed.
+   */
+  default Table.CloseableIterator<PartitionView> indexScan(KeyRange range, ReadQuery query,
+                                                           io.cassette.storage.index.IndexQuery index) {
+    throw new UnsupportedOperationException("no storage-attached indexes here");
+  }
 }
