@@ -15,6 +15,7 @@ import io.cassette.cql.language.functions.NativeFunction;
 import io.cassette.cql.language.functions.NativeFunctions;
 import io.cassette.cql.language.parser.Term;
 import io.cassette.cql.language.schema.KeyspaceMetadata;
+import io.cassette.cql.language.schema.Schema;
 import io.cassette.cql.language.schema.TypeResolver;
 import io.cassette.cql.language.types.CollectionCodec;
 import io.cassette.cql.language.types.Json;
@@ -39,6 +40,23 @@ public final class TermCompiler {
   public TermCompiler(Bindings bindings, KeyspaceMetadata keyspace) {
     this.bindings = bindings;
     this.keyspace = keyspace;
+  }
+
+  /** The whole schema when the compiler was given it (user functions of other keyspaces), else null. */
+  private Schema schema;
+
+  /** As the two-argument form, seeing {@code schema} too (for user-defined functions). */
+  public TermCompiler(Bindings bindings, KeyspaceMetadata keyspace, Schema schema) {
+    this(bindings, keyspace);
+    this.schema = schema;
+  }
+
+  public Schema schema() {
+    return schema;
+  }
+
+  public KeyspaceMetadata keyspace() {
+    return keyspace;
   }
 
   public Bindings bindings() {
