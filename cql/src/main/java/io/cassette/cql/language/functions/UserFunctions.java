@@ -27,10 +27,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * bounded by {@code user_defined_functions_fail_timeout}.
  *
  * <p>A call runs on a pool thread while the caller waits at most the timeout; past it the call
- * fails with FUNCTION_FAILURE and the thread is interrupted and abandoned (a loop that ignores
- * interrupts keeps its thread: Cassandra's default {@code user_function_timeout_policy: die}
- * stops the node instead, which a board should not do). The pool is bounded
- * ({@link #MAX_THREADS}); when every thread is busy with runaway calls, new calls fail at once.
+ * fails with FUNCTION_FAILURE and its thread is interrupted, then stopped ({@link Thread#stop}:
+ * the sandboxed body holds no locks or state of the node, so stopping it is safe, and a runaway
+ * loop would otherwise burn a core of a small board for ever). Cassandra's default
+ * {@code user_function_timeout_policy: die} stops the node instead. The pool is bounded
+ * ({@link #MAX_THREADS}); when every thread is busy, new calls fail at once.
  */
 public final class UserFunctions {
   /** Settings: {@code user_defined_functions_enabled} and {@code user_defined_functions_fail_timeout}. */
@@ -98,13 +99,17 @@ public final class UserFunctions {
       in[i] = UdfJavaTypes.toJava(f.argumentTypes().get(i), args.get(i));
     }
     MethodHandle h = handle(f);
+    Running running = new Running();
     Future<Object> result;
     try {
       result = POOL.submit(() -> {
+        running.start();
         try {
           return h.invokeExact(in);
         } catch (Throwable t) {
           throw new Thrown(t);
+        } finally {
+          running.finish();
         }
       });
     } catch (java.util.concurrent.RejectedExecutionException e) {
@@ -115,6 +120,7 @@ public final class UserFunctions {
       out = result.get(failTimeoutMillis, TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
       result.cancel(true);
+      running.stop();
       throw failure(f, "java.util.concurrent.TimeoutException: User defined function " + describe(f)
           + " ran longer than " + failTimeoutMillis + "ms");
     } catch (InterruptedException e) {
@@ -129,6 +135,33 @@ public final class UserFunctions {
       return UdfJavaTypes.fromJava(f.returnType(), out);
     } catch (ClassCastException e) {
       throw failure(f, "Invalid value for CQL type " + Types.toCql(f.returnType()));
+    }
+  }
+
+  /** The pool thread running one call, while it runs it: stopped only then, never during another call. */
+  private static final class Running {
+    private Thread thread;
+    private boolean done;
+
+    synchronized void start() {
+      thread = Thread.currentThread();
+    }
+
+    synchronized void finish() {
+      done = true;
+      thread = null;
+      Thread.interrupted(); // a cancel's interrupt must not leak into the pool thread's next task
+    }
+
+    @SuppressWarnings({"deprecation", "removal"})
+    synchronized void stop() {
+      if (thread != null && !done) {
+        try {
+          thread.stop();
+        } catch (UnsupportedOperationException e) {
+          // a JDK without Thread.stop (20+): the interrupted call keeps its thread until it returns
+        }
+      }
     }
   }
 
