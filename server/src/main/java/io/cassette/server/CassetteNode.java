@@ -175,6 +175,9 @@ public final class CassetteNode implements AutoCloseable {
       if (config.isSet(ConfigKeys.PREPARED_STATEMENTS_CACHE_SIZE)) {
         language.preparedStatementsCacheSize(config.bytes(ConfigKeys.PREPARED_STATEMENTS_CACHE_SIZE));
       }
+      language.userDefinedFunctions(new io.cassette.cql.language.functions.UserFunctions.Settings(
+          config.bool(ConfigKeys.USER_DEFINED_FUNCTIONS_ENABLED),
+          config.duration(ConfigKeys.USER_DEFINED_FUNCTIONS_FAIL_TIMEOUT).toMillis()));
       language.resultSizeLimits(resultSizeLimits());
       language.statementLimits(io.cassette.cql.language.parser.StatementLimits.of(
           intOr(ConfigKeys.CQL_MAX_STATEMENT_TOKENS, 0), intOr(ConfigKeys.ITEMS_PER_COLLECTION_FAIL_THRESHOLD, 0),

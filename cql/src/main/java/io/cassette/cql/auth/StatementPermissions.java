@@ -72,8 +72,15 @@ final class StatementPermissions {
       need(out, Permission.ALTER, keyspaceOf(at.name(), keyspace));
     } else if (s instanceof Statement.DropType dt) {
       need(out, Permission.DROP, keyspaceOf(dt.name(), keyspace));
+    } else if (s instanceof Statement.CreateFunction cf) {
+      need(out, Permission.CREATE, functionsOf(cf.name(), keyspace));
+    } else if (s instanceof Statement.CreateAggregate ca) {
+      need(out, Permission.CREATE, functionsOf(ca.name(), keyspace));
+    } else if (s instanceof Statement.DropFunction df) {
+      need(out, Permission.DROP, functionsOf(df.name(), keyspace));
     }
-    // USE, DESCRIBE and statements Cassette does not run need no permission.
+    // USE, DESCRIBE and statements Cassette does not run need no permission. EXECUTE on a
+    // function called by a SELECT is not checked yet.
   }
 
   private static void modify(List<RequiredPermission> out, Statement.QualifiedName name, String keyspace,
@@ -101,6 +108,12 @@ final class StatementPermissions {
   private static AuthResource table(Statement.QualifiedName name, String keyspace) {
     String ks = name.keyspace() != null ? name.keyspace() : keyspace;
     return ks == null ? null : AuthResource.table(ks, name.name());
+  }
+
+  /** ALL FUNCTIONS IN KEYSPACE ks: where Cassandra checks CREATE (and, here, DROP) of a function. */
+  private static AuthResource functionsOf(Statement.QualifiedName name, String keyspace) {
+    String ks = name.keyspace() != null ? name.keyspace() : keyspace;
+    return ks == null ? null : AuthResource.functionsIn(ks);
   }
 
   private static AuthResource keyspaceOf(Statement.QualifiedName name, String keyspace) {

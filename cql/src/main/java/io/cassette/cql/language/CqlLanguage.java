@@ -107,6 +107,14 @@ public final class CqlLanguage implements QueryHandler {
     services.statementLimits().set(limits);
   }
 
+  /**
+   * {@code user_defined_functions_enabled} (CREATE FUNCTION refused when false, as Cassandra 5.0's
+   * default) and {@code user_defined_functions_fail_timeout} (a call running longer fails).
+   */
+  public void userDefinedFunctions(io.cassette.cql.language.functions.UserFunctions.Settings settings) {
+    services.userFunctions().set(settings);
+  }
+
   private StatementLimits limits() {
     return services.statementLimits().get();
   }
@@ -122,7 +130,8 @@ public final class CqlLanguage implements QueryHandler {
     this.services = new Services(schema, coordinator, new MicrosClock(), node, new TraceStore(node), tombstones,
         new java.util.concurrent.atomic.AtomicReference<>(ResultSizeLimits.forFrame(
             io.cassette.cql.transport.CqlLimits.defaultMaxFrameBytes(Runtime.getRuntime().maxMemory()))),
-        new java.util.concurrent.atomic.AtomicReference<>(StatementLimits.DEFAULTS));
+        new java.util.concurrent.atomic.AtomicReference<>(StatementLimits.DEFAULTS),
+        new java.util.concurrent.atomic.AtomicReference<>(io.cassette.cql.language.functions.UserFunctions.Settings.DEFAULTS));
     this.compiler = new StatementCompiler(services);
     this.access = new AccessControl(AuthSettings.allowAll(), schema, this::internal, node);
   }

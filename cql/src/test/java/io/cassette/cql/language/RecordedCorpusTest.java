@@ -38,7 +38,13 @@ class RecordedCorpusTest {
    * functions; the same answers with UDFs, views and masking enabled) and corpus8 (user functions,
    * views and masking off, as in Cassette). See differential/README.md.
    */
-  static final List<String> CORPORA = List.of("corpus7", "corpus8");
+  static final List<String> CORPORA = List.of("corpus7", "corpus8", "corpus9");
+
+  /**
+   * Corpora recorded against an anchor with {@code user_defined_functions_enabled: true}
+   * (corpus9: user-defined functions and aggregates); Cassette runs them with UDFs enabled too.
+   */
+  static final java.util.Set<String> UDFS_ENABLED = java.util.Set.of("corpus9");
 
   /**
    * Statements whose answer may differ from the recording, each with its reason (the rest must
@@ -54,21 +60,26 @@ class RecordedCorpusTest {
 
   @Test
   void corporaAgreeWithRecordedCassandraAnswers() throws Exception {
-    // both corpora on one node (one engine and server: the default suite's time is scarce)
-    List<String> corpus = new ArrayList<>();
-    List<String> expected = new ArrayList<>();
-    for (String name : CORPORA) {
-      List<String> statements = DifferentialCorpusTest.corpus("differential/" + name + ".cql");
-      List<String> answers = expected(name);
-      assertThat(answers).as("one recorded answer per statement of %s", name).hasSize(statements.size());
-      corpus.addAll(statements);
-      expected.addAll(answers);
-    }
-    List<String> ours = runOnCassette(dir, corpus);
+    // the corpora of each setting on one node (one engine and server: the default suite's time is scarce)
     List<String> differ = new ArrayList<>();
-    for (int i = 0; i < corpus.size(); i++) {
-      if (!ours.get(i).equals(expected.get(i)) && !KNOWN_DIFFERENCES.contains(corpus.get(i))) {
-        differ.add(corpus.get(i) + "\n  cassandra: " + expected.get(i) + "\n  cassette : " + ours.get(i));
+    for (boolean udfs : new boolean[] {false, true}) {
+      List<String> corpus = new ArrayList<>();
+      List<String> expected = new ArrayList<>();
+      for (String name : CORPORA) {
+        if (UDFS_ENABLED.contains(name) != udfs) {
+          continue;
+        }
+        List<String> statements = DifferentialCorpusTest.corpus("differential/" + name + ".cql");
+        List<String> answers = expected(name);
+        assertThat(answers).as("one recorded answer per statement of %s", name).hasSize(statements.size());
+        corpus.addAll(statements);
+        expected.addAll(answers);
+      }
+      List<String> ours = runOnCassette(dir.resolve("udfs-" + udfs), corpus, udfs);
+      for (int i = 0; i < corpus.size(); i++) {
+        if (!ours.get(i).equals(expected.get(i)) && !KNOWN_DIFFERENCES.contains(corpus.get(i))) {
+          differ.add(corpus.get(i) + "\n  cassandra: " + expected.get(i) + "\n  cassette : " + ours.get(i));
+        }
       }
     }
     assertThat(differ).as("statements answering unlike Cassandra 5.0.4").isEmpty();
@@ -94,10 +105,16 @@ class RecordedCorpusTest {
   }
 
   static List<String> runOnCassette(Path dir, List<String> corpus) throws Exception {
+    return runOnCassette(dir, corpus, false);
+  }
+
+  /** @param udfs user_defined_functions_enabled */
+  static List<String> runOnCassette(Path dir, List<String> corpus, boolean udfs) throws Exception {
     try (Engine engine = Engine.open(EngineOptions.defaults(dir))) {
       CqlLanguage language = new CqlLanguage(io.cassette.coordinator.local.LocalCoordinator.open(engine, null),
           NodeInfo.singleNode("anchor", InetAddress.getByName("127.0.0.1"), 9042, UUID.randomUUID(), List.of(0L)),
           new io.cassette.cql.language.statements.TombstoneThresholds(10, 20));
+      language.userDefinedFunctions(new io.cassette.cql.language.functions.UserFunctions.Settings(udfs, 1500));
       try (CqlServer server = new CqlServer(CqlServerOptions.defaults("127.0.0.1", 0), language)) {
         InetSocketAddress a = server.start();
         try (CqlSession s = DifferentialCorpusTest.session(a)) {
@@ -178,7 +195,7 @@ class RecordedCorpusTest {
     } else {
       List<String> expected = expected(args[1]);
       Path tmp = Files.createTempDirectory("corpus");
-      List<String> ours = runOnCassette(tmp, corpus);
+      List<String> ours = runOnCassette(tmp, corpus, UDFS_ENABLED.contains(args[1]));
       int agree = 0;
       for (int i = 0; i < corpus.size(); i++) {
         String e = i < expected.size() ? expected.get(i) : "(not recorded)";

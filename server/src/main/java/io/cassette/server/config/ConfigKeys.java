@@ -43,6 +43,8 @@ public final class ConfigKeys {
   /** Ours (Cassandra has none): answers queued to all clients and not yet read, see cql/README.md. */
   public static final String NATIVE_TRANSPORT_MAX_UNREAD_RESPONSE_DATA = "native_transport_max_unread_response_data";
   public static final String PREPARED_STATEMENTS_CACHE_SIZE = "prepared_statements_cache_size";
+  public static final String USER_DEFINED_FUNCTIONS_ENABLED = "user_defined_functions_enabled";
+  public static final String USER_DEFINED_FUNCTIONS_FAIL_TIMEOUT = "user_defined_functions_fail_timeout";
   /** Cassandra's read-size guardrail: an unpaged SELECT collecting more fails (READ_SIZE). */
   public static final String COORDINATOR_READ_SIZE_FAIL_THRESHOLD = "coordinator_read_size_fail_threshold";
   /** Cassandra 5.0's guardrail: elements one collection write may give. */
@@ -144,6 +146,9 @@ public final class ConfigKeys {
     add(new ConfigKey(NATIVE_TRANSPORT_MAX_CONCURRENT_CONNECTIONS_PER_IP, ValueType.INT, null));
     add(new ConfigKey(NATIVE_TRANSPORT_MAX_UNREAD_RESPONSE_DATA, ValueType.DATA_SIZE, null));
     add(new ConfigKey(PREPARED_STATEMENTS_CACHE_SIZE, ValueType.DATA_SIZE, null));
+    // Java user-defined functions and aggregates: off by default, as in Cassandra 5.0.
+    add(new ConfigKey(USER_DEFINED_FUNCTIONS_ENABLED, ValueType.BOOLEAN, "false"));
+    add(new ConfigKey(USER_DEFINED_FUNCTIONS_FAIL_TIMEOUT, ValueType.DURATION, "1500ms"));
     add(new ConfigKey(COORDINATOR_READ_SIZE_FAIL_THRESHOLD, ValueType.DATA_SIZE, null));
     add(new ConfigKey(ITEMS_PER_COLLECTION_FAIL_THRESHOLD, ValueType.INT, null));
     add(new ConfigKey(CQL_MAX_STATEMENT_TOKENS, ValueType.INT, null));

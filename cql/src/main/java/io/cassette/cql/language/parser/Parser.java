@@ -259,7 +259,7 @@ public final class Parser extends TokenCursor {
     if (accept("or")) {
       expect("replace");
       if (at("function") || at("aggregate")) {
-        return createFunctionOrAggregate();
+        return createFunctionOrAggregate(true);
       }
       return unsupportedRest("CREATE OR REPLACE");
     }
@@ -291,7 +291,7 @@ public final class Parser extends TokenCursor {
     }
     Token t = peek();
     if (t.is("function") || t.is("aggregate")) {
-      return createFunctionOrAggregate();
+      return createFunctionOrAggregate(false);
     }
     if (t.is("materialized")) {
       next();
@@ -313,33 +313,55 @@ public final class Parser extends TokenCursor {
     throw noViable(t);
   }
 
-  /** CREATE [OR REPLACE] FUNCTION|AGGREGATE ..., read far enough to answer as Cassandra with UDFs off. */
-  private Statement createFunctionOrAggregate() {
+  /** CREATE [OR REPLACE] FUNCTION|AGGREGATE ... (after CREATE [OR REPLACE]), Cassandra's grammar. */
+  private Statement createFunctionOrAggregate(boolean orReplace) {
     boolean aggregate = next().is("aggregate");
-    ifNotExists();
+    boolean ine = ifNotExists();
     QualifiedName name = qualifiedName();
-    if (!aggregate) {
-      unsupportedRest("");
-      return new Statement.OffByDefault("CREATE FUNCTION", name, null, false, null);
-    }
     expect("(");
-    List<String> args = new ArrayList<>();
+    List<String> argNames = new ArrayList<>();
+    List<RawType> argTypes = new ArrayList<>();
     if (!at(")")) {
       do {
-        args.add(type().toString());
+        if (!aggregate) {
+          argNames.add(ident());
+        }
+        argTypes.add(type());
       } while (accept(","));
     }
     expect(")");
-    expect("sfunc");
-    String sfunc = ident();
-    expect("stype");
-    String stype = type().toString();
-    unsupportedRest("");
-    List<String> sig = new ArrayList<>();
-    sig.add(stype);
-    sig.addAll(args);
-    return new Statement.OffByDefault("CREATE AGGREGATE", name, null, false,
-        sfunc + "(" + String.join(", ", sig) + ")");
+    if (aggregate) {
+      expect("sfunc");
+      String sfunc = ident();
+      expect("stype");
+      RawType stype = type();
+      String ffunc = accept("finalfunc") ? ident() : null;
+      Term init = accept("initcond") ? term() : null;
+      return new Statement.CreateAggregate(name, orReplace, ine, argTypes, sfunc, stype, ffunc, init);
+    }
+    boolean called;
+    if (accept("called")) {
+      called = true;
+    } else {
+      expect("returns");
+      expect("null");
+      called = false;
+    }
+    expect("on");
+    expect("null");
+    expect("input");
+    expect("returns");
+    RawType ret = type();
+    expect("language");
+    String language = ident();
+    expect("as");
+    Token body = peek();
+    if (body.kind() != Kind.STRING) {
+      throw mismatched(body, "STRING_LITERAL");
+    }
+    next();
+    return new Statement.CreateFunction(name, orReplace, ine, argNames, argTypes, called, ret, language,
+        body.value());
   }
 
   /** Skips "MASKED WITH DEFAULT" or "MASKED WITH f(args)" after a column's type. */
@@ -598,7 +620,23 @@ public final class Parser extends TokenCursor {
       return new Statement.DropIndex(qualifiedName(), ie);
     }
     Token t = peek();
-    if (t.is("materialized") || t.is("function") || t.is("aggregate")) {
+    if (t.is("function") || t.is("aggregate")) {
+      next();
+      boolean ie = ifExists();
+      QualifiedName name = qualifiedName();
+      List<RawType> sig = null;
+      if (accept("(")) {
+        sig = new ArrayList<>();
+        if (!at(")")) {
+          do {
+            sig.add(type());
+          } while (accept(","));
+        }
+        expect(")");
+      }
+      return new Statement.DropFunction(name, t.is("aggregate"), ie, sig);
+    }
+    if (t.is("materialized")) {
       next();
       String what = t.is("materialized") ? "DROP VIEW" : "DROP " + t.value().toUpperCase(Locale.ROOT);
       if (t.is("materialized")) {

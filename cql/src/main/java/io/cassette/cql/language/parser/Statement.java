@@ -92,13 +92,32 @@ public sealed interface Statement {
   record Describe(String what, QualifiedName name, boolean full) implements Statement {}
 
   /**
-   * A Cassandra 5.0 feature that is off by default there and in Cassette (user-defined functions
-   * and aggregates, materialized views, dynamic data masking): answered as Cassandra answers with
-   * it off. {@code what}: CREATE FUNCTION, CREATE AGGREGATE, DROP FUNCTION, DROP AGGREGATE,
-   * CREATE VIEW, ALTER VIEW, DROP VIEW, MASKED; {@code other} is a view's base table;
-   * {@code detail} an aggregate's state function signature, "sfunc(stype, args...)".
+   * A Cassandra 5.0 feature that is off by default there and not in Cassette yet (materialized
+   * views, dynamic data masking): answered as Cassandra answers with it off. {@code what}: CREATE
+   * VIEW, ALTER VIEW, DROP VIEW, MASKED, DROP MASK; {@code other} is a view's base table;
+   * {@code detail} a column whose mask is dropped.
    */
   record OffByDefault(String what, QualifiedName name, QualifiedName other, boolean ifExists, String detail)
+      implements Statement {}
+
+  /**
+   * CREATE [OR REPLACE] FUNCTION [IF NOT EXISTS] ks.f(a type, ...) CALLED|RETURNS NULL ON NULL
+   * INPUT RETURNS type LANGUAGE lang AS 'body'.
+   */
+  record CreateFunction(QualifiedName name, boolean orReplace, boolean ifNotExists, List<String> argNames,
+                        List<RawType> argTypes, boolean calledOnNullInput, RawType returnType, String language,
+                        String body) implements Statement {}
+
+  /**
+   * CREATE [OR REPLACE] AGGREGATE [IF NOT EXISTS] ks.a(type, ...) SFUNC f STYPE type [FINALFUNC g]
+   * [INITCOND term].
+   */
+  record CreateAggregate(QualifiedName name, boolean orReplace, boolean ifNotExists, List<RawType> argTypes,
+                         String stateFunction, RawType stateType, String finalFunction, Term initcond)
+      implements Statement {}
+
+  /** DROP FUNCTION|AGGREGATE [IF EXISTS] ks.f [(type, ...)]: {@code argTypes} null when no signature was given. */
+  record DropFunction(QualifiedName name, boolean aggregate, boolean ifExists, List<RawType> argTypes)
       implements Statement {}
 
   /** A statement Cassette parses but does not run (roles, permissions, functions, views...). */

@@ -56,7 +56,8 @@ public final class SchemaBuilder {
     }
     return new KeyspaceMetadata(name, replication,
         durable, existing == null ? Map.of() : existing.tables(),
-        existing == null ? Map.of() : existing.types(), false);
+        existing == null ? Map.of() : existing.types(), false,
+        existing == null ? List.of() : existing.functions(), existing == null ? List.of() : existing.aggregates());
   }
 
   private static Map<String, String> replication(Map<String, String> m) {
@@ -273,7 +274,60 @@ public final class SchemaBuilder {
       idx.put(ci.indexName(), index(ci, t));
       return ks.withTable(t.with(t.columns, t.options, idx));
     }
+    if (s instanceof Statement.CreateFunction cf) {
+      return ks.withFunction(function(cf, ks));
+    }
+    if (s instanceof Statement.CreateAggregate ca) {
+      return ks.withAggregate(aggregate(ca, ks));
+    }
     throw new IllegalStateException("unexpected schema statement " + s);
+  }
+
+  /** The function a CREATE FUNCTION defines (types resolved in {@code ks}; the body is not compiled here). */
+  public static UserFunction function(Statement.CreateFunction cf, KeyspaceMetadata ks) {
+    List<CqlType> args = new ArrayList<>();
+    for (RawType r : cf.argTypes()) {
+      args.add(TypeResolver.resolve(r, ks));
+    }
+    return new UserFunction(ks.name(), cf.name().name(), cf.argNames(), args, cf.calledOnNullInput(),
+        TypeResolver.resolve(cf.returnType(), ks), cf.language().toLowerCase(java.util.Locale.ROOT), cf.body());
+  }
+
+  /**
+   * The aggregate a CREATE AGGREGATE defines, its state and final functions looked up in {@code ks}
+   * by signature (the caller checks they exist); the return type is the final function's, else the state type.
+   */
+  public static UserAggregate aggregate(Statement.CreateAggregate ca, KeyspaceMetadata ks) {
+    List<CqlType> args = new ArrayList<>();
+    for (RawType r : ca.argTypes()) {
+      args.add(TypeResolver.resolve(r, ks));
+    }
+    CqlType stype = TypeResolver.resolve(ca.stateType(), ks);
+    CqlType ret = stype;
+    if (ca.finalFunction() != null) {
+      UserFunction ff = findFunction(ks, ca.finalFunction(), List.of(stype));
+      if (ff != null) {
+        ret = ff.returnType();
+      }
+    }
+    byte[] init = null;
+    if (ca.initcond() != null) {
+      init = new io.cassette.cql.language.statements.TermCompiler(new io.cassette.cql.language.statements.Bindings(), ks)
+          .compile(ca.initcond(), new io.cassette.cql.language.statements.Receiver(ks.name(), "--dummy--",
+              "(aggregate_initcond)", stype)).get(null);
+    }
+    return new UserAggregate(ks.name(), ca.name().name(), args, ca.stateFunction(), stype, ca.finalFunction(),
+        init, ret);
+  }
+
+  /** The function of {@code ks} named {@code name} taking exactly {@code args}, or null. */
+  public static UserFunction findFunction(KeyspaceMetadata ks, String name, List<CqlType> args) {
+    for (UserFunction f : ks.functions(name)) {
+      if (f.argumentTypes().equals(args)) {
+        return f;
+      }
+    }
+    return null;
   }
 
   public static IndexMetadata index(Statement.CreateIndex ci, TableMetadata t) {

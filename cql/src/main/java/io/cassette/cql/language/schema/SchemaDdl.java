@@ -27,7 +27,37 @@ public final class SchemaDdl {
         out.add(index(t, i));
       }
     }
+    for (UserFunction f : ks.functions()) {
+      out.add(function(f));
+    }
+    for (UserAggregate a : ks.aggregates()) {
+      out.add(aggregate(a));
+    }
     return out;
+  }
+
+  public static String function(UserFunction f) {
+    StringBuilder sb = new StringBuilder("CREATE FUNCTION " + q(f.keyspace()) + "." + q(f.name()) + "(");
+    for (int i = 0; i < f.argumentTypes().size(); i++) {
+      sb.append(i == 0 ? "" : ", ").append(q(f.argumentNames().get(i))).append(' ')
+          .append(Types.toCql(f.argumentTypes().get(i)));
+    }
+    return sb.append(") ").append(f.calledOnNullInput() ? "CALLED" : "RETURNS NULL").append(" ON NULL INPUT RETURNS ")
+        .append(Types.toCql(f.returnType())).append(" LANGUAGE ").append(f.language()).append(" AS '")
+        .append(f.body().replace("'", "''")).append('\'').toString();
+  }
+
+  public static String aggregate(UserAggregate a) {
+    StringBuilder sb = new StringBuilder("CREATE AGGREGATE " + q(a.keyspace()) + "." + q(a.name()) + "(")
+        .append(String.join(", ", a.argumentTypeNames())).append(") SFUNC ").append(q(a.stateFunction()))
+        .append(" STYPE ").append(Types.toCql(a.stateType()));
+    if (a.finalFunction() != null) {
+      sb.append(" FINALFUNC ").append(q(a.finalFunction()));
+    }
+    if (a.initcond() != null) {
+      sb.append(" INITCOND ").append(io.cassette.cql.language.types.TextForms.toCqlLiteral(a.stateType(), a.initcond()));
+    }
+    return sb.toString();
   }
 
   public static String type(UdtType t) {

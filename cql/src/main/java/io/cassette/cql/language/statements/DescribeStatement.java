@@ -88,7 +88,18 @@ final class DescribeStatement implements Executable {
           }
         }
       }
-      case "FUNCTIONS", "AGGREGATES" -> withStatement = false;
+      case "FUNCTIONS", "AGGREGATES" -> {
+        withStatement = false;
+        boolean functions = describe.what().equals("FUNCTIONS");
+        for (KeyspaceMetadata k : visible(schema)) {
+          if (current != null && !k.name().equals(current)) {
+            continue;
+          }
+          for (List<String> r : functionRows(k, functions, !functions)) {
+            rows.add(r.subList(0, 3));
+          }
+        }
+      }
       case "SCHEMA" -> {
         for (KeyspaceMetadata k : visible(schema)) {
           if (!describe.full() && SystemKeyspaces.isSystem(k.name())) {
@@ -183,17 +194,65 @@ final class DescribeStatement implements Executable {
   }
 
   private void keyspaceRows(KeyspaceMetadata k, boolean only, List<List<String>> rows) {
+    // Cassandra describes its own replication strategies by their short class names
+    Map<String, String> replication = new TreeMap<>(k.replication());
+    String cls = replication.get("class");
+    if (cls != null && cls.startsWith("org.apache.cassandra.locator.")) {
+      replication.put("class", cls.substring("org.apache.cassandra.locator.".length()));
+    }
     rows.add(List.of(k.name(), "keyspace", k.name(), "CREATE KEYSPACE " + q(k.name()) + " WITH replication = "
-        + map(k.replication()) + "  AND durable_writes = " + k.durableWrites() + ";"));
+        + map(replication) + "  AND durable_writes = " + k.durableWrites() + ";"));
     if (only) {
       return;
     }
     for (UdtType u : k.types().values()) {
       rows.add(List.of(k.name(), "type", u.name(), type(u)));
     }
+    rows.addAll(functionRows(k, true, true));
     for (TableMetadata t : k.tables().values()) {
       tableRows(t, rows);
     }
+  }
+
+  /** The keyspace's functions, then its aggregates, each by name and signature, as Cassandra describes them. */
+  private static List<List<String>> functionRows(KeyspaceMetadata k, boolean functions, boolean aggregates) {
+    List<List<String>> fs = new ArrayList<>();
+    if (functions) {
+      for (io.cassette.cql.language.schema.UserFunction f : k.functions()) {
+        StringBuilder sb = new StringBuilder("CREATE FUNCTION " + q(k.name()) + "." + q(f.name()) + "(");
+        for (int i = 0; i < f.argumentTypes().size(); i++) {
+          sb.append(i == 0 ? "" : ", ").append(q(f.argumentNames().get(i))).append(' ')
+              .append(Types.toCql(f.argumentTypes().get(i)));
+        }
+        sb.append(")\n    ").append(f.calledOnNullInput() ? "CALLED" : "RETURNS NULL").append(" ON NULL INPUT\n")
+            .append("    RETURNS ").append(Types.toCql(f.returnType())).append("\n    LANGUAGE ").append(f.language())
+            .append("\n    AS $$").append(f.body()).append("$$;");
+        fs.add(List.of(k.name(), "function", f.name() + "(" + String.join(", ", f.argumentTypeNames()) + ")",
+            sb.toString()));
+      }
+    }
+    List<List<String>> as = new ArrayList<>();
+    if (aggregates) {
+      for (io.cassette.cql.language.schema.UserAggregate a : k.aggregates()) {
+        StringBuilder sb = new StringBuilder("CREATE AGGREGATE " + q(k.name()) + "." + q(a.name()) + "("
+            + String.join(", ", a.argumentTypeNames()) + ")\n    SFUNC " + q(a.stateFunction()) + "\n    STYPE "
+            + Types.toCql(a.stateType()));
+        if (a.finalFunction() != null) {
+          sb.append("\n    FINALFUNC ").append(q(a.finalFunction()));
+        }
+        if (a.initcond() != null) {
+          sb.append("\n    INITCOND ")
+              .append(io.cassette.cql.language.types.TextForms.toCqlLiteral(a.stateType(), a.initcond()));
+        }
+        as.add(List.of(k.name(), "aggregate", a.name() + "(" + String.join(", ", a.argumentTypeNames()) + ")",
+            sb.append(';').toString()));
+      }
+    }
+    java.util.Comparator<List<String>> byName = java.util.Comparator.comparing(r -> r.get(2));
+    fs.sort(byName);
+    as.sort(byName);
+    fs.addAll(as);
+    return fs;
   }
 
   private static void tableRows(TableMetadata t, List<List<String>> rows) {

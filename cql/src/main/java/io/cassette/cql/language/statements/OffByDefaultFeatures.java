@@ -9,13 +9,12 @@ import io.cassette.cql.language.schema.Schema;
 import java.util.List;
 
 /**
- * User-defined functions and aggregates, materialized views and dynamic data masking: Cassandra
- * 5.0 ships them off ({@code user_defined_functions_enabled}, {@code materialized_views_enabled},
- * {@code dynamic_data_masking_enabled} all false), and so does Cassette, which has no Java UDF
- * compiler that runs on a JRE without the JDK's javac and keeps no views. Each statement gets
- * the answer Cassandra 5.0.4 gives with the feature off (checked against the anchor started with
- * its default cassandra.yaml): the refusal, or, for the DROP/ALTER of what cannot exist, its
- * "doesn't exist" (nothing at all with IF EXISTS).
+ * Materialized views and dynamic data masking: Cassandra 5.0 ships them off
+ * ({@code materialized_views_enabled}, {@code dynamic_data_masking_enabled} false), and Cassette
+ * has neither yet. Each statement gets the answer Cassandra 5.0.4 gives with the feature off
+ * (checked against the anchor started with its default cassandra.yaml): the refusal, or, for the
+ * DROP/ALTER of what cannot exist, its "doesn't exist" (nothing at all with IF EXISTS).
+ * User-defined functions are real ({@link FunctionStatements}); their refusal text is here.
  */
 final class OffByDefaultFeatures {
   static final String UDF_DISABLED = "User-defined functions are disabled in cassandra.yaml -"
@@ -30,7 +29,6 @@ final class OffByDefaultFeatures {
     String ks = s.name().keyspace() != null ? s.name().keyspace() : current;
     String qualified = ks + "." + s.name().name();
     switch (s.what()) {
-      case "CREATE FUNCTION" -> throw invalid(UDF_DISABLED);
       case "MASKED" -> throw invalid(MASKING_DISABLED);
       case "CREATE VIEW" -> {
         String baseKs = s.other().keyspace() != null ? s.other().keyspace() : ks;
@@ -38,12 +36,6 @@ final class OffByDefaultFeatures {
           throw invalid("Cannot create a materialized view on a table in a different keyspace");
         }
         throw invalid(VIEWS_DISABLED);
-      }
-      case "CREATE AGGREGATE" -> {
-        if (ks == null || schema.keyspace(ks) == null) {
-          throw invalid("Keyspace '" + ks + "' doesn't exist");
-        }
-        throw invalid("State function " + ks + "." + s.detail() + " doesn't exist");
       }
       case "DROP MASK" -> {
         // no column can carry a mask: dropping one changes nothing (Cassandra answers OK)
@@ -63,12 +55,7 @@ final class OffByDefaultFeatures {
         if (s.ifExists()) {
           return done();
         }
-        String kind = switch (s.what()) {
-          case "DROP VIEW" -> "Materialized view";
-          case "DROP AGGREGATE" -> "Aggregate";
-          default -> "Function";
-        };
-        throw invalid(kind + " '" + qualified + "' doesn't exist");
+        throw invalid("Materialized view '" + qualified + "' doesn't exist");
       }
     }
   }

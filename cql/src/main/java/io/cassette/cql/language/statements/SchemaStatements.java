@@ -53,6 +53,10 @@ final class SchemaStatements {
   }
 
   static Executable compile(Statement s, String keyspace, Services services) {
+    if (s instanceof Statement.CreateFunction || s instanceof Statement.CreateAggregate
+        || s instanceof Statement.DropFunction) {
+      return FunctionStatements.compile(s, keyspace, services);
+    }
     SchemaManager sm = services.schema();
     if (s instanceof Statement.CreateKeyspace ck) {
       checkModifiable(ck.name());

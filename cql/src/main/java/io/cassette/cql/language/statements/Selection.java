@@ -443,6 +443,10 @@ public final class Selection {
         args.add(compile(a, terms));
       }
     }
+    Sel user = UserFunctionSelectors.select(f, name, args, table, terms);
+    if (user != null) {
+      return user;
+    }
     StringBuilder display = new StringBuilder("system.").append(name).append('(');
     for (int i = 0; i < args.size(); i++) {
       display.append(i == 0 ? "" : ", ").append(args.get(i).name());
@@ -517,7 +521,7 @@ public final class Selection {
    * The type Cassandra prefers for a numeric literal when a function's overloads must choose:
    * int for an integer that fits, else bigint, else varint; double for a float. Null otherwise.
    */
-  private static CqlType preferredNumericType(io.cassette.cql.language.parser.Term t) {
+  static CqlType preferredNumericType(io.cassette.cql.language.parser.Term t) {
     if (t instanceof io.cassette.cql.language.parser.Term.Negate n) {
       t = n.term();
     }

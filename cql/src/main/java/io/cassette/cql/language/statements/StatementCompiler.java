@@ -90,7 +90,7 @@ public final class StatementCompiler {
 
   /** A term compiler sharing {@code bindings} across a batch. */
   TermCompiler terms(Schema schema, TableMetadata t, Bindings bindings) {
-    return new TermCompiler(bindings, schema.keyspace(t.keyspace));
+    return new TermCompiler(bindings, schema.keyspace(t.keyspace), schema);
   }
 
   private TermCompiler terms(Schema schema, TableMetadata t) {

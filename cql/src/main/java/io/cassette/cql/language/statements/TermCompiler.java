@@ -15,6 +15,7 @@ import io.cassette.cql.language.functions.NativeFunction;
 import io.cassette.cql.language.functions.NativeFunctions;
 import io.cassette.cql.language.parser.Term;
 import io.cassette.cql.language.schema.KeyspaceMetadata;
+import io.cassette.cql.language.schema.Schema;
 import io.cassette.cql.language.schema.TypeResolver;
 import io.cassette.cql.language.types.CollectionCodec;
 import io.cassette.cql.language.types.Json;
@@ -39,6 +40,23 @@ public final class TermCompiler {
   public TermCompiler(Bindings bindings, KeyspaceMetadata keyspace) {
     this.bindings = bindings;
     this.keyspace = keyspace;
+  }
+
+  /** The whole schema when the compiler was given it (user functions of other keyspaces), else null. */
+  private Schema schema;
+
+  /** As the two-argument form, seeing {@code schema} too (for user-defined functions). */
+  public TermCompiler(Bindings bindings, KeyspaceMetadata keyspace, Schema schema) {
+    this(bindings, keyspace);
+    this.schema = schema;
+  }
+
+  public Schema schema() {
+    return schema;
+  }
+
+  public KeyspaceMetadata keyspace() {
+    return keyspace;
   }
 
   public Bindings bindings() {
@@ -249,6 +267,41 @@ public final class TermCompiler {
     };
   }
 
+  /**
+   * The user-defined scalar function a call in a term names (ks.f, or a bare name no native
+   * function has, in this keyspace), chosen by arity and argument types; null when it names none.
+   */
+  private io.cassette.cql.language.schema.UserFunction userFunction(Term.FunctionCall f) {
+    String name = f.name().toLowerCase(java.util.Locale.ROOT);
+    String ks = f.keyspace();
+    if ((ks == null && NativeFunctions.exists(name)) || "system".equals(ks) || name.equals("token")) {
+      return null;
+    }
+    KeyspaceMetadata k = ks == null ? keyspace
+        : schema != null ? schema.keyspace(ks) : keyspace != null && keyspace.name().equals(ks) ? keyspace : null;
+    if (k == null) {
+      return null;
+    }
+    io.cassette.cql.language.schema.UserFunction found = null;
+    for (io.cassette.cql.language.schema.UserFunction u : k.functions(name)) {
+      if (u.argumentTypes().size() != f.args().size()) {
+        continue;
+      }
+      boolean fits = true;
+      for (int i = 0; i < f.args().size() && fits; i++) {
+        CqlType given = inferType(f.args().get(i));
+        fits = given == null || Types.freeze(given).equals(Types.freeze(u.argumentTypes().get(i)));
+      }
+      if (fits) {
+        if (found != null) {
+          throw invalid("Ambiguous call to function " + k.name() + "." + name + ": use type casts to disambiguate");
+        }
+        found = u;
+      }
+    }
+    return found;
+  }
+
   /** The type a term has by itself (function results, hints), or null when the receiver decides. */
   public CqlType inferType(Term t) {
     if (t instanceof Term.FunctionCall f && !f.name().equals("fromjson")) {
@@ -256,7 +309,8 @@ public final class TermCompiler {
       for (Term a : f.args()) {
         argTypes.add(inferType(a));
       }
-      return NativeFunctions.resolve(f.name(), argTypes).returnType();
+      io.cassette.cql.language.schema.UserFunction u = userFunction(f);
+      return u != null ? u.returnType() : NativeFunctions.resolve(f.name(), argTypes).returnType();
     }
     if (t instanceof Term.TypeHint h) {
       return TypeResolver.resolve(h.type(), keyspace);
@@ -284,6 +338,31 @@ public final class TermCompiler {
     }
     if (name.equals("token")) {
       throw invalid("Unsupported use of token() function");
+    }
+    io.cassette.cql.language.schema.UserFunction u = userFunction(f);
+    if (u != null) {
+      if (!Types.isCompatible(r.type(), u.returnType())) {
+        throw invalid("Type error: cannot assign result of function " + u.keyspace() + "." + u.name() + " (type "
+            + Types.toCql(u.returnType()) + ") to " + r.name() + " (type " + Types.toCql(r.type()) + ")");
+      }
+      List<Value> args = new ArrayList<>();
+      for (int i = 0; i < f.args().size(); i++) {
+        try {
+          args.add(compile(f.args().get(i), r.named(u.name() + "(arg" + i + ")", u.argumentTypes().get(i))));
+        } catch (io.cassette.cql.CqlException e) {
+          throw invalid("Type error: " + f.args().get(i) + " cannot be passed as argument " + i + " of function "
+              + u.keyspace() + "." + u.name() + " of type " + Types.toCql(u.argumentTypes().get(i)));
+        }
+      }
+      return ctx -> {
+        List<byte[]> vs = new ArrayList<>(args.size());
+        for (Value a : args) {
+          byte[] v = a.get(ctx);
+          vs.add(v == QueryContext.UNSET ? null : v);
+        }
+        return io.cassette.cql.language.functions.UserFunctions.call(u, vs,
+            ctx.services.userFunctions().get().failTimeoutMillis());
+      };
     }
     List<CqlType> argTypes = new ArrayList<>();
     for (Term a : f.args()) {

@@ -35,6 +35,8 @@ public final class SystemTables {
       case "system_schema.tables" -> tables(schema);
       case "system_schema.columns" -> columns(schema, false);
       case "system_schema.types" -> types(schema);
+      case "system_schema.functions" -> functions(schema);
+      case "system_schema.aggregates" -> aggregates(schema);
       case "system_schema.indexes" -> indexes(schema);
       case "system_schema.dropped_columns" -> droppedColumns(schema);
       case "system_virtual_schema.keyspaces" -> keyspaces(schema, true);
@@ -210,6 +212,45 @@ public final class SystemTables {
           r.put("type", text(Types.toCql(c.type())));
           out.add(r);
         }
+      }
+    }
+    return out;
+  }
+
+  private static List<Map<String, byte[]>> functions(Schema schema) {
+    List<Map<String, byte[]>> out = new ArrayList<>();
+    for (KeyspaceMetadata k : schema.keyspaces().values()) {
+      for (io.cassette.cql.language.schema.UserFunction f : k.functions()) {
+        Map<String, byte[]> r = new HashMap<>();
+        r.put("keyspace_name", text(k.name()));
+        r.put("function_name", text(f.name()));
+        r.put("argument_types", textList(f.argumentTypeNames()));
+        r.put("argument_names", textList(f.argumentNames()));
+        r.put("body", text(f.body()));
+        r.put("called_on_null_input", Values.ofBoolean(f.calledOnNullInput()));
+        r.put("language", text(f.language()));
+        r.put("return_type", text(Types.toCql(f.returnType())));
+        out.add(r);
+      }
+    }
+    return out;
+  }
+
+  private static List<Map<String, byte[]>> aggregates(Schema schema) {
+    List<Map<String, byte[]>> out = new ArrayList<>();
+    for (KeyspaceMetadata k : schema.keyspaces().values()) {
+      for (io.cassette.cql.language.schema.UserAggregate a : k.aggregates()) {
+        Map<String, byte[]> r = new HashMap<>();
+        r.put("keyspace_name", text(k.name()));
+        r.put("aggregate_name", text(a.name()));
+        r.put("argument_types", textList(a.argumentTypeNames()));
+        r.put("final_func", text(a.finalFunction()));
+        r.put("initcond", a.initcond() == null ? null
+            : text(io.cassette.cql.language.types.TextForms.toCqlLiteral(a.stateType(), a.initcond())));
+        r.put("return_type", text(Types.toCql(a.returnType())));
+        r.put("state_func", text(a.stateFunction()));
+        r.put("state_type", text(Types.toCql(a.stateType())));
+        out.add(r);
       }
     }
     return out;
