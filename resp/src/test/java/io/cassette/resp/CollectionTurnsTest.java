@@ -156,8 +156,10 @@ class CollectionTurnsTest {
           "BYRADIUS", "20000", "km");
       assertThat(search.reply()).isEqualTo(":" + N + "\r\n");
       int picksServed = srand.served() + hrand.served() + zrand.served() + search.served();
+      // on a fast machine each pick takes a few ms: one PING answered in the middle of any of
+      // them shows the turns (without turns none can be), more is the scheduler's luck
       assertThat(picksServed).as("witness PINGs answered during the random picks and the geo search")
-          .isGreaterThanOrEqualTo(2);
+          .isGreaterThanOrEqualTo(1);
 
       // The elements such commands hold count against one node-wide budget: four HGETALLs of
       // 100,000 fields at once took a 64 MiB node's heap. Past it the command gets -OOM, the
