@@ -40,7 +40,15 @@ public final class LabReport {
     b.append("- nodes: ").append(o.nodes()).append(" started as ").append(o.launcher().describe()).append('\n');
     b.append("- workloads: ").append(o.clients()).append(" clients each, think time ").append(o.thinkMillis())
         .append(" ms, at most ").append(o.maxOperations()).append(" operations each, ").append(runMillis)
-        .append(" ms run\n\n");
+        .append(" ms run");
+    // Setup (the workloads' tables, a loaded machine) runs on the same clock before the first
+    // operation: a run whose operations all began after its first fault must not read as one
+    // that failed from time 0 (bench/results/2026-12-02-faultlabtest-redis-incr.md did).
+    long first = byWorkload.values().stream().flatMap(List::stream).mapToLong(OpRecord::call).min().orElse(-1);
+    if (first >= 0) {
+      b.append(", first operation called at ").append(first / 1_000_000).append(" ms");
+    }
+    b.append("\n\n");
     b.append("## Faults\n\n| # | fault | node | from ms | to ms | note |\n|---|---|---|---|---|---|\n");
     int i = 1;
     for (FaultWindow f : faults) {

@@ -51,6 +51,11 @@ public final class RedisIncrWorkload implements Workload {
     return "redis-incr";
   }
 
+  /** The Redis key of counter {@code k}. */
+  public static String key(int k) {
+    return "lab:incr:" + k;
+  }
+
   @Override
   public void setup() {}
 
@@ -69,7 +74,7 @@ public final class RedisIncrWorkload implements Workload {
             jedis = new Jedis(hosts.get(host), port, TIMEOUT_MILLIS);
             jedis.auth(LabRing.REDIS_PASSWORD);
           }
-          jedis.incr("lab:incr:" + k);
+          jedis.incr(key(k));
           s = Status.OK;
         } catch (RuntimeException e) {
           s = Outcomes.ofRedisWrite(e);
@@ -101,8 +106,8 @@ public final class RedisIncrWorkload implements Workload {
       try (Jedis jedis = new Jedis(h, port, 10_000)) {
         jedis.auth(LabRing.REDIS_PASSWORD);
         for (int k = 0; k < keys; k++) {
-          String v = jedis.get("lab:incr:" + k);
-          results.add(CounterChecker.check("lab:incr:" + k + " via " + h, ok.get(k), failed.get(k),
+          String v = jedis.get(key(k));
+          results.add(CounterChecker.check(key(k) + " via " + h, ok.get(k), failed.get(k),
               indeterminate.get(k), v == null ? 0 : Long.parseLong(v)));
         }
       }

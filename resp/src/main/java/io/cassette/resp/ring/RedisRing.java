@@ -390,7 +390,22 @@ public final class RedisRing implements KeyRouter {
         return e.equals(r.self()) ? null : e;
       }
     }
+    long now = System.nanoTime();
+    if (now - downLoggedNanos >= DOWN_LOG_NANOS) {
+      downLoggedNanos = now;
+      LOG.info("Redis key refused as CLUSTERDOWN: replicas {} under {}, none alive; ring {}", replicas, strategy, r);
+    }
     throw new RedisException(DOWN);
+  }
+
+  /** When a CLUSTERDOWN of {@link #executor} was last logged at INFO (at most every 10 s). */
+  private long downLoggedNanos = System.nanoTime() - DOWN_LOG_NANOS;
+  private static final long DOWN_LOG_NANOS = 10_000_000_000L;
+
+  /** The ring and the Redis keyspace's replication this door routes by, for the logs. */
+  public String describe() {
+    TokenRing r = ring.get();
+    return r + " " + r.topology() + ", redis replication " + strategy();
   }
 
   /** The ring now; caches filled under another snapshot are dropped (executors may have moved). */

@@ -421,7 +421,7 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
     } catch (io.cassette.coordinator.CoordinatorException e) {
       // The ring could not reach the key's owner: Redis Cluster's words where it has them.
       server.requests.error(spec.name());
-      LOG.debug("{} refused by the coordinator: {}", spec.name(), e.toString());
+      logRefusal(spec.name(), e);
       error(s.reply, e instanceof io.cassette.coordinator.CoordinatorException.Unavailable
           ? "CLUSTERDOWN The node that owns the key is down"
           : e instanceof io.cassette.coordinator.CoordinatorException.Timeout
@@ -453,6 +453,32 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
       Session.Blocked b = s.blocked;
       long delay = Math.max(0, b.deadlineMillis - System.currentTimeMillis());
       b.timeout = thread.schedule(() -> timeOut(s, b), delay, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /** When the last coordinator refusal was logged at INFO (command thread). */
+  private long refusalLoggedNanos = System.nanoTime() - REFUSAL_LOG_NANOS;
+  private static final long REFUSAL_LOG_NANOS = 10_000_000_000L;
+
+  /**
+   * A refusal at INFO at most every 10 s, with its level, required and alive counts and the ring
+   * it was counted on: a door that refuses everything must say why (the fault lab's INCRs all
+   * answered CLUSTERDOWN while the CQL door served the same ring).
+   */
+  private void logRefusal(String command, io.cassette.coordinator.CoordinatorException e) {
+    long now = System.nanoTime();
+    boolean info = now - refusalLoggedNanos >= REFUSAL_LOG_NANOS;
+    if (!info && !LOG.isDebugEnabled()) {
+      return;
+    }
+    String counts = e instanceof io.cassette.coordinator.CoordinatorException.Unavailable u
+        ? " (level " + u.consistency + ", required " + u.required + ", alive " + u.alive + ")" : "";
+    String ring = server.ring == null ? "" : "; ring " + server.ring.describe();
+    if (info) {
+      refusalLoggedNanos = now;
+      LOG.info("{} refused by the coordinator: {}{}{}", command, e.toString(), counts, ring);
+    } else {
+      LOG.debug("{} refused by the coordinator: {}{}{}", command, e.toString(), counts, ring);
     }
   }
 
