@@ -130,6 +130,29 @@ public final class Selection {
 
   private Sel column(ColumnMetadata c) {
     referenced.add(c);
+    io.cassette.cql.language.schema.ColumnMask mask = table.mask(c.name());
+    if (mask != null) {
+      mask.checkArguments();
+      io.cassette.cql.language.functions.NativeFunction fn = mask.resolve(c.type());
+      return new Sel() {
+        public CqlType type() {
+          return c.type();
+        }
+
+        public String name() {
+          return c.name();
+        }
+
+        public boolean isAggregate() {
+          return false;
+        }
+
+        public byte[] value(RowView row, QueryContext ctx) {
+          byte[] v = row.value(c);
+          return ctx.services.masking().unmasked(ctx, table) ? v : mask.apply(fn, v, ctx);
+        }
+      };
+    }
     return new Sel() {
       public CqlType type() {
         return c.type();
