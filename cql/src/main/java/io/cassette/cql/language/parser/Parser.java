@@ -510,8 +510,8 @@ public final class Parser extends TokenCursor {
         } else {
           defs.add(columnDef());
         }
-        // With masking off Cassandra 5.0.4 still adds a column declared MASKED (the mask is then
-        // never applied); Cassette keeps the mask only when masking is on (SchemaStatements).
+        // With masking off Cassandra 5.0.4 still adds a column declared MASKED, with its mask;
+        // so does Cassette (SchemaStatements refuses MASKED WITH only in CREATE TABLE and ALTER).
         return new Statement.AlterTable(name, ie, AlterKind.ADD, ine, defs, List.of(), Map.of(), null, null);
       }
       if (accept("drop")) {

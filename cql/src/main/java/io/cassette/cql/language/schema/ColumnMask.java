@@ -88,7 +88,11 @@ public record ColumnMask(String function, List<CqlType> argumentTypes, List<byte
     for (int i = 0; i < def.arguments().size(); i++) {
       types.add(null);
     }
-    NativeFunction f = MaskFunctions.resolve(fn, types, null);
+    // the column's type stands for the first argument; errors name it by its marshal class, as Cassandra's
+    List<String> texts = new ArrayList<>();
+    texts.add(io.cassette.cql.transport.messages.TypeEncoder.marshalClass(type));
+    texts.addAll(argTexts);
+    NativeFunction f = MaskFunctions.resolve(fn, types, texts);
     if (!io.cassette.cql.language.types.Types.toCql(f.returnType()).equals(io.cassette.cql.language.types.Types.toCql(type))) {
       throw io.cassette.cql.language.Errors.invalid("Masking function " + raw + " return type is "
           + io.cassette.cql.language.types.Types.toCql(f.returnType()) + ". This is different to the type of the masked column "

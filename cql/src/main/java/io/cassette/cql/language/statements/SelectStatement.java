@@ -261,6 +261,9 @@ public final class SelectStatement implements Executable {
 
   @Override
   public Result execute(QueryContext ctx) {
+    for (io.cassette.cql.language.schema.ColumnMask m : selection.masks) {
+      m.checkArguments();
+    }
     if (!maskedRestricted.isEmpty() && !ctx.services.masking().mayQueryMasked(ctx, table)) {
       // Cassandra 5.0's SelectStatement.authorize; the column list as Java prints a list
       throw io.cassette.cql.language.Errors.unauthorized("User " + ctx.state.user()

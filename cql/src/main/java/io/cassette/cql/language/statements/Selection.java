@@ -77,6 +77,8 @@ public final class Selection {
   final boolean aggregate;
   final boolean wildcard;
   final boolean json;
+  /** Masks of the selected columns, checked when the statement runs (Cassandra checks them then). */
+  final List<io.cassette.cql.language.schema.ColumnMask> masks = new ArrayList<>();
   /** Columns the rows must carry (for DISTINCT validation). */
   final List<ColumnMetadata> referenced = new ArrayList<>();
 
@@ -132,7 +134,7 @@ public final class Selection {
     referenced.add(c);
     io.cassette.cql.language.schema.ColumnMask mask = table.mask(c.name());
     if (mask != null) {
-      mask.checkArguments();
+      masks.add(mask);
       io.cassette.cql.language.functions.NativeFunction fn = mask.resolve(c.type());
       return new Sel() {
         public CqlType type() {
