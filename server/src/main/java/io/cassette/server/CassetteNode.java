@@ -178,6 +178,7 @@ public final class CassetteNode implements AutoCloseable {
       language.userDefinedFunctions(new io.cassette.cql.language.functions.UserFunctions.Settings(
           config.bool(ConfigKeys.USER_DEFINED_FUNCTIONS_ENABLED),
           config.duration(ConfigKeys.USER_DEFINED_FUNCTIONS_FAIL_TIMEOUT).toMillis()));
+      language.dynamicDataMasking(config.bool(ConfigKeys.DYNAMIC_DATA_MASKING_ENABLED));
       language.resultSizeLimits(resultSizeLimits());
       language.statementLimits(io.cassette.cql.language.parser.StatementLimits.of(
           intOr(ConfigKeys.CQL_MAX_STATEMENT_TOKENS, 0), intOr(ConfigKeys.ITEMS_PER_COLLECTION_FAIL_THRESHOLD, 0),

@@ -636,6 +636,18 @@ public final class AccessControl {
     }
   }
 
+  /**
+   * Whether the client's role holds {@code p} on table {@code keyspace.table} (or a parent), as
+   * Cassandra's ClientState.hasTablePermission: always when permissions are not checked or the
+   * client has no user (internal queries); superusers hold every permission.
+   */
+  public boolean hasTablePermission(ClientState state, Permission p, String keyspace, String table) {
+    if (!settings.checksPermissions() || state.user() == null) {
+      return true;
+    }
+    return hasPermission(state.user(), p, AuthResource.table(keyspace, table));
+  }
+
   /** Whether a checked role is a superuser (401 vs 403 on the admin port). */
   public boolean isSuper(String username) {
     return roles.isSuper(username);

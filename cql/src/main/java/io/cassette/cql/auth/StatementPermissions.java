@@ -60,6 +60,8 @@ final class StatementPermissions {
       need(out, Permission.CREATE, keyspaceOf(ct.name(), keyspace));
     } else if (s instanceof Statement.AlterTable at) {
       need(out, Permission.ALTER, table(at.name(), keyspace));
+    } else if (s instanceof Statement.AlterColumnMask am) {
+      need(out, Permission.ALTER, table(am.name(), keyspace));
     } else if (s instanceof Statement.DropTable dt) {
       need(out, Permission.DROP, table(dt.name(), keyspace));
     } else if (s instanceof Statement.CreateIndex ci) {

@@ -115,6 +115,14 @@ public final class CqlLanguage implements QueryHandler {
     services.userFunctions().set(settings);
   }
 
+  /**
+   * {@code dynamic_data_masking_enabled}: MASKED WITH refused when false (Cassandra 5.0's default);
+   * masks already declared apply either way.
+   */
+  public void dynamicDataMasking(boolean enabled) {
+    services.masking().enabled(enabled);
+  }
+
   private StatementLimits limits() {
     return services.statementLimits().get();
   }
@@ -131,9 +139,19 @@ public final class CqlLanguage implements QueryHandler {
         new java.util.concurrent.atomic.AtomicReference<>(ResultSizeLimits.forFrame(
             io.cassette.cql.transport.CqlLimits.defaultMaxFrameBytes(Runtime.getRuntime().maxMemory()))),
         new java.util.concurrent.atomic.AtomicReference<>(StatementLimits.DEFAULTS),
-        new java.util.concurrent.atomic.AtomicReference<>(io.cassette.cql.language.functions.UserFunctions.Settings.DEFAULTS));
+        new java.util.concurrent.atomic.AtomicReference<>(io.cassette.cql.language.functions.UserFunctions.Settings.DEFAULTS),
+        new io.cassette.cql.language.statements.DataMasking());
     this.compiler = new StatementCompiler(services);
     this.access = new AccessControl(AuthSettings.allowAll(), schema, this::internal, node);
+    services.masking().permissions(new io.cassette.cql.language.statements.DataMasking.Permissions() {
+      public boolean unmask(ClientState state, io.cassette.cql.language.schema.TableMetadata t) {
+        return access.hasTablePermission(state, io.cassette.cql.auth.Permission.UNMASK, t.keyspace, t.name);
+      }
+
+      public boolean selectMasked(ClientState state, io.cassette.cql.language.schema.TableMetadata t) {
+        return access.hasTablePermission(state, io.cassette.cql.auth.Permission.SELECT_MASKED, t.keyspace, t.name);
+      }
+    });
   }
 
   /**

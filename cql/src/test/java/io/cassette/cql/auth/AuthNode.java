@@ -23,11 +23,13 @@ import java.util.UUID;
  */
 final class AuthNode implements AutoCloseable {
   final Engine engine;
+  final CqlLanguage language;
   final CqlServer server;
   final InetSocketAddress address;
 
-  private AuthNode(Engine engine, CqlServer server, InetSocketAddress address) {
+  private AuthNode(Engine engine, CqlLanguage language, CqlServer server, InetSocketAddress address) {
     this.engine = engine;
+    this.language = language;
     this.server = server;
     this.address = address;
   }
@@ -41,7 +43,7 @@ final class AuthNode implements AutoCloseable {
       AccessControl access = language.configureAuth(settings);
       CqlServer server = new CqlServer(
           CqlServerOptions.defaults("127.0.0.1", 0).withAuthenticator(access.authenticator()), language);
-      return new AuthNode(engine, server, server.start());
+      return new AuthNode(engine, language, server, server.start());
     } catch (Exception | Error e) {
       engine.close();
       throw e;

@@ -68,7 +68,14 @@ class DifferentialCorpusTest {
     if (protocolVersion != null) {
       config.withString(DefaultDriverOption.PROTOCOL_VERSION, protocolVersion);
     }
-    return CqlSession.builder().addContactPoint(a).withLocalDatacenter("datacenter1")
+    com.datastax.oss.driver.api.core.CqlSessionBuilder b = CqlSession.builder();
+    // an anchor started with AUTH=yes: -Dcassette.anchor.auth=cassandra:cassandra (a node that
+    // does not ask for credentials never uses them)
+    String auth = System.getProperty("cassette.anchor.auth");
+    if (auth != null) {
+      b.withAuthCredentials(auth.substring(0, auth.indexOf(':')), auth.substring(auth.indexOf(':') + 1));
+    }
+    return b.addContactPoint(a).withLocalDatacenter("datacenter1")
         .withConfigLoader(config
             .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(20))
             // a loaded 2-core machine took more than the default 5 s to answer the init queries

@@ -30,6 +30,7 @@ class ConfigLoaderTest {
     assertThat(c.integer(ConfigKeys.HTTP_PORT)).isEqualTo(9180);
     assertThat(c.string(ConfigKeys.LISTEN_ADDRESS)).isEqualTo("127.0.0.1");
     assertThat(c.string(ConfigKeys.COMMITLOG_SYNC)).isEqualTo("periodic");
+    assertThat(c.bool(ConfigKeys.DYNAMIC_DATA_MASKING_ENABLED)).isFalse(); // as Cassandra 5.0
     assertThat(c.duration(ConfigKeys.COMMITLOG_SYNC_PERIOD)).isEqualTo(Duration.ofSeconds(10));
     assertThat(c.bytes(ConfigKeys.COMPACTION_THROUGHPUT)).isEqualTo(64L << 20);
     assertThat(c.dataDirectory()).isEqualTo(Path.of("./data"));

@@ -5,6 +5,7 @@ import io.cassette.cql.language.Errors;
 import io.cassette.cql.language.parser.Relation.Operator;
 import io.cassette.cql.language.parser.Statement.AlterKind;
 import io.cassette.cql.language.parser.Statement.ColumnDef;
+import io.cassette.cql.language.parser.Statement.ColumnMaskDef;
 import io.cassette.cql.language.parser.Statement.DeleteTarget;
 import io.cassette.cql.language.parser.Statement.Ordering;
 import io.cassette.cql.language.parser.Statement.Properties;
@@ -364,26 +365,33 @@ public final class Parser extends TokenCursor {
         body.value());
   }
 
-  /** Skips "MASKED WITH DEFAULT" or "MASKED WITH f(args)" after a column's type. */
-  private boolean maskClause() {
+  /**
+   * "MASKED WITH DEFAULT" (mask_default) or "MASKED WITH f(args)" after a column's type, or null
+   * when the column has no mask.
+   */
+  private ColumnMaskDef maskClause() {
     if (!accept("masked")) {
-      return false;
+      return null;
     }
     expect("with");
-    if (!accept("default")) {
-      qualifiedName();
-      expect("(");
-      int depth = 1;
-      while (depth > 0 && peek().kind() != Kind.EOF) {
-        Token x = next();
-        depth += x.is("(") ? 1 : x.is(")") ? -1 : 0;
-      }
-    }
-    return true;
+    return maskFunction();
   }
 
-  /** Set when a column definition of the statement being parsed carries a mask. */
-  private boolean masked;
+  private ColumnMaskDef maskFunction() {
+    if (accept("default")) {
+      return new ColumnMaskDef(new QualifiedName("system", "mask_default"), List.of());
+    }
+    QualifiedName fn = qualifiedName();
+    expect("(");
+    List<Term> args = new ArrayList<>();
+    if (!accept(")")) {
+      do {
+        args.add(term());
+      } while (accept(","));
+      expect(")");
+    }
+    return new ColumnMaskDef(fn, args);
+  }
 
   private Statement createIndex(boolean custom) {
     boolean ine = ifNotExists();
@@ -459,7 +467,7 @@ public final class Parser extends TokenCursor {
         String col = ident();
         RawType t = type();
         boolean isStatic = accept("static");
-        masked |= maskClause();
+        ColumnMaskDef mask = maskClause();
         if (accept("primary")) {
           expect("key");
           if (pkSeen) {
@@ -468,16 +476,13 @@ public final class Parser extends TokenCursor {
           pkSeen = true;
           pk.add(col);
         }
-        columns.add(new ColumnDef(col, t, isStatic));
+        columns.add(new ColumnDef(col, t, isStatic, mask));
       }
     } while (accept(","));
     expect(")");
     Properties props = emptyProperties();
     if (accept("with")) {
       props = properties();
-    }
-    if (masked) {
-      return new Statement.OffByDefault("MASKED", name, null, false, null);
     }
     return new Statement.CreateTable(name, ine, columns, pk, ck, props);
   }
@@ -505,8 +510,8 @@ public final class Parser extends TokenCursor {
         } else {
           defs.add(columnDef());
         }
-        // With masking off Cassandra 5.0.4 still adds a column declared MASKED (the mask is then
-        // never applied); Cassette adds it without the mask.
+        // With masking off Cassandra 5.0.4 still adds a column declared MASKED, with its mask;
+        // so does Cassette (SchemaStatements refuses MASKED WITH only in CREATE TABLE and ALTER).
         return new Statement.AlterTable(name, ie, AlterKind.ADD, ine, defs, List.of(), Map.of(), null, null);
       }
       if (accept("drop")) {
@@ -529,13 +534,12 @@ public final class Parser extends TokenCursor {
       if (accept("alter")) {
         String col = ident();
         if (at("masked")) {
-          maskClause();
-          return new Statement.OffByDefault("MASKED", name, null, false, null);
+          return new Statement.AlterColumnMask(name, ie, col, maskClause());
         }
         if (at("drop") && peek(1).is("masked")) {
           next();
           next();
-          return new Statement.OffByDefault("DROP MASK", name, null, false, col);
+          return new Statement.AlterColumnMask(name, ie, col, null);
         }
         expect("type");
         RawType ty = type();
@@ -597,8 +601,7 @@ public final class Parser extends TokenCursor {
     String col = ident();
     RawType t = type();
     boolean isStatic = accept("static");
-    masked |= maskClause();
-    return new ColumnDef(col, t, isStatic);
+    return new ColumnDef(col, t, isStatic, maskClause());
   }
 
   private Statement drop() {

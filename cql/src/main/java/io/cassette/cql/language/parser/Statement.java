@@ -18,7 +18,18 @@ public sealed interface Statement {
   record Properties(Map<String, Object> values, Map<String, Boolean> clusteringOrder,
                     boolean compactStorage) {}
 
-  record ColumnDef(String name, RawType type, boolean isStatic) {}
+  record ColumnDef(String name, RawType type, boolean isStatic, ColumnMaskDef mask) {
+    ColumnDef(String name, RawType type, boolean isStatic) {
+      this(name, type, isStatic, null);
+    }
+  }
+
+  /** A column's MASKED WITH clause: the masking function and its arguments after the column. */
+  record ColumnMaskDef(QualifiedName function, List<Term> arguments) {}
+
+  /** ALTER TABLE t ALTER c MASKED WITH ... ({@code mask} set) or ALTER c DROP MASKED (null). */
+  record AlterColumnMask(QualifiedName name, boolean ifExists, String column, ColumnMaskDef mask)
+      implements Statement {}
 
   record Use(String keyspace) implements Statement {}
 

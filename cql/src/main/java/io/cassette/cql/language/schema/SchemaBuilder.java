@@ -230,7 +230,14 @@ public final class SchemaBuilder {
             TypeResolver.parse(v.substring(colon + 1), ks)));
       }
     }
-    return new TableMetadata(ks.name(), name, id, cols, options, Map.of(), false, dropped);
+    Map<String, ColumnMask> masks = new LinkedHashMap<>();
+    for (ColumnMetadata c : cols) {
+      Statement.ColumnDef d = defs.get(c.name());
+      if (d.mask() != null) {
+        masks.put(c.name(), ColumnMask.compile(d.mask(), name, c.name(), c.type(), ks));
+      }
+    }
+    return new TableMetadata(ks.name(), name, id, cols, options, Map.of(), false, dropped, masks);
   }
 
   public static UdtType type(Statement.CreateType ct, KeyspaceMetadata ks) {

@@ -76,6 +76,10 @@ public final class SchemaDdl {
       if (c.isStatic()) {
         sb.append(" static");
       }
+      ColumnMask mask = t.mask(c.name());
+      if (mask != null) {
+        sb.append(" MASKED WITH ").append(mask.toCql());
+      }
       sb.append(", ");
     }
     sb.append("PRIMARY KEY ((");

@@ -29,6 +29,8 @@ public final class TableMetadata {
   public final boolean isCounter;
   /** Columns dropped from this table: data written at or before the drop stays hidden. */
   public final Map<String, DroppedColumn> dropped;
+  /** Masked columns (dynamic data masking) by name; only columns of this table. */
+  public final Map<String, ColumnMask> masks;
 
   /** When a column was dropped (µs) and the type it had. */
   public record DroppedColumn(long droppedAtMicros, CqlType type) {}
@@ -41,6 +43,12 @@ public final class TableMetadata {
   public TableMetadata(String keyspace, String name, UUID id, List<ColumnMetadata> columns,
                        TableOptions options, Map<String, IndexMetadata> indexes, boolean virtual,
                        Map<String, DroppedColumn> dropped) {
+    this(keyspace, name, id, columns, options, indexes, virtual, dropped, Map.of());
+  }
+
+  public TableMetadata(String keyspace, String name, UUID id, List<ColumnMetadata> columns,
+                       TableOptions options, Map<String, IndexMetadata> indexes, boolean virtual,
+                       Map<String, DroppedColumn> dropped, Map<String, ColumnMask> masks) {
     this.dropped = Map.copyOf(dropped);
     this.keyspace = keyspace;
     this.name = name;
@@ -70,6 +78,13 @@ public final class TableMetadata {
       m.put(c.name(), c);
     }
     this.byName = Collections.unmodifiableMap(m);
+    Map<String, ColumnMask> kept = new java.util.TreeMap<>();
+    for (Map.Entry<String, ColumnMask> e : masks.entrySet()) {
+      if (m.containsKey(e.getKey())) {
+        kept.put(e.getKey(), e.getValue());
+      }
+    }
+    this.masks = Collections.unmodifiableMap(kept);
     this.options = options;
     this.indexes = Collections.unmodifiableMap(new LinkedHashMap<>(indexes));
     this.virtual = virtual;
@@ -138,11 +153,26 @@ public final class TableMetadata {
 
   public TableMetadata with(List<ColumnMetadata> newColumns, TableOptions newOptions,
                             Map<String, IndexMetadata> newIndexes) {
-    return new TableMetadata(keyspace, name, id, newColumns, newOptions, newIndexes, virtual, dropped);
+    return new TableMetadata(keyspace, name, id, newColumns, newOptions, newIndexes, virtual, dropped, masks);
   }
 
   public TableMetadata withDropped(Map<String, DroppedColumn> newDropped) {
-    return new TableMetadata(keyspace, name, id, columns, options, indexes, virtual, newDropped);
+    return new TableMetadata(keyspace, name, id, columns, options, indexes, virtual, newDropped, masks);
+  }
+
+  /** This table with {@code column}'s mask set, or removed when {@code mask} is null. */
+  public TableMetadata withMask(String column, ColumnMask mask) {
+    Map<String, ColumnMask> m = new java.util.HashMap<>(masks);
+    if (mask == null) {
+      m.remove(column);
+    } else {
+      m.put(column, mask);
+    }
+    return new TableMetadata(keyspace, name, id, columns, options, indexes, virtual, dropped, m);
+  }
+
+  public ColumnMask mask(String column) {
+    return masks.get(column);
   }
 
   /** True when a cell of {@code column} written at {@code timestamp} predates the column's drop. */

@@ -270,6 +270,9 @@ final class DescribeStatement implements Executable {
       if (c.isStatic()) {
         sb.append(" static");
       }
+      if (t.mask(c.name()) != null) {
+        sb.append(" MASKED WITH ").append(t.mask(c.name()).toCql());
+      }
       if (single && c.kind() == ColumnMetadata.Kind.PARTITION_KEY) {
         sb.append(" PRIMARY KEY");
       }

@@ -20,6 +20,8 @@ public final class QueryContext {
   public final QueryOptions options;
   public final ClientState state;
   public final Services services;
+  /** Whether this client reads masked columns in clear (DataMasking; null until first asked). */
+  Boolean clearValues;
   private final List<ByteBuffer> values;
   private final long nowMillis;
   private final long nowInSeconds;

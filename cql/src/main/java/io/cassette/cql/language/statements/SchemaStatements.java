@@ -111,6 +111,11 @@ final class SchemaStatements {
     if (s instanceof Statement.CreateTable ct) {
       String ks = keyspace(ct.name(), keyspace);
       checkModifiable(ks);
+      for (Statement.ColumnDef d : ct.columns()) {
+        if (d.mask() != null && !services.masking().enabled()) {
+          throw invalid(OffByDefaultFeatures.MASKING_DISABLED);
+        }
+      }
       return new Ddl(ctx -> sm.change(m -> {
         KeyspaceMetadata k = m.get(ks);
         if (k == null) {
@@ -144,6 +149,34 @@ final class SchemaStatements {
         m.put(ks, k.withoutTable(dt.name().name()));
         return m;
       }, event("DROPPED", "TABLE", ks, dt.name().name())));
+    }
+    if (s instanceof Statement.AlterColumnMask am) {
+      String ks = keyspace(am.name(), keyspace);
+      checkModifiable(ks);
+      if (am.mask() != null && !services.masking().enabled()) {
+        throw invalid(OffByDefaultFeatures.MASKING_DISABLED);
+      }
+      return new Ddl(ctx -> sm.change(m -> {
+        KeyspaceMetadata k = m.get(ks);
+        TableMetadata t = k == null ? null : k.tables().get(am.name().name());
+        if (t == null) {
+          if (am.ifExists()) {
+            return null;
+          }
+          if (k == null) {
+            throw invalid("Keyspace '" + ks + "' doesn't exist");
+          }
+          throw invalid("Table '" + ks + "." + am.name().name() + "' doesn't exist");
+        }
+        ColumnMetadata c = t.column(am.column());
+        if (c == null) {
+          throw invalid("Column with name '" + am.column() + "' doesn't exist on table '" + t.name + "'");
+        }
+        io.cassette.cql.language.schema.ColumnMask mask = am.mask() == null ? null
+            : io.cassette.cql.language.schema.ColumnMask.compile(am.mask(), t.name, c.name(), c.type(), k);
+        m.put(ks, k.withTable(t.withMask(c.name(), mask)));
+        return m;
+      }, event("UPDATED", "TABLE", ks, am.name().name())));
     }
     if (s instanceof Statement.AlterTable at) {
       String ks = keyspace(at.name(), keyspace);
@@ -422,6 +455,7 @@ final class SchemaStatements {
     switch (at.kind()) {
       case ADD -> {
         boolean changed = false;
+        Map<String, io.cassette.cql.language.schema.ColumnMask> masks = new LinkedHashMap<>();
         for (Statement.ColumnDef d : at.added()) {
           if (t.column(d.name()) != null) {
             if (at.ifColumnFlag()) {
@@ -444,9 +478,20 @@ final class SchemaStatements {
           }
           cols.add(new ColumnMetadata(d.name(), type, d.isStatic() ? ColumnMetadata.Kind.STATIC
               : ColumnMetadata.Kind.REGULAR, -1, false));
+          if (d.mask() != null) {
+            // kept even with masking off, as Cassandra 5.0.4 does for ALTER TABLE ADD
+            masks.put(d.name(), io.cassette.cql.language.schema.ColumnMask.compile(d.mask(), t.name, d.name(), type, k));
+          }
           changed = true;
         }
-        return changed ? t.with(cols, t.options, t.indexes) : null;
+        if (!changed) {
+          return null;
+        }
+        TableMetadata added = t.with(cols, t.options, t.indexes);
+        for (Map.Entry<String, io.cassette.cql.language.schema.ColumnMask> e : masks.entrySet()) {
+          added = added.withMask(e.getKey(), e.getValue());
+        }
+        return added;
       }
       case DROP -> {
         boolean changed = false;
@@ -500,7 +545,13 @@ final class SchemaStatements {
           }
           cols.set(cols.indexOf(c), new ColumnMetadata(e.getValue(), c.type(), c.kind(), c.position(), c.descending()));
         }
-        return t.with(cols, t.options, t.indexes);
+        TableMetadata renamed = t.with(cols, t.options, t.indexes);
+        for (Map.Entry<String, String> e : at.renamed().entrySet()) {
+          if (t.mask(e.getKey()) != null && renamed.column(e.getValue()) != null) {
+            renamed = renamed.withMask(e.getValue(), t.mask(e.getKey()));
+          }
+        }
+        return renamed;
       }
       default -> {
         if (at.props().values().containsKey("id")) {

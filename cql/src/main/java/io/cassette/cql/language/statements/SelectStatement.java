@@ -34,6 +34,8 @@ public final class SelectStatement implements Executable {
   private final TableMetadata table;
   private final TableSource source;
   private final Restrictions where;
+  /** Masked columns the WHERE clause restricts: the client needs UNMASK or SELECT_MASKED. */
+  private final List<String> maskedRestricted;
   private final Selection selection;
   private final List<ColumnSpec> variables;
   private final boolean reversed;
@@ -59,6 +61,15 @@ public final class SelectStatement implements Executable {
     this.source = source;
     this.selection = new Selection(table, s.selectors(), s.json(), terms);
     this.where = Restrictions.compile(table, s.where(), terms, true);
+    List<String> masked = new ArrayList<>();
+    for (io.cassette.cql.language.parser.Relation r : s.where()) {
+      for (String c : r.columns()) {
+        if (table.mask(c) != null && !masked.contains(c)) {
+          masked.add(c);
+        }
+      }
+    }
+    this.maskedRestricted = List.copyOf(masked);
     this.distinct = s.distinct();
     this.ordering = s.orderBy();
     if (where.needsFiltering && !s.allowFiltering()) {
@@ -179,6 +190,24 @@ public final class SelectStatement implements Executable {
     this.pkIndexes = pkIndexes(table, where);
   }
 
+  /**
+   * The restricted masked columns in the order Cassandra's TableMetadata.columns() iterates them:
+   * a HashMap keyed by the names' bytes (ByteBuffer hash), so the same HashMap gives the same order.
+   */
+  private List<String> maskedOrder() {
+    java.util.Map<java.nio.ByteBuffer, String> byBytes = new java.util.HashMap<>();
+    for (io.cassette.cql.language.schema.ColumnMetadata c : table.columns) {
+      byBytes.put(java.nio.ByteBuffer.wrap(c.name().getBytes(java.nio.charset.StandardCharsets.UTF_8)), c.name());
+    }
+    List<String> out = new ArrayList<>();
+    for (String name : byBytes.values()) {
+      if (maskedRestricted.contains(name)) {
+        out.add(name);
+      }
+    }
+    return out;
+  }
+
   static int[] pkIndexes(TableMetadata table, Restrictions where) {
     int[] out = new int[table.partitionKey.size()];
     for (ColumnMetadata c : table.partitionKey) {
@@ -232,6 +261,15 @@ public final class SelectStatement implements Executable {
 
   @Override
   public Result execute(QueryContext ctx) {
+    for (io.cassette.cql.language.schema.ColumnMask m : selection.masks) {
+      m.checkArguments();
+    }
+    if (!maskedRestricted.isEmpty() && !ctx.services.masking().mayQueryMasked(ctx, table)) {
+      // Cassandra 5.0's SelectStatement.authorize; the column list as Java prints a list
+      throw io.cassette.cql.language.Errors.unauthorized("User " + ctx.state.user()
+          + " has no UNMASK nor SELECT_MASKED permission on table " + table.keyspace + "." + table.name
+          + ", cannot query masked columns " + maskedOrder());
+    }
     List<byte[]> keys = ctx.answersLater() && !table.virtual && annColumn == null ? where.partitionKeys(ctx) : null;
     if (keys == null || keys.size() > MAX_KEYS_ANSWERED_LATER) {
       return run(ctx);

@@ -77,6 +77,8 @@ public final class Selection {
   final boolean aggregate;
   final boolean wildcard;
   final boolean json;
+  /** Masks of the selected columns, checked when the statement runs (Cassandra checks them then). */
+  final List<io.cassette.cql.language.schema.ColumnMask> masks = new ArrayList<>();
   /** Columns the rows must carry (for DISTINCT validation). */
   final List<ColumnMetadata> referenced = new ArrayList<>();
 
@@ -130,6 +132,29 @@ public final class Selection {
 
   private Sel column(ColumnMetadata c) {
     referenced.add(c);
+    io.cassette.cql.language.schema.ColumnMask mask = table.mask(c.name());
+    if (mask != null) {
+      masks.add(mask);
+      io.cassette.cql.language.functions.NativeFunction fn = mask.resolve(c.type());
+      return new Sel() {
+        public CqlType type() {
+          return c.type();
+        }
+
+        public String name() {
+          return c.name();
+        }
+
+        public boolean isAggregate() {
+          return false;
+        }
+
+        public byte[] value(RowView row, QueryContext ctx) {
+          byte[] v = row.value(c);
+          return ctx.services.masking().unmasked(ctx, table) ? v : mask.apply(fn, v, ctx);
+        }
+      };
+    }
     return new Sel() {
       public CqlType type() {
         return c.type();

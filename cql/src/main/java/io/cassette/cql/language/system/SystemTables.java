@@ -39,6 +39,7 @@ public final class SystemTables {
       case "system_schema.aggregates" -> aggregates(schema);
       case "system_schema.indexes" -> indexes(schema);
       case "system_schema.dropped_columns" -> droppedColumns(schema);
+      case "system_schema.column_masks" -> columnMasks(schema);
       case "system_virtual_schema.keyspaces" -> keyspaces(schema, true);
       case "system_virtual_schema.tables" -> virtualTables(schema);
       case "system_virtual_schema.columns" -> columns(schema, true);
@@ -305,6 +306,38 @@ public final class SystemTables {
           r.put("dropped_time", Values.ofLong(e.getValue().droppedAtMicros() / 1000));
           r.put("kind", text("regular"));
           r.put("type", text(Types.toCql(e.getValue().type())));
+          out.add(r);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** One row per masked column: the function and its partial arguments as text (Cassandra's SchemaKeyspace). */
+  private static List<Map<String, byte[]>> columnMasks(Schema schema) {
+    List<Map<String, byte[]>> out = new ArrayList<>();
+    for (KeyspaceMetadata k : schema.keyspaces().values()) {
+      for (TableMetadata t : k.tables().values()) {
+        for (Map.Entry<String, io.cassette.cql.language.schema.ColumnMask> e : t.masks.entrySet()) {
+          io.cassette.cql.language.schema.ColumnMask m = e.getValue();
+          List<byte[]> nulls = new ArrayList<>();
+          List<byte[]> types = new ArrayList<>();
+          List<byte[]> values = new ArrayList<>();
+          for (int i = 0; i < m.arguments().size(); i++) {
+            byte[] v = m.arguments().get(i);
+            nulls.add(Values.ofBoolean(v == null));
+            types.add(text(Types.toCql(m.argumentTypes().get(i))));
+            values.add(text(v == null ? "" : io.cassette.cql.language.types.TextForms.toText(m.argumentTypes().get(i), v)));
+          }
+          Map<String, byte[]> r = new HashMap<>();
+          r.put("keyspace_name", text(k.name()));
+          r.put("table_name", text(t.name));
+          r.put("column_name", text(e.getKey()));
+          r.put("function_argument_nulls", io.cassette.cql.language.types.CollectionCodec.pack(nulls));
+          r.put("function_argument_types", io.cassette.cql.language.types.CollectionCodec.pack(types));
+          r.put("function_argument_values", io.cassette.cql.language.types.CollectionCodec.pack(values));
+          r.put("function_keyspace", text("system"));
+          r.put("function_name", text(m.function()));
           out.add(r);
         }
       }
