@@ -133,28 +133,12 @@ public final class Selection {
   private Sel column(ColumnMetadata c) {
     referenced.add(c);
     io.cassette.cql.language.schema.ColumnMask mask = table.mask(c.name());
+    io.cassette.cql.language.functions.NativeFunction maskFunction = null;
     if (mask != null) {
       masks.add(mask);
-      io.cassette.cql.language.functions.NativeFunction fn = mask.resolve(c.type());
-      return new Sel() {
-        public CqlType type() {
-          return c.type();
-        }
-
-        public String name() {
-          return c.name();
-        }
-
-        public boolean isAggregate() {
-          return false;
-        }
-
-        public byte[] value(RowView row, QueryContext ctx) {
-          byte[] v = row.value(c);
-          return ctx.services.masking().unmasked(ctx, table) ? v : mask.apply(fn, v, ctx);
-        }
-      };
+      maskFunction = mask.resolve(c.type());
     }
+    io.cassette.cql.language.functions.NativeFunction fn = maskFunction;
     return new Sel() {
       public CqlType type() {
         return c.type();
@@ -169,7 +153,8 @@ public final class Selection {
       }
 
       public byte[] value(RowView row, QueryContext ctx) {
-        return row.value(c);
+        byte[] v = row.value(c);
+        return mask == null || ctx.services.masking().unmasked(ctx, table) ? v : mask.apply(fn, v, ctx);
       }
     };
   }
