@@ -13,13 +13,16 @@ public enum ConsistencyLevel {
   /** The protocol code. */
   public final int code;
 
+  /** {@code values()} copies its array on every call; this is read for every request. */
+  private static final ConsistencyLevel[] ALL_LEVELS = values();
+
   ConsistencyLevel(int code) {
     this.code = code;
   }
 
   /** The level with protocol code {@code code}, or null when there is none. */
   public static ConsistencyLevel ofCode(int code) {
-    for (ConsistencyLevel c : values()) {
+    for (ConsistencyLevel c : ALL_LEVELS) {
       if (c.code == code) {
         return c;
       }

@@ -12,20 +12,31 @@ import java.util.List;
  * <p>Thread-safety: per thread; a warning added on another thread than the request's is lost.
  */
 public final class ClientWarnings {
-  private static final ThreadLocal<List<String>> CURRENT = new ThreadLocal<>();
+  /** This thread's capture: reused, so a request without warnings allocates nothing here. */
+  private static final class Capture {
+    boolean open;
+    List<String> warnings; // created on the first warning, or when handed to another thread
+  }
+
+  private static final ThreadLocal<Capture> CURRENT = ThreadLocal.withInitial(Capture::new);
 
   private ClientWarnings() {}
 
   /** Starts capturing warnings on this thread (transport). */
   public static void begin() {
-    CURRENT.set(new ArrayList<>(2));
+    Capture c = CURRENT.get();
+    c.open = true;
+    c.warnings = null;
   }
 
   /** Adds a warning to the current request; does nothing when no capture is open. */
   public static void add(String warning) {
-    List<String> warnings = CURRENT.get();
-    if (warnings != null) {
-      warnings.add(warning);
+    Capture c = CURRENT.get();
+    if (c.open) {
+      if (c.warnings == null) {
+        c.warnings = new ArrayList<>(2);
+      }
+      c.warnings.add(warning);
     }
   }
 
@@ -35,24 +46,31 @@ public final class ClientWarnings {
    * it back with another swap). Null: no capture.
    */
   public static List<String> swap(List<String> warnings) {
-    List<String> before = CURRENT.get();
-    if (warnings == null) {
-      CURRENT.remove();
-    } else {
-      CURRENT.set(warnings);
-    }
+    List<String> before = current();
+    Capture c = CURRENT.get();
+    c.open = warnings != null;
+    c.warnings = warnings;
     return before;
   }
 
   /** This thread's capture (the list the transport will send), or null. */
   public static List<String> current() {
-    return CURRENT.get();
+    Capture c = CURRENT.get();
+    if (!c.open) {
+      return null;
+    }
+    if (c.warnings == null) {
+      c.warnings = new ArrayList<>(2);
+    }
+    return c.warnings;
   }
 
   /** Ends the capture on this thread and returns what was added (possibly empty) (transport). */
   public static List<String> finish() {
-    List<String> warnings = CURRENT.get();
-    CURRENT.remove();
-    return warnings == null ? List.of() : warnings;
+    Capture c = CURRENT.get();
+    List<String> warnings = c.open && c.warnings != null ? c.warnings : List.of();
+    c.open = false;
+    c.warnings = null;
+    return warnings;
   }
 }

@@ -37,6 +37,8 @@ public final class SelectStatement implements Executable {
   /** Masked columns the WHERE clause restricts: the client needs UNMASK or SELECT_MASKED. */
   private final List<String> maskedRestricted;
   private final Selection selection;
+  /** {@link #readColumns()}, once: table and selection are fixed for this statement. */
+  private String readColumns;
   private final List<ColumnSpec> variables;
   private final boolean reversed;
   private final boolean orderAcrossPartitions;
@@ -638,6 +640,14 @@ public final class SelectStatement implements Executable {
 
   /** The regular and static columns selected, in table order; "*" for SELECT * or when none are. */
   private String readColumns() {
+    String columns = readColumns;
+    if (columns == null) {
+      columns = readColumns = listReadColumns(); // a benign race: every thread computes the same
+    }
+    return columns;
+  }
+
+  private String listReadColumns() {
     List<String> names = new ArrayList<>();
     for (io.cassette.cql.language.schema.ColumnMetadata c : table.valueColumns()) {
       if (selection.referenced.contains(c)) {

@@ -1,13 +1,9 @@
 package io.cassette.cql.language.types;
 
-import java.util.Locale;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /** Quoting of CQL identifiers as Cassandra prints them (lower-case unquoted names stay bare). */
 public final class Identifiers {
-  private static final Pattern UNQUOTED = Pattern.compile("[a-z][a-z0-9_]*");
-
   /** Reserved words that must always be quoted (Cassandra's ReservedKeywords). */
   private static final Set<String> RESERVED = Set.of("add", "allow", "alter", "and", "apply",
       "asc", "authorize", "batch", "begin", "by", "columnfamily", "create", "delete", "desc",
@@ -20,8 +16,22 @@ public final class Identifiers {
 
   private Identifiers() {}
 
+  /** {@code [a-z][a-z0-9_]*}, without a regex: this runs for every column of every read. */
+  private static boolean unquoted(String name) {
+    if (name.isEmpty() || name.charAt(0) < 'a' || name.charAt(0) > 'z') {
+      return false;
+    }
+    for (int i = 1; i < name.length(); i++) {
+      char ch = name.charAt(i);
+      if (!(ch >= 'a' && ch <= 'z' || ch >= '0' && ch <= '9' || ch == '_')) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   public static String quoteIfNeeded(String name) {
-    if (UNQUOTED.matcher(name).matches() && !RESERVED.contains(name.toLowerCase(Locale.ROOT))) {
+    if (unquoted(name) && !RESERVED.contains(name)) {
       return name;
     }
     return "\"" + name.replace("\"", "\"\"") + "\"";
