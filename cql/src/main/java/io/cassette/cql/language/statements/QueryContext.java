@@ -107,6 +107,9 @@ public final class QueryContext {
     if (b == QueryOptions.UNSET) {
       return UNSET;
     }
+    if (b.hasArray() && b.arrayOffset() == 0 && b.position() == 0 && b.remaining() == b.array().length) {
+      return b.array(); // the decoder's own copy, made for this request: no second copy
+    }
     byte[] out = new byte[b.remaining()];
     b.duplicate().get(out);
     return out;

@@ -147,6 +147,23 @@ public final class RequestDecoder {
     return CqlCodec.readValue(body, version, what);
   }
 
+  /**
+   * Bound value {@code index}: a well-formed value is read without building its description
+   * (a string per value per request); anything else goes the general way, for its error text.
+   */
+  private static ByteBuffer readValue(ByteBuf body, int version, int index, int maxValueBytes) {
+    if (body.readableBytes() >= 4) {
+      int length = body.getInt(body.readerIndex());
+      if (length >= 0 && length <= maxValueBytes && length <= body.readableBytes() - 4) {
+        body.skipBytes(4);
+        byte[] b = new byte[length];
+        body.readBytes(b);
+        return ByteBuffer.wrap(b);
+      }
+    }
+    return readValue(body, version, "value " + index, maxValueBytes);
+  }
+
   static QueryOptions readQueryParameters(ByteBuf body, int version, int maxValueBytes) {
     Consistency consistency = Consistency.fromCode(readShort(body, "consistency"));
     int flags = version >= 5 ? readInt(body, "query flags") : readByte(body, "query flags");
@@ -162,7 +179,7 @@ public final class RequestDecoder {
         if (names != null) {
           names.add(readString(body, "value name"));
         }
-        values.add(readValue(body, version, "value " + i, maxValueBytes));
+        values.add(readValue(body, version, i, maxValueBytes));
       }
     }
     boolean skipMetadata = (flags & SKIP_METADATA) != 0;
