@@ -16,6 +16,8 @@ import java.util.List;
 /** Turns a parsed statement into an {@link Executable} against the current schema. */
 public final class StatementCompiler {
   private final Services services;
+  private final io.cassette.cql.language.system.SchemaTablesCache schemaTables =
+      new io.cassette.cql.language.system.SchemaTablesCache();
 
   public StatementCompiler(Services services) {
     this.services = services;
@@ -125,7 +127,11 @@ public final class StatementCompiler {
         if (t.keyspace.equals(SystemKeyspaces.VIEWS) && t.name.equals("clients")) {
           return new VirtualTable(t, io.cassette.cql.language.system.SystemViews.clients(ctx.state));
         }
-        return new VirtualTable(t, SystemTables.rows(t, services.schema().current(), services.node()));
+        Schema current = services.schema().current();
+        if (io.cassette.cql.language.system.SchemaTablesCache.cacheable(t)) {
+          return schemaTables.get(t, current, () -> new VirtualTable(t, SystemTables.rows(t, current, services.node())));
+        }
+        return new VirtualTable(t, SystemTables.rows(t, current, services.node()));
       }
       if (services.coordinator().table(t.keyspace, t.name).isEmpty()) {
         throw invalid("table " + t.name + " does not exist");

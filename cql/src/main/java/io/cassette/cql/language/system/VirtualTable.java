@@ -83,6 +83,11 @@ public final class VirtualTable implements TableReader {
     }
   }
 
+  /** The table this serves (a cached copy is reused only for the same metadata). */
+  public TableMetadata metadata() {
+    return table;
+  }
+
   @Override
   public PartitionView read(byte[] partitionKey, ReadQuery query) {
     DecoratedKey key = DecoratedKey.of(partitionKey);

@@ -44,7 +44,9 @@ public final class Crc {
     crc.reset();
     crc.update(CRC32_INITIAL_BYTES);
     if (buf.nioBufferCount() == 1) {
-      crc.update(buf.nioBuffer(index, length));
+      // The buffer's own cached view: nioBuffer() would allocate a new one per segment. Safe
+      // here: the view is used and dropped before anything else touches this buffer.
+      crc.update(buf.internalNioBuffer(index, length));
     } else {
       for (java.nio.ByteBuffer part : buf.nioBuffers(index, length)) {
         crc.update(part);
