@@ -28,6 +28,9 @@ import org.slf4j.LoggerFactory;
  * damaged part-way, which is logged): an unfiltered scan of the rest of the range, each
  * partition's digest computed. Both modes give the same digests.
  *
+ * <p>Digests are 64 bits ({@link TokenDigest#low} is 0), as Digest.db version 2 stores them:
+ * stored and computed ones must agree, and 64 bits keep a missed difference at 2^-64.
+ *
  * <p>Token groups are emitted whole, so a switch to computed mode resumes after the last token
  * emitted. Not thread-safe; close it (it holds references on the SSTables it reads).
  */
@@ -177,7 +180,7 @@ final class DigestScan implements Table.CloseableIterator<TokenDigest> {
       while (fileOnEntry[i] && f.token() == min) {
         sources++;
         if (f.hasDigest()) {
-          stored = new TokenDigest(min, f.high(), f.low(), true);
+          stored = new TokenDigest(min, f.high(), 0, true);
         }
         entries.add(new long[] {i, f.indexPosition()});
         fileOnEntry[i] = f.next();
@@ -207,7 +210,7 @@ final class DigestScan implements Table.CloseableIterator<TokenDigest> {
         if (!seenBefore(keys, i)) {
           PartitionUpdate u = table.readUnfiltered(keys.get(i).key(), ReadQuery.all(nowInSeconds));
           if (digest.digest(u, nowInSeconds, gcBefore)) {
-            out.add(new TokenDigest(min, digest.high(), digest.low(), false));
+            out.add(new TokenDigest(min, digest.high(), 0, false));
           }
         }
       }
@@ -237,7 +240,7 @@ final class DigestScan implements Table.CloseableIterator<TokenDigest> {
     }
     PartitionUpdate u = computed.next();
     if (digest.digest(u, nowInSeconds, gcBefore)) {
-      ready.add(new TokenDigest(Murmur3Token.of(u.key()), digest.high(), digest.low(), false));
+      ready.add(new TokenDigest(Murmur3Token.of(u.key()), digest.high(), 0, false));
     }
   }
 

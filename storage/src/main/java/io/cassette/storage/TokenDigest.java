@@ -2,7 +2,8 @@ package io.cassette.storage;
 
 /**
  * One partition's content digest for repair's Merkle trees ({@link Table#digests}): its token
- * and the 128 bits of its {@link io.cassette.storage.partition.PartitionDigest}.
+ * and the high 64 bits of its {@link io.cassette.storage.partition.PartitionDigest}, as Digest.db
+ * (version 2) stores them; {@code low} is 0 (kept so repair's trees and messages keep their shape).
  *
  * @param stored true when read from the SSTable's Digest.db, false when computed from the partition
  */

@@ -3,6 +3,8 @@ package io.cassette.storage;
 import static io.cassette.storage.EngineBasicsTest.b;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cassette.storage.sstable.DigestFileReader;
+import io.cassette.storage.sstable.SSTableReader;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -197,7 +199,8 @@ class DigestScanTest {
       // A flipped byte in the third block: the first blocks are used, the rest computed.
       byte[] saved = Files.readAllBytes(digestFile);
       try (RandomAccessFile f = new RandomAccessFile(digestFile.toFile(), "rw")) {
-        long at = 16 + 2 * (256 * 32 + 4) + 40;
+        f.seek(f.length() - 16 + 8); // the directory's last entry: the third block's offset
+        long at = f.readLong() + 40;
         f.seek(at);
         int v = f.read();
         f.seek(at);
@@ -219,6 +222,63 @@ class DigestScanTest {
         assertThat(files.filter(p -> p.toString().contains("snapshots") && p.toString().endsWith("-Digest.db"))
             .count()).isEqualTo(1);
       }
+    }
+  }
+
+  /**
+   * A Digest.db of version 1 (32-byte entries with the token and 128-bit digest, written before
+   * session 8) gives the same digests as version 2, from its stored entries; a sub-range too.
+   */
+  @Test
+  void versionOneDigestFilesAreStillRead() throws IOException {
+    try (Engine a = Engine.open(EngineOptions.defaults(dir.resolve("a")))) {
+      Table t = table(a);
+      for (int i = 0; i < PARTITIONS; i++) {
+        writes(i).forEach(t::apply);
+      }
+      t.flush();
+      List<TokenDigest> good = digests(t, Long.MIN_VALUE, Long.MAX_VALUE, now);
+      long middle = good.get(good.size() / 2).token();
+      List<TokenDigest> goodTail = digests(t, middle, Long.MAX_VALUE, now);
+      TableView view = ((LocalTable) t).acquireView();
+      Path digestFile;
+      java.io.ByteArrayOutputStream entries = new java.io.ByteArrayOutputStream();
+      long count = 0;
+      try {
+        SSTableReader r = view.sstables().get(0);
+        digestFile = r.descriptor().path(io.cassette.storage.sstable.SSTableDescriptor.Component.DIGEST);
+        try (DigestFileReader f = DigestFileReader.open(r, Long.MIN_VALUE, Long.MAX_VALUE)) {
+          assertThat(f.version()).isEqualTo(2);
+          java.nio.ByteBuffer e = java.nio.ByteBuffer.allocate(32);
+          while (f.next()) {
+            e.clear();
+            // the low half is what version 1 kept beside the high; any value: it is not used
+            e.putLong(f.token()).putLong(f.high()).putLong(0x5555_5555_5555_5555L)
+                .putLong(f.indexPosition() | (f.hasDigest() ? 0 : 1L << 56));
+            entries.write(e.array(), 0, 32);
+            count++;
+          }
+        }
+      } finally {
+        LocalTable.release(view);
+      }
+      assertThat(count).isEqualTo(PARTITIONS);
+      long v2Bytes = Files.size(digestFile);
+      java.nio.ByteBuffer v1 = java.nio.ByteBuffer.allocate((int) (16 + count * 32 + 3 * 4));
+      v1.putInt(0x43535447).putShort((short) 1).putShort((short) 0).putInt(256);
+      v1.putInt(io.cassette.storage.io.Checksums.crc32c(v1.array(), 0, 12));
+      byte[] all = entries.toByteArray();
+      for (int from = 0; from < all.length; from += 256 * 32) {
+        int length = Math.min(256 * 32, all.length - from);
+        v1.put(all, from, length).putInt(io.cassette.storage.io.Checksums.crc32c(all, from, length));
+      }
+      Files.write(digestFile, v1.array());
+      List<TokenDigest> fromV1 = digests(t, Long.MIN_VALUE, Long.MAX_VALUE, now);
+      assertThat(content(fromV1)).isEqualTo(content(good));
+      assertThat(stored(fromV1)).isEqualTo(stored(good)).isPositive();
+      assertThat(content(digests(t, middle, Long.MAX_VALUE, now))).isEqualTo(content(goodTail));
+      // what version 2 saves: 32 bytes a partition in version 1, 1 + 8 (with a digest) in version 2
+      assertThat(v2Bytes).isLessThan(16 + PARTITIONS * 10L + 3 * (8 + 4 + 16));
     }
   }
 }

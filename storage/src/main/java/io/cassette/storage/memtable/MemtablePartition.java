@@ -146,9 +146,11 @@ public final class MemtablePartition implements PartitionSource {
         map.put(clustering, packed);
         added[0] += ROW_ENTRY + clusteringBytes(clustering) + PackedRow.arrayBytes(packed.length);
       } else {
-        byte[] packed = PackedRow.encode(Reconcile.row(PackedRow.decode(clustering, old, columns), row), columns, added);
-        map.put(clustering, packed); // keeps the entry's key
-        added[0] += PackedRow.arrayBytes(packed.length) - PackedRow.arrayBytes(old.length);
+        byte[] packed = PackedRowMerger.merge(old, row, columns, added);
+        if (packed != old) {
+          map.put(clustering, packed); // keeps the entry's key
+          added[0] += PackedRow.arrayBytes(packed.length) - PackedRow.arrayBytes(old.length);
+        }
       }
       return;
     }
@@ -159,7 +161,7 @@ public final class MemtablePartition implements PartitionSource {
       singleRow = packed; // publishes singleClustering with it
       added[0] += clusteringBytes(clustering) + PackedRow.arrayBytes(packed.length);
     } else if (Bytes.compare(singleClustering, clustering) == 0) {
-      byte[] packed = PackedRow.encode(Reconcile.row(PackedRow.decode(singleClustering, single, columns), row), columns, added);
+      byte[] packed = PackedRowMerger.merge(single, row, columns, added);
       singleRow = packed;
       added[0] += PackedRow.arrayBytes(packed.length) - PackedRow.arrayBytes(single.length);
     } else {

@@ -32,13 +32,13 @@ import java.util.List;
  */
 final class PackedRow {
   private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
-  private static final int HAS_LIVENESS = 1;
-  private static final int HAS_DELETION = 2;
-  private static final int TOMBSTONE = 1;
-  private static final int EXPIRING = 2;
-  private static final int HAS_PATH = 4;
-  private static final int SHARED_TIMESTAMP = 8;
-  private static final long NO_TIMESTAMP = Long.MIN_VALUE;
+  static final int HAS_LIVENESS = 1;
+  static final int HAS_DELETION = 2;
+  static final int TOMBSTONE = 1;
+  static final int EXPIRING = 2;
+  static final int HAS_PATH = 4;
+  static final int SHARED_TIMESTAMP = 8;
+  static final long NO_TIMESTAMP = Long.MIN_VALUE;
 
   private PackedRow() {}
 
@@ -167,7 +167,7 @@ final class PackedRow {
     return v >>> 7 == 0 ? 1 : v >>> 14 == 0 ? 2 : v >>> 21 == 0 ? 3 : v >>> 28 == 0 ? 4 : 5;
   }
 
-  private static int putVarInt(byte[] out, int p, int v) {
+  static int putVarInt(byte[] out, int p, int v) {
     while ((v & ~0x7F) != 0) {
       out[p++] = (byte) ((v & 0x7F) | 0x80);
       v >>>= 7;
@@ -176,7 +176,7 @@ final class PackedRow {
     return p;
   }
 
-  private static int getVarInt(byte[] in, int[] pos) {
+  static int getVarInt(byte[] in, int[] pos) {
     int p = pos[0];
     int v = 0;
     for (int shift = 0; ; shift += 7) {
@@ -189,18 +189,22 @@ final class PackedRow {
     }
   }
 
-  private static int putLong(byte[] out, int p, long v) {
+  static int putLong(byte[] out, int p, long v) {
     LONG.set(out, p, v);
     return p + 8;
   }
 
-  private static long getLong(byte[] in, int[] pos) {
+  static long longAt(byte[] in, int p) {
+    return (long) LONG.get(in, p);
+  }
+
+  static long getLong(byte[] in, int[] pos) {
     long v = (long) LONG.get(in, pos[0]);
     pos[0] += 8;
     return v;
   }
 
-  private static int putBytes(byte[] out, int p, byte[] b) {
+  static int putBytes(byte[] out, int p, byte[] b) {
     p = putVarInt(out, p, b.length);
     System.arraycopy(b, 0, out, p, b.length);
     return p + b.length;

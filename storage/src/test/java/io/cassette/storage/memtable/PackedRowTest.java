@@ -1,6 +1,8 @@
 package io.cassette.storage.memtable;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.cassette.storage.Bytes;
@@ -29,6 +31,33 @@ class PackedRowTest {
       Row row = randomRow(r, bytes(r, r.nextInt(4)));
       byte[] packed = PackedRow.encode(row, columns, new long[1]);
       assertEquals(text(row), text(PackedRow.decode(row.clustering(), packed, columns)), "row " + i);
+    }
+  }
+
+  @Test
+  void mergingPackedRowsGivesTheBytesOfDecodeReconcileEncode() {
+    Random r = new Random(11);
+    ColumnDictionary columns = new ColumnDictionary();
+    for (int i = 0; i < 2_000; i++) {
+      // timestamps and values from small ranges, so every tie-break of Reconcile is taken
+      Row a = randomRow(r, Bytes.EMPTY, i % 2 == 0 ? 3 : 1000);
+      Row b = randomRow(r, Bytes.EMPTY, i % 2 == 0 ? 3 : 1000);
+      byte[] old = PackedRow.encode(a, columns, new long[1]);
+      byte[] expected = PackedRow.encode(Reconcile.row(PackedRow.decode(Bytes.EMPTY, old, columns), b), columns, new long[1]);
+      byte[] merged = PackedRowMerger.merge(old, b, columns, new long[1]);
+      int pair = i;
+      assertArrayEquals(expected, merged, () -> "pair " + pair + ": " + a + " + " + b);
+    }
+  }
+
+  @Test
+  void aRepeatedWriteKeepsTheOldArray() {
+    Random r = new Random(5);
+    ColumnDictionary columns = new ColumnDictionary();
+    for (int i = 0; i < 200; i++) {
+      Row a = randomRow(r, Bytes.EMPTY);
+      byte[] old = PackedRow.encode(a, columns, new long[1]);
+      assertSame(old, PackedRowMerger.merge(old, a, columns, new long[1]), "row " + i);
     }
   }
 
@@ -67,7 +96,12 @@ class PackedRowTest {
   }
 
   private static Row randomRow(Random r, byte[] clustering) {
-    long ts = 1_700_000_000_000_000L + r.nextInt(1000);
+    return randomRow(r, clustering, 1000);
+  }
+
+  /** {@code spread}: how many distinct timestamps (and, when small, values) a row draws from. */
+  private static Row randomRow(Random r, byte[] clustering, int spread) {
+    long ts = 1_700_000_000_000_000L + r.nextInt(spread);
     LivenessInfo liveness = switch (r.nextInt(3)) {
       case 0 -> LivenessInfo.EMPTY;
       case 1 -> new LivenessInfo(ts, 0, Long.MAX_VALUE);
@@ -80,21 +114,27 @@ class PackedRowTest {
       if (kind == 0) {
         continue;
       }
-      long cts = r.nextBoolean() ? ts : ts + r.nextInt(50);
+      long cts = r.nextBoolean() ? ts : ts + r.nextInt(spread < 50 ? spread : 50);
       Cell c = switch (kind) {
         case 1 -> Cell.tombstone(column, cts, 1_700_000_000L);
-        case 2 -> Cell.expiring(column, bytes(r, r.nextInt(200)), cts, 1 + r.nextInt(1 << 20), 1_700_000_000L);
-        default -> Cell.live(column, bytes(r, r.nextInt(r.nextInt(50) == 0 ? 70_000 : 40)), cts);
+        case 2 -> Cell.expiring(column, value(r, spread, 200), cts, 1 + r.nextInt(spread < 50 ? spread : 1 << 20),
+            1_700_000_000L);
+        default -> Cell.live(column, value(r, spread, r.nextInt(50) == 0 ? 70_000 : 40), cts);
       };
       if (column.equals("map")) {
         for (int e = 0; e < 3; e++) {
-          cells.add(c.withPath(bytes(r, 1 + r.nextInt(300))));
+          cells.add(c.withPath(spread < 50 ? new byte[] {(byte) r.nextInt(5)} : bytes(r, 1 + r.nextInt(300))));
         }
       } else {
         cells.add(c);
       }
     }
     return new Row(clustering, liveness, deletion, Reconcile.sortCells(cells));
+  }
+
+  /** A random value, or with a small spread one of a few short ones (equal values tie). */
+  private static byte[] value(Random r, int spread, int maxLength) {
+    return spread < 50 ? new byte[] {(byte) r.nextInt(spread)} : bytes(r, r.nextInt(maxLength));
   }
 
   private static byte[] bytes(Random r, int length) {

@@ -34,10 +34,11 @@ public final class MerkleTree {
   public static final int MAX_DEPTH = 15;
   static final int HASH_BYTES = 16;
   /**
-   * 2: leaves hold storage's PartitionDigest (1 held SHA-256 prefixes): a node of another
-   * format cannot be compared with, so its tree is refused, not taken as different.
+   * 3: leaves hold the high 64 bits of storage's PartitionDigest, the low half 0 (Digest.db
+   * version 2 stores 64 bits); 2 held all 128, 1 SHA-256 prefixes. A node of another format
+   * cannot be compared with, so its tree is refused, not taken as different.
    */
-  private static final int FORMAT = 2;
+  private static final int FORMAT = 3;
 
   private final Range range;
   private final int depth;
