@@ -366,8 +366,15 @@ public final class FaultLab {
         + (diskMb > 0 ? " disk " + diskMb + " MB" : ""));
     LabResult r = run(new LabOptions(nodes, seeds, seconds, faults, quiet, faultSeconds, workloads, clients, maxOps, think,
         network, launcher, out, seed, title), System.out);
-    boolean allOk = r.verdicts().stream().allMatch(v -> v.verdict() == io.cassette.lab.check.CheckResult.Verdict.OK);
-    System.exit(allOk ? 0 : 1);
+    System.exit(exitStatus(r.verdicts()));
+  }
+
+  /** 0: every checker OK; 1: a violation; 3: none, but a checker could not decide (UNKNOWN: its search budget ran out). */
+  static int exitStatus(List<Workload.Verdict> verdicts) {
+    if (verdicts.stream().anyMatch(v -> v.verdict() == io.cassette.lab.check.CheckResult.Verdict.VIOLATION)) {
+      return 1;
+    }
+    return verdicts.stream().allMatch(v -> v.verdict() == io.cassette.lab.check.CheckResult.Verdict.OK) ? 0 : 3;
   }
 
   private static List<FaultKind> parseFaults(String s) {
@@ -405,5 +412,5 @@ public final class FaultLab {
         --seed N             nemesis and workload seed
         --home DIR           Cassette checkout or installation whose bin/cassette starts the nodes
         --classpath CP       start nodes as java -cp CP io.cassette.server.Main start instead
-      exit status 0 when every checker says OK, 1 otherwise""";
+      exit status 0 when every checker says OK, 1 on a violation, 3 when a checker could not decide (UNKNOWN)""";
 }
