@@ -183,7 +183,7 @@ public final class FaultLab {
       List<Workload.Verdict> verdicts = new ArrayList<>();
       Map<String, long[]> counts = new LinkedHashMap<>();
       for (Workload w : workloads) {
-        verdicts.add(w.check());
+        verdicts.add(w.check(nemesis.windows()));
         w.writeHistory(o.out());
         long[] c = new long[3];
         w.records().forEach(r -> c[r.status().ordinal()]++);
@@ -213,10 +213,13 @@ public final class FaultLab {
         case "set" -> new SetWorkload(session, clock, 8, o.maxOperations(), o.thinkMillis(), seed);
         case "counter" -> new CounterWorkload(session, clock, 2, o.maxOperations(), o.thinkMillis(), seed);
         case "bank" -> new io.cassette.lab.workload.BankWorkload(session, clock, 5, o.maxOperations(), o.thinkMillis(), seed);
+        case "hints" -> new io.cassette.lab.workload.HintsWorkload(session, clock,
+            ring.nodes().stream().map(LabNode::address).toList(), network.ports().http(), 8, o.maxOperations(),
+            o.thinkMillis(), seed);
         case "redis-incr" -> new RedisIncrWorkload(ring.nodes().stream().map(LabNode::address).toList(),
             network.ports().resp(), clock, REDIS_INCR_KEYS, o.maxOperations(), o.thinkMillis(), seed);
         default -> throw new IllegalArgumentException("unknown workload " + name + " (known: "
-            + LabOptions.ALL_WORKLOADS + ")");
+            + LabOptions.KNOWN_WORKLOADS + ")");
       });
     }
     return list;
@@ -363,8 +366,15 @@ public final class FaultLab {
         + (diskMb > 0 ? " disk " + diskMb + " MB" : ""));
     LabResult r = run(new LabOptions(nodes, seeds, seconds, faults, quiet, faultSeconds, workloads, clients, maxOps, think,
         network, launcher, out, seed, title), System.out);
-    boolean allOk = r.verdicts().stream().allMatch(v -> v.verdict() == io.cassette.lab.check.CheckResult.Verdict.OK);
-    System.exit(allOk ? 0 : 1);
+    System.exit(exitStatus(r.verdicts()));
+  }
+
+  /** 0: every checker OK; 1: a violation; 3: none, but a checker could not decide (UNKNOWN: its search budget ran out). */
+  static int exitStatus(List<Workload.Verdict> verdicts) {
+    if (verdicts.stream().anyMatch(v -> v.verdict() == io.cassette.lab.check.CheckResult.Verdict.VIOLATION)) {
+      return 1;
+    }
+    return verdicts.stream().allMatch(v -> v.verdict() == io.cassette.lab.check.CheckResult.Verdict.OK) ? 0 : 3;
   }
 
   private static List<FaultKind> parseFaults(String s) {
@@ -387,7 +397,7 @@ public final class FaultLab {
                              disk-full (needs --disk-mb) or none (default kill,pause,partition)
         --quiet S            seconds between faults (default 5)
         --fault-seconds S    length of each fault (default 8)
-        --workloads LIST     cas-register,set,counter,redis-incr,bank (default all but bank)
+        --workloads LIST     cas-register,set,counter,redis-incr,bank,hints (default all but bank and hints)
         --clients N          client threads per workload (default 3)
         --max-ops N          operations per workload at most (default 50000)
         --think-ms MS        pause after each operation (default 10)
@@ -402,5 +412,5 @@ public final class FaultLab {
         --seed N             nemesis and workload seed
         --home DIR           Cassette checkout or installation whose bin/cassette starts the nodes
         --classpath CP       start nodes as java -cp CP io.cassette.server.Main start instead
-      exit status 0 when every checker says OK, 1 otherwise""";
+      exit status 0 when every checker says OK, 1 on a violation, 3 when a checker could not decide (UNKNOWN)""";
 }

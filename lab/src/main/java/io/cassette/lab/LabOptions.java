@@ -14,7 +14,7 @@ import java.util.List;
  * @param faults the kinds injected in turn; empty: a run without faults
  * @param quietSeconds between two faults
  * @param faultSeconds how long each fault lasts (a killed node stays down this long, then starts)
- * @param workloads names among cas-register, set, counter, redis-incr
+ * @param workloads names among {@link #KNOWN_WORKLOADS}
  * @param clients client threads per workload
  * @param maxOperations per workload, whatever the time left
  * @param thinkMillis pause after each operation of a client (keeps the 2-core machine usable)
@@ -25,4 +25,7 @@ public record LabOptions(int nodes, int seeds, int runSeconds, List<FaultKind> f
                          List<String> workloads, int clients, long maxOperations, long thinkMillis, String network,
                          NodeLauncher launcher, Path out, long seed, String title) {
   public static final List<String> ALL_WORKLOADS = List.of("cas-register", "set", "counter", "redis-incr");
+  /** Every workload: the default ones, the bank (LWT batches) and hints (replicas after hinted handoff). */
+  public static final List<String> KNOWN_WORKLOADS = List.of("cas-register", "set", "counter", "redis-incr", "bank",
+      "hints");
 }

@@ -23,7 +23,12 @@ import org.junit.jupiter.api.Test;
  *   <li>{@code paxos_skip_prepare} (coordinator {@code PaxosCoordinator}): a lightweight
  *       transaction runs on the coordinator's own copy with no prepare round; concurrent CAS from
  *       several coordinators then both apply, and the CAS register's linearizability checker or
- *       the bank's conservation check must report it.
+ *       the bank's conservation check must report it;
+ *   <li>{@code drop_hints} (coordinator {@code HintedHandoff}): hints are silently dropped
+ *       instead of stored; writes at ONE acknowledged while a node was cut off never reach it,
+ *       and the hints workload's reads of each replica alone (after every node's pending hints
+ *       are delivered) must find them missing. QUORUM reads cannot: a quorum always includes a
+ *       replica that took the write, which is why the set checker passes this build.
  * </ul>
  *
  * <p>In {@code -Pslow}: three ring starts (1.5-4 min each here); the default run keeps
@@ -31,7 +36,7 @@ import org.junit.jupiter.api.Test;
  */
 @Tag("slow")
 class BrokenBuildTest {
-  private static final List<String> WORKLOADS = List.of("set", "cas-register", "bank");
+  private static final List<String> WORKLOADS = List.of("set", "cas-register", "bank", "hints");
 
   private static LabResult run(String name, List<String> jvmOptions) throws Exception {
     LabResult r = FaultLab.run(LabRuns.options(name, 3, 40, List.of(FaultKind.PARTITION), 3, 12, WORKLOADS, 3,
@@ -65,6 +70,13 @@ class BrokenBuildTest {
   }
 
   @Test
+  void droppedHintsAreCaughtAsWritesMissingFromAReplica() throws Exception {
+    LabResult r = run("broken-hints", List.of("-Dcassette.test_fault.drop_hints=true"));
+    assertThat(r.verdict("hints")).as(details(r, "hints")).isEqualTo(CheckResult.Verdict.VIOLATION);
+    assertThat(details(r, "hints")).containsPattern("missing from a replica with no excuse: [1-9]");
+  }
+
+  @Test
   void theRealBuildPassesTheSameRun() throws Exception {
     LabResult r = run("real", List.of());
     assertThat(r.errors()).isEmpty();
@@ -72,5 +84,8 @@ class BrokenBuildTest {
       assertThat(v.verdict()).as(v.workload() + "\n" + String.join("\n", v.details()))
           .isEqualTo(CheckResult.Verdict.OK);
     }
+    // The hints check proves something only if hints were stored and replayed (the partitions did
+    // cut replicas off from acknowledged writes) and all were delivered before the reads.
+    assertThat(details(r, "hints")).contains("every node's hints delivered").containsPattern("replayed [1-9]");
   }
 }

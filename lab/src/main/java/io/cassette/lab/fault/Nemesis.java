@@ -82,6 +82,7 @@ public final class Nemesis implements Runnable {
 
   private void inject(FaultKind kind, LabNode node) throws Exception {
     long start = clock.getAsLong();
+    long lifted = -1;
     String note = "";
     boolean done = false;
     try {
@@ -89,6 +90,7 @@ public final class Nemesis implements Runnable {
         case KILL -> {
           node.kill9();
           Thread.sleep(faultMillis);
+          lifted = clock.getAsLong();
           ring.restart(node);
           note = "restarted, ready after " + (clock.getAsLong() - start) + " ms";
         }
@@ -145,8 +147,9 @@ public final class Nemesis implements Runnable {
       done = true;
     } finally {
       synchronized (windows) {
+        long end = clock.getAsLong();
         windows.add(new FaultWindow(kind, kind == FaultKind.PARTITION_HALVES || kind == FaultKind.PARTITION_BRIDGE
-            ? 0 : node.index(), start, clock.getAsLong(), done ? note : "did not recover: see the errors"));
+            ? 0 : node.index(), start, lifted < 0 ? end : lifted, end, done ? note : "did not recover: see the errors"));
       }
     }
   }

@@ -28,7 +28,13 @@ import java.util.Set;
 public final class NamespaceNetwork implements LabNetwork {
   private static final String TABLE = "cassette_lab_cut";
   private final int nodes;
-  private final String prefix = String.format("lab%04x", new Random().nextInt(0x10000));
+  /**
+   * Names of this lab's namespaces and host link: {@code CASSETTE_LAB_NETNS_PREFIX} (default
+   * "lab") and 4 random hex digits, so labs run by several people on one machine are told apart
+   * (the host link's name, prefix + 5 characters, must fit Linux's 15).
+   */
+  private final String prefix = prefix(System.getenv("CASSETTE_LAB_NETNS_PREFIX"))
+      + String.format("%04x", new Random().nextInt(0x10000));
   private final List<String> namespaces = new ArrayList<>();
   private final Path scratch;
   private String subnet;
@@ -56,6 +62,17 @@ public final class NamespaceNetwork implements LabNetwork {
       throw e;
     }
     return n;
+  }
+
+  private static String prefix(String configured) {
+    if (configured == null || configured.isEmpty()) {
+      return "lab";
+    }
+    if (!configured.matches("[a-z0-9]{1,10}")) {
+      throw new IllegalArgumentException("CASSETTE_LAB_NETNS_PREFIX must be 1-10 lower-case letters or digits, not "
+          + configured);
+    }
+    return configured;
   }
 
   private String ns(int i) {

@@ -22,6 +22,14 @@ public interface Workload {
   Verdict check();
 
   /**
+   * As {@link #check()}, knowing the faults as they happened: for a checker that allows what a
+   * fault rightly loses (e.g. hints buffered in a coordinator that was killed).
+   */
+  default Verdict check(List<io.cassette.lab.fault.FaultWindow> faults) {
+    return check();
+  }
+
+  /**
    * Writes the history the checker saw to {@code history-NAME.txt} in {@code dir}, one operation
    * a line in call order, so a violation can be read in full (the report shows an excerpt).
    */

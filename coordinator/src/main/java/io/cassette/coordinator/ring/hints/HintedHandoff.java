@@ -65,6 +65,15 @@ import org.slf4j.LoggerFactory;
  */
 public final class HintedHandoff implements HintSink, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HintedHandoff.class);
+  /**
+   * TEST FAULT, a deliberately broken build for the fault lab (module lab), off unless the JVM
+   * runs with {@code -Dcassette.test_fault.drop_hints=true}: a hint this node should store is
+   * silently dropped (counted as stored, nothing written), so a replica that was down or
+   * silent never gets the writes it missed. The lab's hints workload must then find
+   * acknowledged writes missing from a replica. Never set in production.
+   */
+  static final boolean TEST_FAULT_DROP_HINTS = Boolean.getBoolean("cassette.test_fault.drop_hints");
+
   /** Longest wait for a hint's acknowledgement beyond the verb's own expiry (it always expires first). */
   private static final long SAFETY_WAIT_SECONDS = 60;
 
@@ -156,6 +165,10 @@ public final class HintedHandoff implements HintSink, AutoCloseable {
     if (down > config.maxHintWindow().toMillis()) {
       metrics.dropped("window", 1);
       return false;
+    }
+    if (TEST_FAULT_DROP_HINTS) {
+      metrics.stored.inc(); // the broken build claims it kept the hint
+      return true;
     }
     if (!store.append(target.hostId(), MutationPayload.encode(mutation.updates()))) {
       metrics.dropped("full", 1);
