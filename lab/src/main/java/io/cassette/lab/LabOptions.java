@@ -14,7 +14,7 @@ import java.util.List;
  * @param faults the kinds injected in turn; empty: a run without faults
  * @param quietSeconds between two faults
  * @param faultSeconds how long each fault lasts (a killed node stays down this long, then starts)
- * @param workloads names among cas-register, set, counter, redis-incr
+ * @param workloads names among cas-register, set, counter, redis-incr, redis-register, bank
  * @param clients client threads per workload
  * @param maxOperations per workload, whatever the time left
  * @param thinkMillis pause after each operation of a client (keeps the 2-core machine usable)
@@ -24,5 +24,6 @@ import java.util.List;
 public record LabOptions(int nodes, int seeds, int runSeconds, List<FaultKind> faults, int quietSeconds, int faultSeconds,
                          List<String> workloads, int clients, long maxOperations, long thinkMillis, String network,
                          NodeLauncher launcher, Path out, long seed, String title) {
-  public static final List<String> ALL_WORKLOADS = List.of("cas-register", "set", "counter", "redis-incr");
+  public static final List<String> ALL_WORKLOADS = List.of("cas-register", "set", "counter", "redis-incr",
+      "redis-register");
 }
