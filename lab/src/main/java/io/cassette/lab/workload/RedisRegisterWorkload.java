@@ -114,7 +114,10 @@ public final class RedisRegisterWorkload implements Workload {
             history.add(s == Status.FAIL ? Operation.fail(client, key, op, call, clock.nanos())
                 : Operation.indeterminate(client, key, op, call));
           }
-          if (e instanceof redis.clients.jedis.exceptions.JedisConnectionException) {
+          // A lost connection, or CLUSTERDOWN: this node is cut off from a majority of the key's
+          // replicas (Redis on several replicas); a client then tries another node, as a client
+          // of a Redis Cluster does, instead of failing for the whole partition.
+          if (e instanceof redis.clients.jedis.exceptions.JedisConnectionException || s == Status.FAIL) {
             if (jedis != null) {
               jedis.close();
             }
