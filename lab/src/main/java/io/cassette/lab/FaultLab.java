@@ -48,11 +48,12 @@ public final class FaultLab {
   /** How long the ring may take to be whole (all UP, final reads answered) after the faults. */
   private static final Duration SETTLE = Duration.ofSeconds(120);
   /**
-   * Counters of the redis-incr workload. The Redis keyspace has one replica (its default), so a
-   * key is CLUSTERDOWN while its node is down: with 2 keys both were on n3 (tokens are allocated
+   * Counters of the redis-incr workload. With one replica (the Redis keyspace's default) a key is
+   * CLUSTERDOWN while its node is down: with 2 keys both were on n3 (tokens are allocated
    * deterministically), the node the short run kills, and under load no INCR was acknowledged
-   * before the kill (bench/results/2026-12-02-faultlabtest-redis-incr.md). Twelve keys are spread
-   * over every node of a 3-node ring (RedisIncrKeysTest), so a node fault leaves most of them served.
+   * before the kill (bench/results/2026-12-02-faultlabtest-redis-incr.md). The lab now gives Redis
+   * min(3, N) replicas ({@link LabRing#redisReplicationFactor}); twelve keys spread over every
+   * node (RedisIncrKeysTest) still exercise every node as executor.
    */
   static final int REDIS_INCR_KEYS = 12;
   private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(5);
@@ -218,6 +219,9 @@ public final class FaultLab {
             o.thinkMillis(), seed);
         case "redis-incr" -> new RedisIncrWorkload(ring.nodes().stream().map(LabNode::address).toList(),
             network.ports().resp(), clock, REDIS_INCR_KEYS, o.maxOperations(), o.thinkMillis(), seed);
+        case "redis-register" -> new io.cassette.lab.workload.RedisRegisterWorkload(
+            ring.nodes().stream().map(LabNode::address).toList(), network.ports().resp(), clock, 4,
+            o.maxOperations(), o.thinkMillis(), seed);
         default -> throw new IllegalArgumentException("unknown workload " + name + " (known: "
             + LabOptions.KNOWN_WORKLOADS + ")");
       });
@@ -397,7 +401,7 @@ public final class FaultLab {
                              disk-full (needs --disk-mb) or none (default kill,pause,partition)
         --quiet S            seconds between faults (default 5)
         --fault-seconds S    length of each fault (default 8)
-        --workloads LIST     cas-register,set,counter,redis-incr,bank,hints (default all but bank and hints)
+        --workloads LIST     cas-register,set,counter,redis-incr,redis-register,bank,hints (default all but bank and hints)
         --clients N          client threads per workload (default 3)
         --max-ops N          operations per workload at most (default 50000)
         --think-ms MS        pause after each operation (default 10)

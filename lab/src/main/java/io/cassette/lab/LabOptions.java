@@ -24,8 +24,9 @@ import java.util.List;
 public record LabOptions(int nodes, int seeds, int runSeconds, List<FaultKind> faults, int quietSeconds, int faultSeconds,
                          List<String> workloads, int clients, long maxOperations, long thinkMillis, String network,
                          NodeLauncher launcher, Path out, long seed, String title) {
-  public static final List<String> ALL_WORKLOADS = List.of("cas-register", "set", "counter", "redis-incr");
+  public static final List<String> ALL_WORKLOADS = List.of("cas-register", "set", "counter", "redis-incr",
+      "redis-register");
   /** Every workload: the default ones, the bank (LWT batches) and hints (replicas after hinted handoff). */
-  public static final List<String> KNOWN_WORKLOADS = List.of("cas-register", "set", "counter", "redis-incr", "bank",
-      "hints");
+  public static final List<String> KNOWN_WORKLOADS = List.of("cas-register", "set", "counter", "redis-incr",
+      "redis-register", "bank", "hints");
 }

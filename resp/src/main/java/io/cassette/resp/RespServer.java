@@ -10,6 +10,7 @@ import io.cassette.resp.command.CommandTable;
 import io.cassette.resp.config.OutputLimits;
 import io.cassette.resp.config.RedisConfig;
 import io.cassette.resp.keyspace.Keyspace;
+import io.cassette.resp.keyspace.RedisReplication;
 import io.cassette.resp.protocol.RequestBudget;
 import io.cassette.resp.protocol.RespDecoder;
 import io.cassette.resp.protocol.RespLimits;
@@ -95,6 +96,8 @@ public final class RespServer implements AutoCloseable {
   private final NodeMetrics metrics;
   private MessagingService messaging;
   private ConsistencyLevel consistency = Keyspace.defaultConsistency();
+  /** resp_replication_factor; 0 = not set (the keyspace is created with 1, an existing one kept). */
+  private int replicationFactor;
   /** TLS (tls-port): the acceptor, its port, and whether the plain port listens too. */
   private io.cassette.tls.TlsAcceptor tls;
   private int tlsPort;
@@ -132,6 +135,16 @@ public final class RespServer implements AutoCloseable {
    */
   public void ring(MessagingService messaging) {
     this.messaging = messaging;
+  }
+
+  /**
+   * On a ring: the {@code redis} keyspace's replication factor ({@code resp_replication_factor},
+   * see {@link RedisReplication}), created or changed through the metadata log as the door
+   * opens. Set before {@link #start()}; not set, the keyspace keeps what it has (1 when new).
+   */
+  public void replicationFactor(int rf) {
+    RedisReplication.simple(rf); // refuses 0 and below
+    this.replicationFactor = rf;
   }
 
   /** The level of every read and write ({@code resp_consistency}). Set before {@link #start()}. */
@@ -199,8 +212,14 @@ public final class RespServer implements AutoCloseable {
       // On a ring with RedisRing each key is written by one node only: caching stays safe.
       boolean keysWrittenHere = coordinator.seesAllWrites()
           || (messaging != null && coordinator instanceof RingCoordinator);
-      keyspace = commandThread.submit(() -> new Keyspace(coordinator,
-          Runtime.getRuntime().maxMemory() / Keyspace.CACHE_HEAP_DIVISOR, consistency, keysWrittenHere)).get();
+      int rf = replicationFactor;
+      keyspace = commandThread.submit(() -> {
+        if (rf > 0) {
+          Keyspace.applyReplication(coordinator, rf);
+        }
+        return new Keyspace(coordinator, Runtime.getRuntime().maxMemory() / Keyspace.CACHE_HEAP_DIVISOR, consistency,
+            keysWrittenHere);
+      }).get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       close();

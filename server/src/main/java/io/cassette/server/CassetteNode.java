@@ -224,6 +224,7 @@ public final class CassetteNode implements AutoCloseable {
       if (ring != null) {
         resp.ring(ring.messaging()); // each key's commands run on the node that executes its token
       }
+      respReplication(resp, ring != null);
       // Redis clients read durability as appendfsync: periodic is everysec, batch is always.
       resp.initialAppendfsync(config.string(ConfigKeys.COMMITLOG_SYNC).equals("periodic") ? "everysec" : "always");
       resp.onAppendfsyncChange(this::appendfsync);
@@ -280,6 +281,28 @@ public final class CassetteNode implements AutoCloseable {
       listening.add("HTTP " + format(bind("HTTP", ConfigKeys.HTTP_PORT, http::start)));
       started.add(http);
     }
+  }
+
+  /**
+   * resp_replication_factor: on a ring, the redis keyspace's factor as the door opens (created
+   * or changed in the metadata log); on a single node there is nothing to place, so it is
+   * ignored (a factor above 1 there would make every QUORUM request unavailable).
+   */
+  private void respReplication(RespServer resp, boolean onRing) {
+    if (!config.isSet(ConfigKeys.RESP_REPLICATION_FACTOR)) {
+      return;
+    }
+    int rf = config.integer(ConfigKeys.RESP_REPLICATION_FACTOR);
+    if (rf < 1) {
+      throw new StartException("Invalid value for " + ConfigKeys.RESP_REPLICATION_FACTOR + ": " + rf + " (from "
+          + config.source(ConfigKeys.RESP_REPLICATION_FACTOR) + "); expected 1 or more, such as 3");
+    }
+    if (!onRing) {
+      log.info("{} {} ignored: a single node (no seeds) keeps one copy of each Redis key",
+          ConfigKeys.RESP_REPLICATION_FACTOR, rf);
+      return;
+    }
+    resp.replicationFactor(rf);
   }
 
   /** "CQL 127.0.0.1:9042, RESP ..." for the ready line. */

@@ -14,6 +14,15 @@ import java.util.List;
 public final class LabRing implements AutoCloseable {
   /** Fast failure detection, so a fault is seen within seconds (phi 8 at 200 ms: ~4-8 s). */
   public static final String HEARTBEAT = "heartbeat_interval=200ms";
+
+  /**
+   * Copies of each Redis key: as the lab's CQL keyspace, min(3, N), so the Redis workloads run at
+   * the ring's consistency (resp_consistency quorum on a majority) and a killed or cut-off node's
+   * keys move to the next replica instead of answering CLUSTERDOWN (with 1 they did).
+   */
+  public static int redisReplicationFactor(int nodes) {
+    return Math.min(3, nodes);
+  }
   /**
    * The Redis door beyond loopback without a password runs in protected mode (Redis's rule) and
    * refuses the lab's clients in their own namespace: so the nodes get one.
@@ -35,7 +44,8 @@ public final class LabRing implements AutoCloseable {
       seeds.append(i > 1 ? "," : "").append(network.address(i));
     }
     for (int i = 1; i <= count; i++) {
-      nodes.add(new LabNode(i, network, launcher, dir, seeds.toString(), List.of(HEARTBEAT, "requirepass=" + REDIS_PASSWORD)));
+      nodes.add(new LabNode(i, network, launcher, dir, seeds.toString(), List.of(HEARTBEAT, "requirepass=" + REDIS_PASSWORD,
+          "resp_replication_factor=" + redisReplicationFactor(count))));
     }
   }
 

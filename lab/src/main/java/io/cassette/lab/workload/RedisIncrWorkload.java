@@ -81,7 +81,10 @@ public final class RedisIncrWorkload implements Workload {
           if (errorSamples.size() < 5) {
             errorSamples.add(s + " " + e.getClass().getSimpleName() + ": " + e.getMessage());
           }
-          if (e instanceof redis.clients.jedis.exceptions.JedisConnectionException) {
+          // A lost connection, or CLUSTERDOWN: this node is cut off from a majority of the key's
+          // replicas (Redis on several replicas); a client then tries another node, as a client
+          // of a Redis Cluster does, instead of failing for the whole partition.
+          if (e instanceof redis.clients.jedis.exceptions.JedisConnectionException || s == Status.FAIL) {
             if (jedis != null) {
               jedis.close();
             }

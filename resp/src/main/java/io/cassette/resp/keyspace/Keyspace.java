@@ -112,6 +112,35 @@ public final class Keyspace {
    */
   static final long OPEN_WAIT_MILLIS = 60_000;
 
+  /**
+   * {@link RedisReplication#apply} as the door opens, tried again (as the tables are) while the
+   * metadata service cannot commit yet.
+   */
+  public static void applyReplication(Coordinator coordinator, int rf) {
+    long deadline = System.nanoTime() + OPEN_WAIT_MILLIS * 1_000_000L;
+    while (true) {
+      try {
+        RedisReplication.apply(coordinator, rf);
+        return;
+      } catch (io.cassette.coordinator.metadata.MetadataUnavailableException e) {
+        if (System.nanoTime() - deadline > 0) {
+          throw e;
+        }
+        LOG.warn("Redis keyspace: cannot set its replication yet ({}); trying again", e.getMessage());
+        sleepBeforeRetry(e);
+      }
+    }
+  }
+
+  private static void sleepBeforeRetry(RuntimeException e) {
+    try {
+      Thread.sleep(1_000);
+    } catch (InterruptedException ie) {
+      Thread.currentThread().interrupt();
+      throw e;
+    }
+  }
+
   private Database openAtStart(int index, int slot, long deadline) {
     while (true) {
       try {
@@ -121,12 +150,7 @@ public final class Keyspace {
           throw e;
         }
         LOG.warn("Redis database {}: cannot create its table yet ({}); trying again", index, e.getMessage());
-        try {
-          Thread.sleep(1_000);
-        } catch (InterruptedException ie) {
-          Thread.currentThread().interrupt();
-          throw e;
-        }
+        sleepBeforeRetry(e);
       }
     }
   }

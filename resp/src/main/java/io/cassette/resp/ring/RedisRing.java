@@ -408,10 +408,16 @@ public final class RedisRing implements KeyRouter {
     return r + " " + r.topology() + ", redis replication " + strategy();
   }
 
-  /** The ring now; caches filled under another snapshot are dropped (executors may have moved). */
+  /**
+   * The ring now; caches filled under another snapshot are dropped (executors may have moved).
+   * With more than one replica they are dropped before every command: this node cannot know
+   * that it alone executed a key since it cached it (a peer that saw this node DOWN for a while,
+   * in a partition this node's own view never noticed, may have executed the key meanwhile), so
+   * each command reads the key at the door's level from its replicas instead.
+   */
   TokenRing checkRing() {
     TokenRing r = ring.get();
-    if (r != cachedUnder) {
+    if (r != cachedUnder || strategy().replicationFactor() > 1) {
       if (cachedUnder != null) {
         server.keyspace.dropCaches();
       }
@@ -420,10 +426,22 @@ public final class RedisRing implements KeyRouter {
     return r;
   }
 
+  /** The redis keyspace's strategy, computed again only when the metadata epoch moved. */
   private ReplicationStrategy strategy() {
-    KeyspaceDefinition ks = metadata.current().keyspace(RedisLayout.KEYSPACE);
-    return ReplicationStrategy.of(ks == null ? RedisLayout.replication() : ks.replication());
+    io.cassette.coordinator.metadata.ClusterMetadata m = metadata.current();
+    StrategyAt last = strategy;
+    if (last == null || last.epoch() != m.epoch()) {
+      KeyspaceDefinition ks = m.keyspace(RedisLayout.KEYSPACE);
+      last = new StrategyAt(m.epoch(), ReplicationStrategy.of(ks == null ? RedisLayout.replication() : ks.replication()));
+      strategy = last;
+    }
+    return last.strategy();
   }
+
+  /** {@link #strategy()}'s last answer and the metadata epoch it was computed at. */
+  private record StrategyAt(long epoch, ReplicationStrategy strategy) {}
+
+  private volatile StrategyAt strategy;
 
   private void send(Session s, Session.Blocked parked, Endpoint executor, byte kind, long token,
                     List<byte[][]> commands, long deadline) {

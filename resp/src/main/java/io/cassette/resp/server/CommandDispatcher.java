@@ -422,8 +422,11 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
       // The ring could not reach the key's owner: Redis Cluster's words where it has them.
       server.requests.error(spec.name());
       logRefusal(spec.name(), e);
-      error(s.reply, e instanceof io.cassette.coordinator.CoordinatorException.Unavailable
-          ? "CLUSTERDOWN The node that owns the key is down"
+      // Unavailable: too few of the key's replicas are UP for resp_consistency (one replica: its
+      // node is down; more: this node is cut off from a majority of them); nothing was written.
+      error(s.reply, e instanceof io.cassette.coordinator.CoordinatorException.Unavailable u
+          ? "CLUSTERDOWN The node that owns the key is down or too few of its replicas are up ("
+              + u.consistency + ": " + u.required + " required, " + u.alive + " alive)"
           : e instanceof io.cassette.coordinator.CoordinatorException.Timeout
               ? "ERR timeout: the node that owns the key did not answer in time"
               : "ERR " + e.getMessage());

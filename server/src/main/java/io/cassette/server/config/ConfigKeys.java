@@ -72,6 +72,8 @@ public final class ConfigKeys {
   public static final String UNIXSOCKETPERM = "unixsocketperm";
   public static final String MAXCLIENTS = "maxclients";
   public static final String RESP_CONSISTENCY = "resp_consistency";
+  /** Ours: copies of each Redis key on a ring (the {@code redis} keyspace's SimpleStrategy factor). */
+  public static final String RESP_REPLICATION_FACTOR = "resp_replication_factor";
   public static final String PROTO_MAX_BULK_LEN = "proto_max_bulk_len";
   /** Ours (Redis hard-codes 1024*1024): arguments of one Redis command. */
   public static final String PROTO_MAX_MULTIBULK_LEN = "proto_max_multibulk_len";
@@ -184,6 +186,8 @@ public final class ConfigKeys {
     // The level of every Redis read and write through the coordinator (see resp/README.md).
     add(new ConfigKey(RESP_CONSISTENCY, ValueType.ENUM, "quorum",
         List.of("one", "two", "three", "quorum", "all", "local_one", "local_quorum")));
+    // Unset: the redis keyspace is created with factor 1 and an existing one is left as it is.
+    add(new ConfigKey(RESP_REPLICATION_FACTOR, ValueType.INT, null));
     add(new ConfigKey(PROTO_MAX_BULK_LEN, ValueType.DATA_SIZE, null));
     add(new ConfigKey(PROTO_MAX_MULTIBULK_LEN, ValueType.INT, null));
     add(new ConfigKey(CLIENT_OUTPUT_BUFFER_LIMIT, ValueType.STRING, null));
