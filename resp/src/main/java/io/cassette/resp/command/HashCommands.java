@@ -81,7 +81,7 @@ final class HashCommands {
     t.add("hdel", -3, WRITE | FAST, 1, 1, 1, HashCommands::hdel);
     t.add("hexists", 3, READONLY | FAST, 1, 1, 1, c -> {
       KeyMeta m = Keys.read(c, c.arg(1), KeyType.HASH);
-      c.reply().integer(m != null && c.db().subValue(m, field(c.arg(2))) != null ? 1 : 0);
+      c.reply().integer(m != null && c.db().subExists(m, field(c.arg(2))) ? 1 : 0);
     });
     t.add("hlen", 2, READONLY | FAST, 1, 1, 1, c -> {
       KeyMeta m = Keys.read(c, c.arg(1), KeyType.HASH);
@@ -139,7 +139,7 @@ final class HashCommands {
     long added = 0;
     for (Map.Entry<ByteBuffer, byte[]> e : fields.entrySet()) {
       byte[] f = e.getKey().array();
-      boolean exists = old != null && db.subValue(m, f) != null;
+      boolean exists = old != null && db.subExists(m, f);
       if (exists && onlyNew) {
         return 0;
       }
@@ -176,7 +176,7 @@ final class HashCommands {
     Set<ByteBuffer> seen = new HashSet<>();
     for (int i = from; i < to; i++) {
       byte[] f = field(c.arg(i));
-      if (seen.add(ByteBuffer.wrap(f)) && db.subValue(m, f) != null) {
+      if (seen.add(ByteBuffer.wrap(f)) && db.subExists(m, f)) {
         b.deleteSub(m, f);
         removed++;
       }
