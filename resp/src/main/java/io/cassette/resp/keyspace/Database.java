@@ -395,6 +395,7 @@ public final class Database {
       List<Row> rows = subRows(meta, page, false, MEMBER_LOAD_PAGE);
       for (Row r : rows) {
         if (!MemberTable.fits(r.clustering())) {
+          memberSets.untrackable(meta.cacheId());
           return;
         }
         t.put(r.clustering(), valueOf(r));

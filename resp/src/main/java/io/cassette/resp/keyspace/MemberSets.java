@@ -105,6 +105,16 @@ final class MemberSets {
     return true;
   }
 
+  /**
+   * Collection {@code id} holds a member too long to keep: its reads go to storage without
+   * loading it again and again (until this mark ages out of the miss counters).
+   */
+  void untrackable(long id) {
+    if (enabled()) {
+      misses.put(id, new int[] {Integer.MIN_VALUE});
+    }
+  }
+
   /** What a table of {@code members} members like one of {@code memberBytes} would hold. */
   static long estimatedBytes(long members, int memberBytes) {
     return members * (memberBytes + 2 + 8 + 8L);
@@ -129,6 +139,7 @@ final class MemberSets {
     }
     if (!MemberTable.fits(clustering)) {
       forget(id); // no longer complete
+      untrackable(id);
       return;
     }
     long before = t.heapBytes();
