@@ -114,6 +114,10 @@ public final class Args {
     if (s.length == 0 || s.length > 5000) {
       return null;
     }
+    Double plain = plainInteger(s);
+    if (plain != null) {
+      return plain;
+    }
     String t = new String(s, StandardCharsets.US_ASCII);
     if (Character.isWhitespace(t.charAt(0)) || Character.isWhitespace(t.charAt(t.length() - 1))) {
       return null;
@@ -141,8 +145,11 @@ public final class Args {
       if (lower.contains("x")) {
         d = Double.parseDouble(lower.contains("p") ? t : t + "p0");
       } else {
-        if (lower.matches(".*[a-df].*")) {
-          return null;
+        for (int i = 0; i < lower.length(); i++) {
+          char c = lower.charAt(i);
+          if ((c >= 'a' && c <= 'd') || c == 'f') {
+            return null; // hex digits without "0x"
+          }
         }
         d = Double.parseDouble(t);
       }
@@ -153,6 +160,26 @@ public final class Args {
     } catch (NumberFormatException e) {
       return null;
     }
+  }
+
+  /**
+   * The common score, an integer of at most 15 digits (exact as a double, as strtod reads it;
+   * "-0" is -0.0), without building Strings; null for anything else.
+   */
+  private static Double plainInteger(byte[] s) {
+    int i = s[0] == '-' || s[0] == '+' ? 1 : 0;
+    if (s.length == i || s.length - i > 15) {
+      return null;
+    }
+    long v = 0;
+    for (; i < s.length; i++) {
+      int d = s[i] - '0';
+      if (d < 0 || d > 9) {
+        return null;
+      }
+      v = v * 10 + d;
+    }
+    return s[0] == '-' ? -(double) v : (double) v;
   }
 
   /** True when the decimal digits before any exponent are all zero ("0.0e5", "-0"). */

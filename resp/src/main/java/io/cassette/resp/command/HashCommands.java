@@ -81,7 +81,7 @@ final class HashCommands {
     t.add("hdel", -3, WRITE | FAST, 1, 1, 1, HashCommands::hdel);
     t.add("hexists", 3, READONLY | FAST, 1, 1, 1, c -> {
       KeyMeta m = Keys.read(c, c.arg(1), KeyType.HASH);
-      c.reply().integer(m != null && c.db().subValue(m, field(c.arg(2))) != null ? 1 : 0);
+      c.reply().integer(m != null && c.db().subExists(m, field(c.arg(2))) ? 1 : 0);
     });
     t.add("hlen", 2, READONLY | FAST, 1, 1, 1, c -> {
       KeyMeta m = Keys.read(c, c.arg(1), KeyType.HASH);
@@ -130,16 +130,28 @@ final class HashCommands {
     if (m == null) {
       m = db.newCollection(KeyType.HASH);
     }
+    Batch b = db.batch();
+    long added = 0;
+    if (to - from == 2) { // one pair, the usual HSET: no map of distinct fields
+      byte[] f = field(c.arg(from));
+      boolean exists = old != null && db.subExists(m, f);
+      if (exists && onlyNew) {
+        return 0;
+      }
+      if (!exists) {
+        added++;
+      }
+      b.putSub(m, f, c.arg(from + 1));
+      return storeHset(db, key, old, m, b, added);
+    }
     // Last value wins for a field given twice; one row per field in the batch.
     Map<ByteBuffer, byte[]> fields = new LinkedHashMap<>();
     for (int i = from; i + 1 < to; i += 2) {
       fields.put(ByteBuffer.wrap(field(c.arg(i))), c.arg(i + 1));
     }
-    Batch b = db.batch();
-    long added = 0;
     for (Map.Entry<ByteBuffer, byte[]> e : fields.entrySet()) {
       byte[] f = e.getKey().array();
-      boolean exists = old != null && db.subValue(m, f) != null;
+      boolean exists = old != null && db.subExists(m, f);
       if (exists && onlyNew) {
         return 0;
       }
@@ -148,6 +160,11 @@ final class HashCommands {
       }
       b.putSub(m, f, e.getValue());
     }
+    return storeHset(db, key, old, m, b, added);
+  }
+
+  /** Commits an HSET's batch with the hash's new size; returns {@code added}. */
+  private static long storeHset(Database db, byte[] key, KeyMeta old, KeyMeta m, Batch b, long added) {
     m.size += added;
     if (old == null || added > 0) {
       db.store(b, key, old, m);
@@ -176,7 +193,7 @@ final class HashCommands {
     Set<ByteBuffer> seen = new HashSet<>();
     for (int i = from; i < to; i++) {
       byte[] f = field(c.arg(i));
-      if (seen.add(ByteBuffer.wrap(f)) && db.subValue(m, f) != null) {
+      if (seen.add(ByteBuffer.wrap(f)) && db.subExists(m, f)) {
         b.deleteSub(m, f);
         removed++;
       }

@@ -34,13 +34,13 @@ final class SetCommands {
     t.add("smembers", 2, READONLY, 1, 1, 1, c -> combineThen(c, 1, c.argc(), Op.UNION, (r, ms) -> reply(r, ms)));
     t.add("sismember", 3, READONLY | FAST, 1, 1, 1, c -> {
       KeyMeta m = Keys.read(c, c.arg(1), KeyType.SET);
-      c.reply().integer(m != null && c.db().subValue(m, member(c.arg(2))) != null ? 1 : 0);
+      c.reply().integer(m != null && c.db().subExists(m, member(c.arg(2))) ? 1 : 0);
     });
     t.add("smismember", -3, READONLY | FAST, 1, 1, 1, c -> {
       KeyMeta m = Keys.read(c, c.arg(1), KeyType.SET);
       c.reply().array(c.argc() - 2);
       for (int i = 2; i < c.argc(); i++) {
-        c.reply().integer(m != null && c.db().subValue(m, member(c.arg(i))) != null ? 1 : 0);
+        c.reply().integer(m != null && c.db().subExists(m, member(c.arg(i))) ? 1 : 0);
       }
     });
     t.add("scard", 2, READONLY | FAST, 1, 1, 1, c -> {
@@ -108,7 +108,7 @@ final class SetCommands {
       if (!seen.add(ByteBuffer.wrap(e))) {
         continue;
       }
-      if (old == null || db.subValue(m, e) == null) {
+      if (old == null || !db.subExists(m, e)) {
         b.putSub(m, e, EMPTY);
         added++;
       }
@@ -141,7 +141,7 @@ final class SetCommands {
     long removed = 0;
     for (int i = from; i < to; i++) {
       byte[] e = member(c.arg(i));
-      if (seen.add(ByteBuffer.wrap(e)) && db.subValue(m, e) != null) {
+      if (seen.add(ByteBuffer.wrap(e)) && db.subExists(m, e)) {
         b.deleteSub(m, e);
         removed++;
       }
@@ -235,7 +235,7 @@ final class SetCommands {
     byte[] e = member(c.arg(3));
     KeyMeta s = Keys.typed(c, src, KeyType.SET);
     KeyMeta d = Keys.typed(c, dst, KeyType.SET);
-    if (s == null || db.subValue(s, e) == null) {
+    if (s == null || !db.subExists(s, e)) {
       c.reply().integer(0);
       return;
     }
@@ -256,7 +256,7 @@ final class SetCommands {
     if (d == null) {
       d = db.newCollection(KeyType.SET);
     }
-    if (dOld == null || db.subValue(d, e) == null) {
+    if (dOld == null || !db.subExists(d, e)) {
       b.putSub(d, e, EMPTY);
       d.size++;
       db.store(b, dst, dOld, d);

@@ -315,15 +315,16 @@ final class SortedSetCommands {
     if (m == null) {
       m = db.newCollection(KeyType.ZSET);
     }
-    Map<ByteBuffer, Double> current = new HashMap<>(); // scores as this command changed them
+    // scores as this command changed them (only a member given twice needs it)
+    Map<ByteBuffer, Double> current = members.length > 1 ? new HashMap<>() : Map.of();
     Batch b = db.batch();
     Double last = null;
     long added = 0;
     long changed = 0;
     for (int k = 0; k < members.length; k++) {
       byte[] member = members[k];
-      ByteBuffer mk = ByteBuffer.wrap(member);
-      Double cur = current.containsKey(mk) ? current.get(mk)
+      ByteBuffer mk = members.length > 1 ? ByteBuffer.wrap(member) : null;
+      Double cur = mk != null && current.containsKey(mk) ? current.get(mk)
           : old == null ? null : score(db, m, member);
       double next;
       last = null;
@@ -356,7 +357,9 @@ final class SortedSetCommands {
       }
       b.putSub(m, memberKey(member), RedisLayout.encodeScore(next));
       b.putSub(m, RedisLayout.scoreClustering(next, member), EMPTY);
-      current.put(mk, next);
+      if (mk != null) {
+        current.put(mk, next);
+      }
     }
     m.size += added;
     if (added > 0 || (old == null && changed > 0)) {

@@ -47,8 +47,15 @@ public final class Batch {
   /** Kept in step with the sub-rows this batch writes; null for none. */
   private final SubRowCache subRows;
 
-  Batch(RedisTable table, long timestamp, long nowSeconds, SubRowCache subRows) {
+  /** Kept in step with the members this batch writes and deletes; null for none. */
+  private final MemberSets members;
+  /** Collections whose member sets this batch changes: forgotten if the write fails. */
+  private long[] touched = new long[4];
+  private int touchedCount;
+
+  Batch(RedisTable table, long timestamp, long nowSeconds, SubRowCache subRows, MemberSets members) {
     this.subRows = subRows;
+    this.members = members;
     this.table = table;
     this.timestamp = timestamp;
     this.nowSeconds = nowSeconds;
@@ -87,6 +94,21 @@ public final class Batch {
       long version = meta.cacheId();
       afterCommit(() -> subRows.put(version, clustering, value));
     }
+    if (members != null && members.enabled()) {
+      long id = touch(meta);
+      afterCommit(() -> members.put(id, clustering, value));
+    }
+  }
+
+  private long touch(KeyMeta meta) {
+    long id = meta.cacheId();
+    if (touchedCount == 0 || touched[touchedCount - 1] != id) {
+      if (touchedCount == touched.length) {
+        touched = java.util.Arrays.copyOf(touched, touchedCount * 2);
+      }
+      touched[touchedCount++] = id;
+    }
+    return id;
   }
 
   public void deleteSub(KeyMeta meta, byte[] clustering) {
@@ -95,11 +117,19 @@ public final class Batch {
       long version = meta.cacheId();
       afterCommit(() -> subRows.remove(version, clustering));
     }
+    if (members != null && members.enabled()) {
+      long id = touch(meta);
+      afterCommit(() -> members.remove(id, clustering));
+    }
   }
 
   /** Deletes the sub-rows of {@code meta} in {@code slice} (one range tombstone; never cached rows). */
   public void deleteSubRange(KeyMeta meta, Slice slice) {
     deleteRange(RedisLayout.subKey(meta), slice);
+    if (members != null && members.enabled()) {
+      long id = touch(meta);
+      afterCommit(() -> members.forget(id)); // which members went is not known here
+    }
   }
 
   /** Writes the element at {@code position} of list {@code meta}. */
@@ -143,6 +173,7 @@ public final class Batch {
   public void commit() {
     if (partitions.isEmpty()) {
       afterCommit.clear();
+      touchedCount = 0;
       return;
     }
     List<PartitionUpdate> updates = new ArrayList<>(partitions.size());
@@ -160,7 +191,18 @@ public final class Batch {
       updates.add(b.build());
     }
     partitions.clear();
-    table.write(new Mutation(updates));
+    try {
+      table.write(new Mutation(updates));
+    } catch (RuntimeException e) {
+      // Applied or not, or later (a ring's timeout): the member sets may no longer be true.
+      for (int i = 0; i < touchedCount; i++) {
+        members.forget(touched[i]);
+      }
+      touchedCount = 0;
+      afterCommit.clear();
+      throw e;
+    }
+    touchedCount = 0;
     KeyChanges.wroteSomething();
     for (Runnable r : afterCommit) {
       r.run();

@@ -51,12 +51,15 @@ public final class Database {
 
   private final SubRowCache subRowCache;
 
+  private final MemberSets memberSets;
+
   /** Which node runs each key's commands (active expiry hands keys executed elsewhere over). */
   KeyRouter router = KeyRouter.LOCAL;
 
   Database(int index, int slot, Coordinator coordinator, RedisClock clock, MetaCache cache, SubRowCache subRows,
-           io.cassette.coordinator.Request request) {
+           MemberSets memberSets, io.cassette.coordinator.Request request) {
     this.cache = cache;
+    this.memberSets = memberSets;
     this.subRowCache = subRows;
     this.index = index;
     this.slot = slot;
@@ -153,7 +156,7 @@ public final class Database {
   /** A batch of writes stamped with a fresh timestamp. */
   public Batch batch() {
     long micros = clock.nextMicros();
-    return new Batch(table, micros, micros / 1_000_000, subRowCache);
+    return new Batch(table, micros, micros / 1_000_000, subRowCache, memberSets);
   }
 
   private static long nowSeconds() {
@@ -257,6 +260,8 @@ public final class Database {
     b.deletePartition(RedisLayout.metaKey(key));
     b.afterCommit(() -> cache.remove(slot, key));
     dropElements(b, meta);
+    long members = meta.cacheId();
+    b.afterCommit(() -> memberSets.forget(members));
     if (meta.expireAtMs != 0) {
       deleteExpiryEntry(b, key, meta.expireAtMs);
     }
@@ -334,7 +339,22 @@ public final class Database {
 
   /** A new, empty collection of {@code type} with a fresh version (not yet stored). */
   public KeyMeta newCollection(KeyType type) {
-    return KeyMeta.collection(type, clock.nextMicros(), clock.nextSalt());
+    KeyMeta m = KeyMeta.collection(type, clock.nextMicros(), clock.nextSalt());
+    memberSets.created(m);
+    return m;
+  }
+
+  /**
+   * Whether sub-row {@code clustering} of {@code meta} exists: all HSET, SADD, HDEL, SREM,
+   * HEXISTS and SISMEMBER need. Answered from the collection's member set when it is tracked
+   * ({@link MemberSets}), without reading storage.
+   */
+  public boolean subExists(KeyMeta meta, byte[] clustering) {
+    MemberTable members = memberSets.complete(meta, clustering);
+    if (members != null) {
+      return members.contains(clustering);
+    }
+    return subValue(meta, clustering) != null;
   }
 
   /** The value of one sub-row, or null. */
@@ -343,6 +363,52 @@ public final class Database {
     if (cached != null) {
       return cached;
     }
+    MemberTable members = memberSets.complete(meta, clustering);
+    if (members != null) {
+      byte[] v = members.value(clustering);
+      if (v == null) {
+        return null; // not a member: nothing to read
+      }
+      if (v != MemberTable.PRESENT_VALUE_UNKNOWN) {
+        return v;
+      }
+    } else if (memberSets.shouldLoad(meta, clustering)) {
+      loadMembers(meta);
+      return subValue(meta, clustering);
+    }
+    return readSubValue(meta, clustering);
+  }
+
+  /** Rows per read while a member set is loaded. */
+  static final int MEMBER_LOAD_PAGE = 1024;
+
+  /**
+   * Reads every member of {@code meta} (page by page, in clustering order) into a new table
+   * for {@link MemberSets}; gives up (tracking nothing) on a member too long to keep.
+   */
+  private void loadMembers(KeyMeta meta) {
+    byte tag = MemberSets.memberTag(meta.type);
+    MemberTable t = new MemberTable(tag);
+    byte[] end = {(byte) (tag + 1)};
+    Slice page = new Slice(new byte[] {tag}, true, end, false);
+    while (true) {
+      List<Row> rows = subRows(meta, page, false, MEMBER_LOAD_PAGE);
+      for (Row r : rows) {
+        if (!MemberTable.fits(r.clustering())) {
+          memberSets.untrackable(meta.cacheId());
+          return;
+        }
+        t.put(r.clustering(), valueOf(r));
+      }
+      if (rows.size() < MEMBER_LOAD_PAGE) {
+        break;
+      }
+      page = new Slice(rows.get(rows.size() - 1).clustering(), false, end, false);
+    }
+    memberSets.install(meta.cacheId(), t);
+  }
+
+  private byte[] readSubValue(KeyMeta meta, byte[] clustering) {
     byte[] end = Arrays.copyOf(clustering, clustering.length + 1);
     PartitionView view = table.read(RedisLayout.subKey(meta),
         new ReadQuery(List.of(new Slice(clustering, true, end, false)), false, 1, nowSeconds()));

@@ -25,6 +25,7 @@ public final class Keyspace {
   public static final int CACHE_HEAP_DIVISOR = 16;
   private final MetaCache cache;
   private final SubRowCache subRows;
+  private final MemberSets memberSets;
 
   public Keyspace(Coordinator coordinator) {
     this(coordinator, Runtime.getRuntime().maxMemory() / CACHE_HEAP_DIVISOR);
@@ -32,7 +33,8 @@ public final class Keyspace {
 
   /**
    * @param cacheBytes metadata cache budget of all databases together (0 = no cache); the
-   *                   sub-row cache gets half as much again
+   *                   sub-row cache gets half as much again, the member sets
+   *                   ({@link MemberSets}) as much again
    */
   public Keyspace(Coordinator coordinator, long cacheBytes) {
     this(coordinator, cacheBytes, RedisTable.DEFAULT_CONSISTENCY);
@@ -60,6 +62,7 @@ public final class Keyspace {
     long budget = keysWrittenHere ? cacheBytes : 0;
     this.cache = new MetaCache(budget);
     this.subRows = new SubRowCache(budget / 2);
+    this.memberSets = new MemberSets(budget);
     // Reopen databases that already have tables, so DBSIZE/INFO and expiry see them.
     long deadline = System.nanoTime() + OPEN_WAIT_MILLIS * 1_000_000L;
     refreshMap();
@@ -144,7 +147,7 @@ public final class Keyspace {
   private Database openAtStart(int index, int slot, long deadline) {
     while (true) {
       try {
-        return new Database(index, slot, coordinator, clock, cache, subRows, request);
+        return new Database(index, slot, coordinator, clock, cache, subRows, memberSets, request);
       } catch (io.cassette.coordinator.metadata.MetadataUnavailableException e) {
         if (System.nanoTime() - deadline > 0) {
           throw e;
@@ -182,6 +185,12 @@ public final class Keyspace {
   public void dropCaches() {
     cache.clear();
     subRows.clear();
+    memberSets.clear();
+  }
+
+  /** The member sets every database shares (tests). */
+  MemberSets memberSets() {
+    return memberSets;
   }
 
   /** Database {@code index} (0..15), created if needed. */
@@ -190,7 +199,7 @@ public final class Keyspace {
     int slot = slotOf[index];
     Database d = bySlot[slot];
     if (d == null) {
-      d = new Database(index, slot, coordinator, clock, cache, subRows, request);
+      d = new Database(index, slot, coordinator, clock, cache, subRows, memberSets, request);
       d.router = router;
       bySlot[slot] = d;
     }
