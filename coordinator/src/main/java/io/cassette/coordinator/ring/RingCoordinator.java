@@ -176,6 +176,11 @@ public final class RingCoordinator implements Coordinator {
   }
 
   @Override
+  public io.cassette.coordinator.view.ViewRegistry views() {
+    return local.views(); // the replicas' write path (local.write) computes the view updates
+  }
+
+  @Override
   public MetadataLog metadata() {
     return local.metadata();
   }

@@ -121,6 +121,7 @@ class RecordedCorpusTest {
           new io.cassette.cql.language.statements.TombstoneThresholds(10, 20));
       language.userDefinedFunctions(new io.cassette.cql.language.functions.UserFunctions.Settings(udfs, 1500));
       language.dynamicDataMasking(udfs);
+      language.materializedViews(udfs);
       try (CqlServer server = new CqlServer(CqlServerOptions.defaults("127.0.0.1", 0), language)) {
         InetSocketAddress a = server.start();
         try (CqlSession s = DifferentialCorpusTest.session(a)) {
@@ -152,7 +153,7 @@ class RecordedCorpusTest {
       }
       List<String> answers;
       if (args[1].equals("cassette")) {
-        answers = runOnCassette(Files.createTempDirectory("ask"), qs);
+        answers = runOnCassette(Files.createTempDirectory("ask"), qs, true);
       } else {
         String[] hp = args[1].split(":");
         try (CqlSession s = DifferentialCorpusTest.session(new InetSocketAddress(hp[0], Integer.parseInt(hp[1])))) {
