@@ -250,7 +250,13 @@ public final class LocalCoordinator implements Coordinator {
     if (!views.isEmpty()) {
       List<PartitionUpdate> plain = new ArrayList<>(updates.size());
       List<PartitionUpdate> bases = new ArrayList<>(1);
+      long now = System.currentTimeMillis() / 1000;
       for (PartitionUpdate u : updates) {
+        if (views.isView(u.keyspace(), u.table())) {
+          // A view update from a base replica (the ring's paired replica, or a view build).
+          plain.add(ViewRowRestamp.apply(local(u.keyspace(), u.table()), u, now));
+          continue;
+        }
         (views.of(u.keyspace(), u.table()) == null ? plain : bases).add(u);
       }
       if (!bases.isEmpty()) {
@@ -262,6 +268,7 @@ public final class LocalCoordinator implements Coordinator {
         }
         return;
       }
+      updates = plain;
     }
     if (updates.size() == 1) {
       PartitionUpdate u = updates.get(0);

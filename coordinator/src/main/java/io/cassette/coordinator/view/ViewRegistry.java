@@ -11,6 +11,8 @@ import java.util.Map;
 public final class ViewRegistry {
   /** Base tables by "keyspace.table"; empty in the common case of no views at all. */
   private volatile Map<String, ViewUpdates> byBaseTable = Map.of();
+  /** The view tables ("keyspace.table"), whose updates a view replica lifts above old deletions ({@link ViewRowRestamp}). */
+  private volatile java.util.Set<String> viewTables = java.util.Set.of();
 
   /** The view updates of a base table, or null when it has no views. */
   public ViewUpdates of(String keyspace, String table) {
@@ -23,8 +25,15 @@ public final class ViewRegistry {
     return byBaseTable.isEmpty();
   }
 
-  /** Sets every base table's views at once (keys "keyspace.table"). */
-  public void replace(Map<String, ViewUpdates> viewsByBaseTable) {
+  /** True when {@code keyspace.table} is a materialized view. */
+  public boolean isView(String keyspace, String table) {
+    java.util.Set<String> v = viewTables;
+    return !v.isEmpty() && v.contains(keyspace + "." + table);
+  }
+
+  /** Sets every base table's views at once (keys "keyspace.table") and the view tables. */
+  public void replace(Map<String, ViewUpdates> viewsByBaseTable, java.util.Set<String> views) {
+    viewTables = java.util.Set.copyOf(views);
     byBaseTable = Map.copyOf(viewsByBaseTable);
   }
 }

@@ -38,10 +38,12 @@ public final class Views {
   /** Gives the coordinator the views of every base table (called on every schema change). */
   public static void sync(Coordinator coordinator, Collection<KeyspaceMetadata> keyspaces) {
     Map<String, ViewUpdates> byBase = new HashMap<>();
+    java.util.Set<String> viewTables = new java.util.HashSet<>();
     for (KeyspaceMetadata k : keyspaces) {
       Map<String, List<ViewMapping.View>> views = new HashMap<>();
       for (TableMetadata t : k.tables().values()) {
         if (t.view != null) {
+          viewTables.add(k.name() + "." + t.name);
           TableMetadata base = k.tables().get(t.view.baseTable());
           if (base != null) {
             views.computeIfAbsent(base.name, n -> new ArrayList<>()).add(compile(base, t, k));
@@ -52,7 +54,7 @@ public final class Views {
         byBase.put(k.name() + "." + e.getKey(), new ViewMapping(k.tables().get(e.getKey()), e.getValue()));
       }
     }
-    coordinator.views().replace(byBase);
+    coordinator.views().replace(byBase, viewTables);
   }
 
   /** The views of {@code base} in {@code k}, by name. */
