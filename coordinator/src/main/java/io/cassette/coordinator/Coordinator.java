@@ -78,6 +78,13 @@ public interface Coordinator {
     return false;
   }
 
+  /**
+   * The base tables with materialized views and how their view updates are computed: the
+   * front door that defines views sets it on every schema change; the base replicas' write
+   * path uses it.
+   */
+  io.cassette.coordinator.view.ViewRegistry views();
+
   // ------------------------------------------------------------------ data
 
   /** One partition, filtered by {@code query}; an empty view when nothing is live. */

@@ -179,6 +179,7 @@ public final class CassetteNode implements AutoCloseable {
           config.bool(ConfigKeys.USER_DEFINED_FUNCTIONS_ENABLED),
           config.duration(ConfigKeys.USER_DEFINED_FUNCTIONS_FAIL_TIMEOUT).toMillis()));
       language.dynamicDataMasking(config.bool(ConfigKeys.DYNAMIC_DATA_MASKING_ENABLED));
+      language.materializedViews(config.bool(ConfigKeys.MATERIALIZED_VIEWS_ENABLED));
       language.resultSizeLimits(resultSizeLimits());
       language.statementLimits(io.cassette.cql.language.parser.StatementLimits.of(
           intOr(ConfigKeys.CQL_MAX_STATEMENT_TOKENS, 0), intOr(ConfigKeys.ITEMS_PER_COLLECTION_FAIL_THRESHOLD, 0),

@@ -15,6 +15,10 @@ import io.cassette.coordinator.replication.LocalStrategy;
 import io.cassette.coordinator.replication.ReplicaCount;
 import io.cassette.coordinator.replication.ReplicationStrategy;
 import io.cassette.coordinator.replication.Topology;
+import io.cassette.coordinator.view.ViewRegistry;
+import io.cassette.coordinator.view.ViewRowRestamp;
+import io.cassette.coordinator.view.ViewUpdateSink;
+import io.cassette.coordinator.view.ViewUpdates;
 import io.cassette.storage.Engine;
 import io.cassette.storage.KeyRange;
 import io.cassette.storage.Mutation;
@@ -46,6 +50,10 @@ public final class LocalCoordinator implements Coordinator {
   private final Topology topology;
   private final MetadataLog metadata;
   private final PartitionLocks locks = new PartitionLocks();
+  /** Base tables with materialized views; their writes read before they write (see {@link #applyWithViews}). */
+  private final ViewRegistry views = new ViewRegistry();
+  /** Where view updates go: with the base write on one node; to the paired view replica on a ring. */
+  private volatile ViewUpdateSink viewSink = ViewUpdateSink.LOCAL;
   /** Strategies by keyspace, rebuilt lazily when the metadata changes. */
   private final Map<String, ReplicationStrategy> strategies = new ConcurrentHashMap<>();
 
@@ -73,6 +81,16 @@ public final class LocalCoordinator implements Coordinator {
   public static LocalCoordinator open(Engine engine, String datacenter,
                                       Function<BiConsumer<ClusterMetadata, ClusterMetadata>, MetadataLog> metadataLog) {
     return new LocalCoordinator(engine, Topology.singleNode(datacenter), metadataLog);
+  }
+
+  @Override
+  public ViewRegistry views() {
+    return views;
+  }
+
+  /** Where this node, as a base replica, sends view updates (the ring sets its paired-replica routing). */
+  public void viewUpdateSink(ViewUpdateSink sink) {
+    this.viewSink = sink;
   }
 
   /** The node's view of the ring (one node, alive). */
@@ -166,7 +184,7 @@ public final class LocalCoordinator implements Coordinator {
   public void write(Mutation mutation, Request request) {
     ConsistencyLevel cl = request.consistency();
     LevelRules.forWrite(cl);
-    if (mutation.updates().size() == 1) { // the common case, without building a set of one
+    if (mutation.updates().size() == 1 && views.isEmpty()) { // the common case, without building a set of one
       PartitionUpdate u = mutation.updates().get(0);
       check(u.keyspace(), cl);
       local(u.keyspace(), u.table()).apply(u);
@@ -175,9 +193,7 @@ public final class LocalCoordinator implements Coordinator {
     for (String ks : keyspaces(mutation.updates())) {
       check(ks, cl);
     }
-    if (!mutation.updates().isEmpty()) {
-      engine.apply(mutation);
-    }
+    apply(mutation.updates(), request);
   }
 
   @Override
@@ -187,10 +203,8 @@ public final class LocalCoordinator implements Coordinator {
     for (String ks : keyspaces(updates)) {
       check(ks, request.consistency());
     }
-    if (!updates.isEmpty()) {
-      // One node: logged and unlogged alike are one commit-log record.
-      engine.apply(new Mutation(updates));
-    }
+    // One node: logged and unlogged alike are one commit-log record (without views).
+    apply(updates, request);
   }
 
   @Override
@@ -224,6 +238,76 @@ public final class LocalCoordinator implements Coordinator {
 
   // ------------------------------------------------------------------ helpers
 
+  /**
+   * Applies {@code updates}: as one commit-log record when no table written has views; else
+   * the others as one record and each base partition on its own, held by its partition lock
+   * while it is read, its view updates computed and both applied ({@link #applyWithViews}).
+   */
+  private void apply(List<PartitionUpdate> updates, Request request) {
+    if (updates.isEmpty()) {
+      return;
+    }
+    if (!views.isEmpty()) {
+      List<PartitionUpdate> plain = new ArrayList<>(updates.size());
+      List<PartitionUpdate> bases = new ArrayList<>(1);
+      long now = System.currentTimeMillis() / 1000;
+      for (PartitionUpdate u : updates) {
+        if (views.isView(u.keyspace(), u.table())) {
+          // A view update from a base replica (the ring's paired replica, or a view build).
+          plain.add(ViewRowRestamp.apply(local(u.keyspace(), u.table()), u, now));
+          continue;
+        }
+        (views.of(u.keyspace(), u.table()) == null ? plain : bases).add(u);
+      }
+      if (!bases.isEmpty()) {
+        if (!plain.isEmpty()) {
+          engine.apply(new Mutation(plain));
+        }
+        for (PartitionUpdate u : bases) {
+          applyWithViews(u, views.of(u.keyspace(), u.table()), request);
+        }
+        return;
+      }
+      updates = plain;
+    }
+    if (updates.size() == 1) {
+      PartitionUpdate u = updates.get(0);
+      local(u.keyspace(), u.table()).apply(u);
+    } else {
+      engine.apply(new Mutation(updates));
+    }
+  }
+
+  /**
+   * A write to a base table with materialized views, as a base replica does it: with the
+   * partition locked (so two writes of one row cannot both compute from the same old row), read
+   * what the write changes, compute the views' updates from that, and apply the base write with
+   * the view updates this node keeps in one commit-log record (one node: all of them, so a crash
+   * never leaves a view behind its base); the rest go to their view replicas ({@link #viewSink}).
+   */
+  private void applyWithViews(PartitionUpdate update, ViewUpdates viewUpdates, Request request) {
+    Table base = local(update.keyspace(), update.table());
+    ReentrantLock lock = lock(update.keyspace(), update.table(), update.key(), request, "SIMPLE");
+    try {
+      long now = System.currentTimeMillis() / 1000;
+      PartitionUpdate before = base.readUnfiltered(update.key(), viewUpdates.readBefore(update, now));
+      List<PartitionUpdate> computed = viewUpdates.compute(update, before, now);
+      List<PartitionUpdate> mine = computed.isEmpty() ? computed : viewSink.route(update, computed);
+      if (mine.isEmpty()) {
+        base.apply(update);
+        return;
+      }
+      List<PartitionUpdate> all = new ArrayList<>(1 + mine.size());
+      all.add(update);
+      for (PartitionUpdate v : mine) {
+        all.add(ViewRowRestamp.apply(local(v.keyspace(), v.table()), v, now));
+      }
+      engine.apply(new Mutation(all));
+    } finally {
+      lock.unlock();
+    }
+  }
+
   private <R> R underLock(String keyspace, String table, byte[] key, PartitionOperation<R> operation,
                           Request request, String writeType) {
     Table t = local(keyspace, table);
@@ -231,12 +315,7 @@ public final class LocalCoordinator implements Coordinator {
     try {
       List<PartitionUpdate> writes = new ArrayList<>();
       R answer = operation.run(q -> t.read(key, q), writes);
-      if (writes.size() == 1) {
-        PartitionUpdate u = writes.get(0);
-        local(u.keyspace(), u.table()).apply(u);
-      } else if (!writes.isEmpty()) {
-        engine.apply(new Mutation(writes));
-      }
+      apply(writes, request);
       return answer;
     } finally {
       lock.unlock();

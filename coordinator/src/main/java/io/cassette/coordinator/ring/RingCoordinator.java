@@ -113,6 +113,8 @@ public final class RingCoordinator implements Coordinator {
     this.awaitEpoch = awaitEpoch;
     this.hints = hints;
     this.writes = new WriteFanOut(local, messaging, hints, this::observe);
+    // As a base replica this node sends view updates to its paired view replicas (Cassandra's rule).
+    local.viewUpdateSink(new PairedViewReplicas(local, messaging, ring, hints));
     this.reads = new ConsistentRead(local, messaging, latencies, () -> readPolicies, this::observe);
   }
 
@@ -173,6 +175,11 @@ public final class RingCoordinator implements Coordinator {
   /** The current ring snapshot. */
   public TokenRing ring() {
     return ring.get();
+  }
+
+  @Override
+  public io.cassette.coordinator.view.ViewRegistry views() {
+    return local.views(); // the replicas' write path (local.write) computes the view updates
   }
 
   @Override

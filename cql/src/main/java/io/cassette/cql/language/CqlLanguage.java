@@ -123,6 +123,14 @@ public final class CqlLanguage implements QueryHandler {
     services.masking().enabled(enabled);
   }
 
+  /**
+   * {@code materialized_views_enabled}: CREATE MATERIALIZED VIEW refused when false (Cassandra
+   * 5.0's default); views already defined are kept in step either way.
+   */
+  public void materializedViews(boolean enabled) {
+    services.materializedViews().set(enabled);
+  }
+
   private StatementLimits limits() {
     return services.statementLimits().get();
   }
@@ -140,7 +148,7 @@ public final class CqlLanguage implements QueryHandler {
             io.cassette.cql.transport.CqlLimits.defaultMaxFrameBytes(Runtime.getRuntime().maxMemory()))),
         new java.util.concurrent.atomic.AtomicReference<>(StatementLimits.DEFAULTS),
         new java.util.concurrent.atomic.AtomicReference<>(io.cassette.cql.language.functions.UserFunctions.Settings.DEFAULTS),
-        new io.cassette.cql.language.statements.DataMasking());
+        new io.cassette.cql.language.statements.DataMasking(), new java.util.concurrent.atomic.AtomicBoolean());
     this.compiler = new StatementCompiler(services);
     this.access = new AccessControl(AuthSettings.allowAll(), schema, this::internal, node);
     services.masking().permissions(new io.cassette.cql.language.statements.DataMasking.Permissions() {

@@ -38,14 +38,14 @@ class RecordedCorpusTest {
    * functions; the same answers with UDFs, views and masking enabled) and corpus8 (user functions,
    * views and masking off, as in Cassette). See differential/README.md.
    */
-  static final List<String> CORPORA = List.of("corpus7", "corpus8", "corpus9", "corpus10");
+  static final List<String> CORPORA = List.of("corpus7", "corpus8", "corpus9", "corpus10", "corpus11");
 
   /**
    * Corpora recorded against an anchor with {@code user_defined_functions_enabled: true}
    * (corpus9: user-defined functions and aggregates) or {@code dynamic_data_masking_enabled: true}
    * (corpus10: masked columns); Cassette runs them with both enabled.
    */
-  static final java.util.Set<String> UDFS_ENABLED = java.util.Set.of("corpus9", "corpus10");
+  static final java.util.Set<String> UDFS_ENABLED = java.util.Set.of("corpus9", "corpus10", "corpus11");
 
   /**
    * Statements whose answer may differ from the recording, each with its reason (the rest must
@@ -121,6 +121,7 @@ class RecordedCorpusTest {
           new io.cassette.cql.language.statements.TombstoneThresholds(10, 20));
       language.userDefinedFunctions(new io.cassette.cql.language.functions.UserFunctions.Settings(udfs, 1500));
       language.dynamicDataMasking(udfs);
+      language.materializedViews(udfs);
       try (CqlServer server = new CqlServer(CqlServerOptions.defaults("127.0.0.1", 0), language)) {
         InetSocketAddress a = server.start();
         try (CqlSession s = DifferentialCorpusTest.session(a)) {
@@ -152,7 +153,7 @@ class RecordedCorpusTest {
       }
       List<String> answers;
       if (args[1].equals("cassette")) {
-        answers = runOnCassette(Files.createTempDirectory("ask"), qs);
+        answers = runOnCassette(Files.createTempDirectory("ask"), qs, true);
       } else {
         String[] hp = args[1].split(":");
         try (CqlSession s = DifferentialCorpusTest.session(new InetSocketAddress(hp[0], Integer.parseInt(hp[1])))) {

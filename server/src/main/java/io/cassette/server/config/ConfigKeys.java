@@ -47,6 +47,7 @@ public final class ConfigKeys {
   public static final String USER_DEFINED_FUNCTIONS_FAIL_TIMEOUT = "user_defined_functions_fail_timeout";
   /** Cassandra 5.0's dynamic data masking: MASKED WITH refused when false. */
   public static final String DYNAMIC_DATA_MASKING_ENABLED = "dynamic_data_masking_enabled";
+  public static final String MATERIALIZED_VIEWS_ENABLED = "materialized_views_enabled";
   /** Cassandra's read-size guardrail: an unpaged SELECT collecting more fails (READ_SIZE). */
   public static final String COORDINATOR_READ_SIZE_FAIL_THRESHOLD = "coordinator_read_size_fail_threshold";
   /** Cassandra 5.0's guardrail: elements one collection write may give. */
@@ -154,6 +155,8 @@ public final class ConfigKeys {
     add(new ConfigKey(USER_DEFINED_FUNCTIONS_ENABLED, ValueType.BOOLEAN, "false"));
     add(new ConfigKey(USER_DEFINED_FUNCTIONS_FAIL_TIMEOUT, ValueType.DURATION, "1500ms"));
     add(new ConfigKey(DYNAMIC_DATA_MASKING_ENABLED, ValueType.BOOLEAN, "false"));
+    // Materialized views: off by default, as in Cassandra 5.0.
+    add(new ConfigKey(MATERIALIZED_VIEWS_ENABLED, ValueType.BOOLEAN, "false"));
     add(new ConfigKey(COORDINATOR_READ_SIZE_FAIL_THRESHOLD, ValueType.DATA_SIZE, null));
     add(new ConfigKey(ITEMS_PER_COLLECTION_FAIL_THRESHOLD, ValueType.INT, null));
     add(new ConfigKey(CQL_MAX_STATEMENT_TOKENS, ValueType.INT, null));

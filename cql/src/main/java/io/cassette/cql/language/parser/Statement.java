@@ -103,13 +103,18 @@ public sealed interface Statement {
   record Describe(String what, QualifiedName name, boolean full) implements Statement {}
 
   /**
-   * A Cassandra 5.0 feature that is off by default there and not in Cassette yet (materialized
-   * views, dynamic data masking): answered as Cassandra answers with it off. {@code what}: CREATE
-   * VIEW, ALTER VIEW, DROP VIEW, MASKED, DROP MASK; {@code other} is a view's base table;
-   * {@code detail} a column whose mask is dropped.
+   * CREATE MATERIALIZED VIEW: {@code selectors} empty for *, {@code where} the base rows the
+   * view holds, the view's primary key, and its table options.
    */
-  record OffByDefault(String what, QualifiedName name, QualifiedName other, boolean ifExists, String detail)
-      implements Statement {}
+  record CreateView(QualifiedName name, boolean ifNotExists, List<Selector.Aliased> selectors,
+                    QualifiedName base, List<Relation> where, List<String> partitionKey,
+                    List<String> clusteringKey, Properties props) implements Statement {}
+
+  /** ALTER MATERIALIZED VIEW [IF EXISTS] v WITH options. */
+  record AlterView(QualifiedName name, boolean ifExists, Properties props) implements Statement {}
+
+  /** DROP MATERIALIZED VIEW [IF EXISTS] v. */
+  record DropView(QualifiedName name, boolean ifExists) implements Statement {}
 
   /**
    * CREATE [OR REPLACE] FUNCTION [IF NOT EXISTS] ks.f(a type, ...) CALLED|RETURNS NULL ON NULL

@@ -23,6 +23,8 @@ public final class SchemaBuilder {
   private static final Pattern NAME = Pattern.compile("\\w+");
   /** The durable schema's record of dropped columns (never accepted from clients). */
   static final String DROPPED_OPTION = "cassette_dropped_columns";
+  /** The durable form's mark of a materialized view (see {@link SchemaDdl#table}). */
+  static final String VIEW_OPTION = "cassette_view";
   private static final int KEYSPACE_NAME_MAX = 48;
   private static final int TABLE_NAME_MAX = 222;
   private static final String SIMPLE = "org.apache.cassandra.locator.SimpleStrategy";
@@ -215,6 +217,7 @@ public final class SchemaBuilder {
     }
     Map<String, Object> opts = new LinkedHashMap<>(ct.props().values());
     Object droppedProp = opts.remove(DROPPED_OPTION);
+    Object viewProp = opts.remove(VIEW_OPTION);
     Object idProp = opts.get("id");
     UUID id = idProp == null ? TimeUuid.next() : UUID.fromString(String.valueOf(idProp));
     TableOptions options = TableOptions.defaults().with(opts);
@@ -237,7 +240,12 @@ public final class SchemaBuilder {
         masks.put(c.name(), ColumnMask.compile(d.mask(), name, c.name(), c.type(), ks));
       }
     }
-    return new TableMetadata(ks.name(), name, id, cols, options, Map.of(), false, dropped, masks);
+    ViewDefinition view = null;
+    if (viewProp instanceof Map<?, ?> v && idProp != null) {
+      view = new ViewDefinition(String.valueOf(v.get("base")), UUID.fromString(String.valueOf(v.get("base_id"))),
+          Boolean.parseBoolean(String.valueOf(v.get("include_all"))), String.valueOf(v.get("where")));
+    }
+    return new TableMetadata(ks.name(), name, id, cols, options, Map.of(), false, dropped, masks, view);
   }
 
   public static UdtType type(Statement.CreateType ct, KeyspaceMetadata ks) {

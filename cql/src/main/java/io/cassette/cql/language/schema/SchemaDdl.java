@@ -116,6 +116,13 @@ public final class SchemaDdl {
         .append(" AND min_index_interval = ").append(o.minIndexInterval())
         .append(" AND read_repair = '").append(o.readRepair()).append('\'')
         .append(" AND speculative_retry = '").append(o.speculativeRetry()).append('\'');
+    if (t.view != null) {
+      // Cassette-internal option, only in the durable form: what makes the table a view.
+      sb.append(" AND ").append(SchemaBuilder.VIEW_OPTION).append(" = {'base': '")
+          .append(t.view.baseTable().replace("'", "''")).append("', 'base_id': '").append(t.view.baseTableId())
+          .append("', 'include_all': '").append(t.view.includeAllColumns()).append("', 'where': '")
+          .append(t.view.whereClause().replace("'", "''")).append("'}");
+    }
     if (!t.dropped.isEmpty()) {
       // Cassette-internal option, only in the durable form: name -> "<µs>:<type>".
       sb.append(" AND ").append(SchemaBuilder.DROPPED_OPTION).append(" = {");

@@ -65,9 +65,11 @@ public final class SchemaManager {
     this.log.listen((entry, after) -> {
       current = build(after);
       io.cassette.cql.language.statements.AttachedIndexes.sync(coordinator, current.keyspaces().values());
+      io.cassette.cql.language.views.Views.sync(coordinator, current.keyspaces().values());
     });
     this.current = build(log.current());
     io.cassette.cql.language.statements.AttachedIndexes.sync(coordinator, current.keyspaces().values());
+    io.cassette.cql.language.views.Views.sync(coordinator, current.keyspaces().values());
     migrateLegacy();
   }
 

@@ -31,6 +31,8 @@ public final class TableMetadata {
   public final Map<String, DroppedColumn> dropped;
   /** Masked columns (dynamic data masking) by name; only columns of this table. */
   public final Map<String, ColumnMask> masks;
+  /** Non-null when this table is a materialized view: its base table and WHERE clause. */
+  public final ViewDefinition view;
 
   /** When a column was dropped (µs) and the type it had. */
   public record DroppedColumn(long droppedAtMicros, CqlType type) {}
@@ -49,6 +51,13 @@ public final class TableMetadata {
   public TableMetadata(String keyspace, String name, UUID id, List<ColumnMetadata> columns,
                        TableOptions options, Map<String, IndexMetadata> indexes, boolean virtual,
                        Map<String, DroppedColumn> dropped, Map<String, ColumnMask> masks) {
+    this(keyspace, name, id, columns, options, indexes, virtual, dropped, masks, null);
+  }
+
+  public TableMetadata(String keyspace, String name, UUID id, List<ColumnMetadata> columns,
+                       TableOptions options, Map<String, IndexMetadata> indexes, boolean virtual,
+                       Map<String, DroppedColumn> dropped, Map<String, ColumnMask> masks, ViewDefinition view) {
+    this.view = view;
     this.dropped = Map.copyOf(dropped);
     this.keyspace = keyspace;
     this.name = name;
@@ -153,11 +162,11 @@ public final class TableMetadata {
 
   public TableMetadata with(List<ColumnMetadata> newColumns, TableOptions newOptions,
                             Map<String, IndexMetadata> newIndexes) {
-    return new TableMetadata(keyspace, name, id, newColumns, newOptions, newIndexes, virtual, dropped, masks);
+    return new TableMetadata(keyspace, name, id, newColumns, newOptions, newIndexes, virtual, dropped, masks, view);
   }
 
   public TableMetadata withDropped(Map<String, DroppedColumn> newDropped) {
-    return new TableMetadata(keyspace, name, id, columns, options, indexes, virtual, newDropped, masks);
+    return new TableMetadata(keyspace, name, id, columns, options, indexes, virtual, newDropped, masks, view);
   }
 
   /** This table with {@code column}'s mask set, or removed when {@code mask} is null. */
@@ -168,7 +177,16 @@ public final class TableMetadata {
     } else {
       m.put(column, mask);
     }
-    return new TableMetadata(keyspace, name, id, columns, options, indexes, virtual, dropped, m);
+    return new TableMetadata(keyspace, name, id, columns, options, indexes, virtual, dropped, m, view);
+  }
+
+  /** This table as the materialized view {@code definition} describes. */
+  public TableMetadata asView(ViewDefinition definition) {
+    return new TableMetadata(keyspace, name, id, columns, options, indexes, virtual, dropped, masks, definition);
+  }
+
+  public boolean isView() {
+    return view != null;
   }
 
   public ColumnMask mask(String column) {

@@ -73,7 +73,9 @@ final class DescribeStatement implements Executable {
             continue;
           }
           for (TableMetadata t : k.tables().values()) {
-            rows.add(List.of(k.name(), "table", t.name));
+            if (!t.isView()) {
+              rows.add(List.of(k.name(), "table", t.name));
+            }
           }
         }
       }
@@ -110,7 +112,16 @@ final class DescribeStatement implements Executable {
       }
       case "KEYSPACE" -> keyspaceRows(keyspace(schema, describe.name() == null ? current : describe.name().name()),
           describe.full(), rows);
-      case "TABLE" -> tableRows(table(schema, describe.name(), current, "Table "), rows);
+      case "TABLE" -> tableRows(schema, table(schema, describe.name(), current, "Table "), rows);
+      case "VIEW" -> {
+        String ks = describe.name().keyspace() != null ? describe.name().keyspace() : current;
+        KeyspaceMetadata k = keyspace(schema, ks);
+        TableMetadata v = k.tables().get(describe.name().name());
+        if (v == null || !v.isView()) {
+          throw invalid("Materialized view '" + describe.name().name() + "' not found in '" + ks + "'");
+        }
+        tableRows(schema, v, rows);
+      }
       case "TYPE" -> {
         String ks = describe.name().keyspace() != null ? describe.name().keyspace() : current;
         KeyspaceMetadata k = keyspace(schema, ks);
@@ -138,7 +149,7 @@ final class DescribeStatement implements Executable {
         if (n.keyspace() == null && schema.keyspace(n.name()) != null) {
           keyspaceRows(schema.keyspace(n.name()), false, rows);
         } else {
-          tableRows(table(schema, n, current, ""), rows);
+          tableRows(schema, table(schema, n, current, ""), rows);
         }
       }
     }
@@ -210,7 +221,9 @@ final class DescribeStatement implements Executable {
     }
     rows.addAll(functionRows(k, true, true));
     for (TableMetadata t : k.tables().values()) {
-      tableRows(t, rows);
+      if (!t.isView()) {
+        tableRows(k, t, rows);
+      }
     }
   }
 
@@ -255,11 +268,59 @@ final class DescribeStatement implements Executable {
     return fs;
   }
 
-  private static void tableRows(TableMetadata t, List<List<String>> rows) {
+  private static void tableRows(Schema schema, TableMetadata t, List<List<String>> rows) {
+    tableRows(schema.keyspace(t.keyspace), t, rows);
+  }
+
+  /** A table, its indexes and its materialized views (by name), or a view alone, as Cassandra describes them. */
+  private static void tableRows(KeyspaceMetadata k, TableMetadata t, List<List<String>> rows) {
+    if (t.isView()) {
+      rows.add(List.of(t.keyspace, "materialized_view", t.name, view(t)));
+      return;
+    }
     rows.add(List.of(t.keyspace, "table", t.name, table(t)));
     for (IndexMetadata i : t.indexes.values()) {
       rows.add(List.of(t.keyspace, "index", i.name(), index(t, i)));
     }
+    if (k != null) {
+      for (TableMetadata v : io.cassette.cql.language.views.Views.of(k, t.name)) {
+        rows.add(List.of(v.keyspace, "materialized_view", v.name, view(v)));
+      }
+    }
+  }
+
+  /** CREATE MATERIALIZED VIEW as Cassandra 5.0.4's DESCRIBE prints it (no default_time_to_live line). */
+  static String view(TableMetadata v) {
+    StringBuilder sb = new StringBuilder("CREATE MATERIALIZED VIEW " + q(v.keyspace) + "." + q(v.name) + " AS\n    SELECT ");
+    if (v.view.includeAllColumns()) {
+      sb.append('*');
+    } else {
+      for (int i = 0; i < v.columns.size(); i++) {
+        sb.append(i == 0 ? "" : ", ").append(q(v.columns.get(i).name()));
+      }
+    }
+    sb.append("\n    FROM ").append(q(v.keyspace)).append('.').append(q(v.view.baseTable()));
+    if (!v.view.whereClause().isEmpty()) {
+      sb.append("\n    WHERE ").append(v.view.whereClause());
+    }
+    sb.append("\n    PRIMARY KEY (");
+    if (v.partitionKey.size() > 1) {
+      sb.append('(');
+    }
+    for (int i = 0; i < v.partitionKey.size(); i++) {
+      sb.append(i == 0 ? "" : ", ").append(q(v.partitionKey.get(i).name()));
+    }
+    if (v.partitionKey.size() > 1) {
+      sb.append(')');
+    }
+    for (ColumnMetadata c : v.clustering) {
+      sb.append(", ").append(q(c.name()));
+    }
+    sb.append(")\n WITH ");
+    String table = table(v);
+    String options = table.substring(table.indexOf(") WITH ") + ") WITH ".length())
+        .replace("    AND default_time_to_live = " + v.options.defaultTimeToLive() + "\n", "");
+    return sb.append(options).toString();
   }
 
   static String table(TableMetadata t) {

@@ -146,6 +146,12 @@ final class SchemaStatements {
           }
           throw invalid("Table '" + ks + "." + dt.name().name() + "' doesn't exist");
         }
+        if (k.tables().get(dt.name().name()).isView()) {
+          throw invalid("Cannot use DROP TABLE on a materialized view. Please use DROP MATERIALIZED VIEW instead.");
+        }
+        if (!io.cassette.cql.language.views.Views.of(k, dt.name().name()).isEmpty()) {
+          throw invalid("Cannot drop a table when materialized views still depend on it (" + ks + ")");
+        }
         m.put(ks, k.withoutTable(dt.name().name()));
         return m;
       }, event("DROPPED", "TABLE", ks, dt.name().name())));
@@ -193,11 +199,22 @@ final class SchemaStatements {
           }
           throw invalid("Table '" + ks + "." + at.name().name() + "' doesn't exist");
         }
+        if (t.isView()) {
+          throw invalid("Cannot use ALTER TABLE on a materialized view; use ALTER MATERIALIZED VIEW instead");
+        }
+        List<TableMetadata> views = io.cassette.cql.language.views.Views.of(k, t.name);
+        if (at.kind() == Statement.AlterKind.DROP && !views.isEmpty() && !at.dropped().isEmpty()) {
+          throw invalid("Cannot drop column " + at.dropped().get(0) + " on base table " + t.name + " with materialized views");
+        }
         TableMetadata n = alterTable(at, t, k, services.clock().nextMicros());
         if (n == null) {
           return null;
         }
-        m.put(ks, k.withTable(n));
+        KeyspaceMetadata changed = k.withTable(n);
+        for (TableMetadata v : views) {
+          changed = changed.withTable(ViewStatements.followBase(v, t, n, at));
+        }
+        m.put(ks, changed);
         return m;
       }, event("UPDATED", "TABLE", ks, at.name().name())));
     }
@@ -307,6 +324,9 @@ final class SchemaStatements {
         if (t == null) {
           throw invalid(k == null ? "Keyspace '" + ks + "' doesn't exist"
               : "Table '" + ci.table().name() + "' doesn't exist");
+        }
+        if (t.isView()) {
+          throw invalid("Secondary indexes on materialized views aren't supported");
         }
         ColumnMetadata c = t.column(ci.column());
         if (c == null) {

@@ -17,4 +17,6 @@ public record Services(SchemaManager schema, Coordinator coordinator, MicrosCloc
                        java.util.concurrent.atomic.AtomicReference<ResultSizeLimits> resultSize,
                        java.util.concurrent.atomic.AtomicReference<io.cassette.cql.language.parser.StatementLimits> statementLimits,
                        java.util.concurrent.atomic.AtomicReference<io.cassette.cql.language.functions.UserFunctions.Settings> userFunctions,
-                       DataMasking masking) {}
+                       DataMasking masking,
+                       /** materialized_views_enabled: CREATE MATERIALIZED VIEW refused when false (Cassandra 5.0's default). */
+                       java.util.concurrent.atomic.AtomicBoolean materializedViews) {}

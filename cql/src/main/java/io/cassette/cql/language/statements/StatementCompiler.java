@@ -61,10 +61,18 @@ public final class StatementCompiler {
       return new BatchExecution(b, this, keyspace, schema);
     }
     if (s instanceof Statement.Truncate tr) {
-      TableMetadata t = writableTable(schema, tr.table(), keyspace);
+      TableMetadata t = table(schema, tr.table(), keyspace);
+      if (t.isView()) {
+        throw invalid("Cannot TRUNCATE materialized view directly; must truncate base table instead");
+      }
+      writableTable(schema, tr.table(), keyspace);
+      List<TableMetadata> views = io.cassette.cql.language.views.Views.of(schema.keyspace(t.keyspace), t.name);
       return new Executable() {
         public Result execute(QueryContext ctx) {
           truncate(t.keyspace, t.name, ctx);
+          for (TableMetadata v : views) { // as Cassandra: a base table's views are truncated with it
+            truncate(v.keyspace, v.name, ctx);
+          }
           for (io.cassette.cql.language.schema.IndexMetadata i : t.indexes.values()) {
             if (SecondaryIndexes.target(t, i) != null) {
               truncate(t.keyspace, SecondaryIndexes.storageName(t, i), ctx);
@@ -81,8 +89,8 @@ public final class StatementCompiler {
     if (s instanceof Statement.Describe d) {
       return new DescribeStatement(d, keyspace, services);
     }
-    if (s instanceof Statement.OffByDefault o) {
-      return OffByDefaultFeatures.compile(o, schema, keyspace);
+    if (s instanceof Statement.CreateView || s instanceof Statement.AlterView || s instanceof Statement.DropView) {
+      return ViewStatements.compile(s, keyspace, services);
     }
     if (s instanceof Statement.Unsupported u) {
       throw invalid(u.what() + " statements are not supported by Cassette");
@@ -162,6 +170,9 @@ public final class StatementCompiler {
     if (t.virtual || SystemKeyspaces.isSystem(t.keyspace)) {
       SchemaStatements.checkModifiable(t.keyspace);
       throw io.cassette.cql.language.Errors.unauthorized("System keyspace '" + t.keyspace + "' is not user-modifiable");
+    }
+    if (t.isView()) {
+      throw invalid("Cannot directly modify a materialized view");
     }
     return t;
   }

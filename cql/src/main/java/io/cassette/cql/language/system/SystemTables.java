@@ -32,7 +32,8 @@ public final class SystemTables {
       case "system.peers" -> peers(schema, node, false);
       case "system.peers_v2" -> peers(schema, node, true);
       case "system_schema.keyspaces" -> keyspaces(schema, false);
-      case "system_schema.tables" -> tables(schema);
+      case "system_schema.tables" -> tables(schema, false);
+      case "system_schema.views" -> tables(schema, true);
       case "system_schema.columns" -> columns(schema, false);
       case "system_schema.types" -> types(schema);
       case "system_schema.functions" -> functions(schema);
@@ -152,17 +153,29 @@ public final class SystemTables {
     return out;
   }
 
-  private static List<Map<String, byte[]>> tables(Schema schema) {
+  /** system_schema.tables ({@code views} false) or system_schema.views: the same options, a view's own columns. */
+  private static List<Map<String, byte[]>> tables(Schema schema, boolean views) {
     List<Map<String, byte[]>> out = new ArrayList<>();
     for (KeyspaceMetadata k : schema.keyspaces().values()) {
       if (k.virtual() || k.name().equals(SystemKeyspaces.CASSETTE)) {
         continue;
       }
       for (TableMetadata t : k.tables().values()) {
+        if (t.isView() != views) {
+          continue;
+        }
         TableOptions o = t.options;
         Map<String, byte[]> r = new HashMap<>();
         r.put("keyspace_name", text(t.keyspace));
-        r.put("table_name", text(t.name));
+        if (views) {
+          r.put("view_name", text(t.name));
+          r.put("base_table_id", Values.ofUuid(t.view.baseTableId()));
+          r.put("base_table_name", text(t.view.baseTable()));
+          r.put("include_all_columns", Values.ofBoolean(t.view.includeAllColumns()));
+          r.put("where_clause", text(t.view.whereClause()));
+        } else {
+          r.put("table_name", text(t.name));
+        }
         r.put("additional_write_policy", text(o.additionalWritePolicy()));
         r.put("allow_auto_snapshot", Values.ofBoolean(true));
         r.put("bloom_filter_fp_chance", Values.ofDouble(o.bloomFilterFpChance()));
@@ -187,6 +200,13 @@ public final class SystemTables {
         r.put("min_index_interval", Values.ofInt(o.minIndexInterval()));
         r.put("read_repair", text(o.readRepair()));
         r.put("speculative_retry", text(o.speculativeRetry()));
+        if (views) { // Cassandra 5.0.4 leaves these null in system_schema.views
+          r.remove("allow_auto_snapshot");
+          r.remove("cdc");
+          r.remove("incremental_backups");
+          r.remove("memtable");
+          r.remove("flags");
+        }
         out.add(r);
       }
     }
