@@ -125,6 +125,10 @@ public final class StatementCompiler {
         if (t.keyspace.equals(SystemKeyspaces.VIEWS) && t.name.equals("clients")) {
           return new VirtualTable(t, io.cassette.cql.language.system.SystemViews.clients(ctx.state));
         }
+        if (t.keyspace.equals(SystemKeyspaces.VIEWS) && t.name.equals("settings")) {
+          return new VirtualTable(t, io.cassette.cql.language.system.SystemViews.settings(services.node(),
+              services.userFunctions().get().enabled(), services.masking().enabled()));
+        }
         return new VirtualTable(t, SystemTables.rows(t, services.schema().current(), services.node()));
       }
       if (services.coordinator().table(t.keyspace, t.name).isEmpty()) {
