@@ -39,7 +39,9 @@ import java.util.UUID;
  * <li>ANN: {@code vectors} random vectors of {@code dims} floats (gaussian, or clustered
  *     with {@code -Dbench.clustered=true}), indexed with the given similarity; recall@10 of
  *     {@code ORDER BY v ANN OF ? LIMIT 10} against an exact ranking, query CPU and wall time,
- *     the graphs' heap and the heap in use after a GC.</li>
+ *     the graphs' heap and the heap in use after a GC. The graph is built after the flush, by
+ *     the index's graph thread: queries are timed while it builds (every vector scored) and
+ *     after; another vectors/10 writes and their flush are timed while it builds.</li>
  * </ol>
  * CPU per query is the calling thread's CPU time (robust to a loaded machine); wall times are
  * medians and p99s of single samples, to be read on a quiet machine.
@@ -129,27 +131,85 @@ public final class SaiBenchmark {
         c[d] = (float) random.nextGaussian() * 3;
       }
     }
-    float[][] data = new float[count][];
+    int extra = Math.max(1, count / 10);
+    float[][] data = new float[count + extra][];
     long t0 = System.nanoTime();
+    long c0 = THREADS.getCurrentThreadCpuTime();
     for (int id = 0; id < count; id++) {
       data[id] = vector(random, dims, clustered ? centres[random.nextInt(centres.length)] : null);
       s.run("INSERT INTO b.vec (id, v) VALUES (?, ?)", id, bytes(data[id]));
     }
     double loadS = (System.nanoTime() - t0) / 1e9;
+    double insertCpuUs = (THREADS.getCurrentThreadCpuTime() - c0) / 1e3 / count;
     t0 = System.nanoTime();
     long p0 = processCpu();
     Table table = engine.table("b", "vec").orElseThrow();
+    TableIndexes idx = table.indexes();
     table.flush();
     double flushS = (System.nanoTime() - t0) / 1e9;
     double flushCpuS = (processCpu() - p0) / 1e9;
+    long graphStart = System.nanoTime();
     io.cassette.storage.index.VectorSimilarity sim =
         io.cassette.storage.index.VectorSimilarity.valueOf(similarity.toUpperCase(Locale.ROOT));
     int queries = Math.min(QUERIES, 100);
+    // while the graph is built: searches score every vector; writes go on (their latency, and a flush)
+    Search before = search(s, random, data, count, dims, sim, clustered ? centres : null, Math.min(queries, 20));
+    double[] writeMs = new double[extra];
+    for (int i = 0; i < extra; i++) {
+      int id = count + i;
+      data[id] = vector(random, dims, clustered ? centres[random.nextInt(centres.length)] : null);
+      long w0 = System.nanoTime();
+      s.run("INSERT INTO b.vec (id, v) VALUES (?, ?)", id, bytes(data[id]));
+      writeMs[i] = (System.nanoTime() - w0) / 1e6;
+    }
+    int pendingAfterWrites = idx.graphsPending();
+    long f0 = System.nanoTime();
+    table.flush();
+    double secondFlushS = (System.nanoTime() - f0) / 1e9;
+    Arrays.sort(writeMs);
+    long graphCpu0 = graphThreadCpu();
+    try {
+      if (!idx.awaitGraphs(3_600_000)) {
+        throw new IllegalStateException("graphs not built in an hour");
+      }
+    } catch (InterruptedException e) {
+      throw new IllegalStateException(e);
+    }
+    double graphS = (System.nanoTime() - graphStart) / 1e9;
+    double graphCpuS = graphThreadCpu() / 1e9;
+    Search after = search(s, random, data, count + extra, dims, sim, clustered ? centres : null, queries);
+    System.gc();
+    long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    System.out.printf(Locale.ROOT, "ANN: %,d vectors of %d floats (%s, %s); loaded in %.1f s (%.0f us CPU per insert);"
+            + " flush %.1f s (%.1f s process CPU), the graph built after it%n", count, dims, similarity,
+        clustered ? "clustered" : "gaussian", loadS, insertCpuUs, flushS, flushCpuS);
+    System.out.printf(Locale.ROOT, "  before the graph (every vector scored): recall@10 %.3f; %.0f us CPU/query,"
+            + " median %.2f ms, p99 %.2f ms%n", before.recall, before.cpuMicros, before.medianMs, before.p99Ms);
+    System.out.printf(Locale.ROOT, "  %,d writes while the graph was built (%d graph(s) pending after them): median %.3f ms,"
+            + " p99 %.3f ms, max %.1f ms; their flush %.2f s%n", extra, pendingAfterWrites, writeMs[extra / 2],
+        writeMs[Math.min(extra - 1, extra * 99 / 100)], writeMs[extra - 1], secondFlushS);
+    System.out.printf(Locale.ROOT, "  graphs of both SSTables in %.1f s after the first flush (graph thread CPU %.1f s,"
+            + " %.0f us per vector; %.1f s of it by the end of those writes and flush)%n", graphS, graphCpuS,
+        graphCpuS * 1e6 / (count + extra), graphCpu0 / 1e9);
+    System.out.printf(Locale.ROOT, "  with the graphs (%d SSTable(s)): recall@10 %.3f; %.0f us CPU/query, median %.2f ms,"
+            + " p99 %.2f ms%n", table.metrics().sstableCount(), after.recall, after.cpuMicros, after.medianMs, after.p99Ms);
+    System.out.printf(Locale.ROOT, "  graph heap %,d bytes (%.0f B/vector); index on disk %,d bytes; heap used after GC"
+            + " %,d bytes (the benchmark's own copy of the vectors: %,d bytes)%n",
+        idx.graphHeapBytes(), idx.graphHeapBytes() / (double) (count + extra), idx.bytesOnDisk("v_idx"), heap,
+        (long) (count + extra) * dims * 4);
+  }
+
+  private record Search(double recall, double cpuMicros, double medianMs, double p99Ms) {}
+
+  /** {@code queries} ANN queries over the first {@code live} vectors: recall@10, CPU and wall time. */
+  private static Search search(Session s, Random random, float[][] data, int live, int dims,
+                               io.cassette.storage.index.VectorSimilarity sim, float[][] centres, int queries) {
     double recall = 0;
     long cpu = 0;
     double[] wall = new double[queries];
+    float[][] known = Arrays.copyOf(data, live);
     for (int i = 0; i < queries; i++) {
-      float[] query = vector(random, dims, clustered ? centres[random.nextInt(centres.length)] : null);
+      float[] query = vector(random, dims, centres == null ? null : centres[random.nextInt(centres.length)]);
       long c0 = THREADS.getCurrentThreadCpuTime();
       long w0 = System.nanoTime();
       Result.Rows r = s.run("SELECT id FROM b.vec ORDER BY v ANN OF ? LIMIT 10", bytes(query));
@@ -159,21 +219,21 @@ public final class SaiBenchmark {
       for (List<ByteBuffer> row : r.rows()) {
         got.add(row.get(0).getInt(0));
       }
-      recall += overlap(got, exact(data, query, sim, 10)) / 10.0;
+      recall += overlap(got, exact(known, query, sim, 10)) / 10.0;
     }
-    System.gc();
-    long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     Arrays.sort(wall);
-    TableIndexes idx = table.indexes();
-    System.out.printf(Locale.ROOT, "ANN: %,d vectors of %d floats (%s, %s); loaded in %.1f s, last flush with graph"
-            + " build %.1f s (%.1f s CPU); %d SSTable(s)%n", count, dims, similarity, clustered ? "clustered" : "gaussian",
-        loadS, flushS, flushCpuS,
-        table.metrics().sstableCount());
-    System.out.printf(Locale.ROOT, "  recall@10 %.3f; %.0f us CPU/query, median %.2f ms, p99 %.2f ms%n",
-        recall / queries, cpu / 1e3 / queries, wall[queries / 2], wall[Math.min(queries - 1, queries * 99 / 100)]);
-    System.out.printf(Locale.ROOT, "  graph heap %,d bytes; index on disk %,d bytes; heap used after GC %,d bytes"
-            + " (the benchmark's own copy of the vectors: %,d bytes)%n",
-        idx.graphHeapBytes(), idx.bytesOnDisk("v_idx"), heap, (long) count * dims * 4);
+    return new Search(recall / queries, cpu / 1e3 / queries, wall[queries / 2],
+        wall[Math.min(queries - 1, queries * 99 / 100)]);
+  }
+
+  /** CPU time of the graph thread so far (0 before it started). */
+  private static long graphThreadCpu() {
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t.getName().equals("sai-graph-build")) {
+        return Math.max(0, THREADS.getThreadCpuTime(t.getId()));
+      }
+    }
+    return 0;
   }
 
   private static long processCpu() {

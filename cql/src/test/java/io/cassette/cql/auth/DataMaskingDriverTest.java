@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * role with SELECT reads masked values (also through a prepared statement), cannot restrict a
  * masked column without SELECT_MASKED, and reads the clear values once granted UNMASK; the
  * superuser reads them in clear; masks survive a restart (metadata log) and DROP MASKED removes
- * them.
+ * them; a user-defined function masks as a native one does and cannot be dropped while it does.
  */
 class DataMaskingDriverTest {
   @TempDir
@@ -83,11 +83,24 @@ class DataMaskingDriverTest {
       try (CqlSession clerk = node.session("clerk", "clerk")) {
         assertThat(row(clerk, "SELECT name, age, phone FROM app.patients WHERE id = 1")).isEqualTo("A****/42/555-####");
       }
+      // a user-defined function of the table's keyspace as the mask (Cassandra 5.0, UDFs enabled)
+      node.language.userDefinedFunctions(new io.cassette.cql.language.functions.UserFunctions.Settings(true, 1500));
+      try (CqlSession admin = node.session("cassandra", "cassandra")) {
+        admin.execute("CREATE FUNCTION app.plus(v int, d int) RETURNS NULL ON NULL INPUT RETURNS int LANGUAGE java"
+            + " AS 'return v + d;'");
+        admin.execute("ALTER TABLE app.patients ALTER age MASKED WITH app.plus(1000)");
+        assertThatThrownBy(() -> admin.execute("DROP FUNCTION app.plus")).isInstanceOf(InvalidQueryException.class)
+            .hasMessage("Function 'app.plus' is still referenced by column masks in tables patients");
+      }
+      try (CqlSession clerk = node.session("clerk", "clerk")) {
+        assertThat(row(clerk, "SELECT name, age, phone FROM app.patients WHERE id = 1")).isEqualTo("A****/1042/555-####");
+      }
     }
-    // the masks are part of the table's schema in the metadata log: a restart keeps them
+    // the masks are part of the table's schema in the metadata log: a restart keeps them (the
+    // function is defined again before the table that it masks)
     try (AuthNode node = AuthNode.start(dir, AuthSettings.passwords(0));
          CqlSession clerk = node.session("clerk", "clerk")) {
-      assertThat(row(clerk, "SELECT name, age, phone FROM app.patients WHERE id = 1")).isEqualTo("A****/42/555-####");
+      assertThat(row(clerk, "SELECT name, age, phone FROM app.patients WHERE id = 1")).isEqualTo("A****/1042/555-####");
     }
   }
 

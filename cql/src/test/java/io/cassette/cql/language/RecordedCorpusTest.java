@@ -38,14 +38,16 @@ class RecordedCorpusTest {
    * functions; the same answers with UDFs, views and masking enabled) and corpus8 (user functions,
    * views and masking off, as in Cassette). See differential/README.md.
    */
-  static final List<String> CORPORA = List.of("corpus7", "corpus8", "corpus9", "corpus10", "corpus11");
+  static final List<String> CORPORA = List.of("corpus7", "corpus8", "corpus9", "corpus10", "corpus11",
+      "corpus12");
 
   /**
    * Corpora recorded against an anchor with {@code user_defined_functions_enabled: true}
    * (corpus9: user-defined functions and aggregates) or {@code dynamic_data_masking_enabled: true}
-   * (corpus10: masked columns); Cassette runs them with both enabled.
+   * (corpus10: masked columns), or both (corpus12: user-defined functions as masks), or
+   * {@code materialized_views_enabled: true} (corpus11: views); Cassette runs them with all enabled.
    */
-  static final java.util.Set<String> UDFS_ENABLED = java.util.Set.of("corpus9", "corpus10", "corpus11");
+  static final java.util.Set<String> UDFS_ENABLED = java.util.Set.of("corpus9", "corpus10", "corpus11", "corpus12");
 
   /**
    * Statements whose answer may differ from the recording, each with its reason (the rest must

@@ -120,7 +120,7 @@ class StorageAttachedIndexTest {
    * the exact ranking of the live rows, answers in score order, deleted rows never returned.
    */
   @Test
-  void annFindsTheNearestLiveRows() {
+  void annFindsTheNearestLiveRows() throws Exception {
     try (LanguageFixture f = new LanguageFixture(dir)) {
       f.run("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
       f.run("CREATE TABLE ks.v (id int PRIMARY KEY, a vector<float, 8>, b vector<float, 8>, c vector<float, 8>)");
@@ -178,7 +178,9 @@ class StorageAttachedIndexTest {
         }
         assertThat(recall).as(functions[c] + " recall@10").isGreaterThanOrEqualTo(0.9);
       }
-      assertThat(f.engine.table("ks", "v").orElseThrow().indexes().graphHeapBytes()).isPositive();
+      io.cassette.storage.index.TableIndexes indexes = f.engine.table("ks", "v").orElseThrow().indexes();
+      assertThat(indexes.awaitGraphs(60_000)).as("graphs built off the flush path").isTrue();
+      assertThat(indexes.graphHeapBytes()).isPositive();
     }
   }
 

@@ -22,6 +22,9 @@ import java.util.regex.Pattern;
  * body(2)    := dims:int similarity:byte maxDegree:int entry:int
  *               vectors: (float * dims) * rowCount      (big-endian IEEE)
  *               graph:   (count:int (neighbour:int) * maxDegree) * rowCount
+ *               maxDegree 0: no graph yet (none follows the vectors), as a flush or compaction
+ *               writes it; the graph thread writes {@code <name>.graph.db.tmp} with it and
+ *               renames that over the component (VectorGraphComponent)
  * trailer    := rowCount:int rowOffsetsAt:long bodyAt:long summaryAt:long summaryCount:int
  *               termCount:long crc32c:int magic:int   (crc of every byte before it)
  * </pre>

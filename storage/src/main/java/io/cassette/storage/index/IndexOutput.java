@@ -90,6 +90,15 @@ final class IndexOutput implements AutoCloseable {
 
   /** Appends crc and magic, fsyncs, and renames the file to its final name. */
   void finish() {
+    seal();
+    install();
+  }
+
+  /**
+   * Appends crc and magic and fsyncs, leaving the file under its temporary name, for a caller
+   * that renames it ({@link #install}) only once it knows the file is still wanted.
+   */
+  void seal() {
     int sum = (int) crc.getValue();
     int4(sum);
     int4(IndexComponent.MAGIC);
@@ -97,12 +106,25 @@ final class IndexOutput implements AutoCloseable {
       out.flush();
       file.getFD().sync();
       out.close();
-      FileSync.rename(tmp, target);
-      FileSync.syncDirectory(target.getParent());
     } catch (IOException e) {
       throw new StorageException("cannot write index component " + tmp + ": " + e, e);
     }
     done = true;
+  }
+
+  /** Renames the sealed file to its final name (replacing any file there), durably. */
+  void install() {
+    FileSync.rename(tmp, target);
+    FileSync.syncDirectory(target.getParent());
+  }
+
+  /** Deletes the sealed file instead of installing it. */
+  void discard() {
+    try {
+      Files.deleteIfExists(tmp);
+    } catch (IOException ignored) {
+      // a .tmp left behind is deleted when the table next opens
+    }
   }
 
   @Override

@@ -67,6 +67,13 @@ public final class TableIndexes {
   private final List<Retired> retired = new ArrayList<>();
   private final Object buildLock = new Object();
   private volatile Build building;
+  /**
+   * Held while a component file is replaced by its version with a graph, and while components
+   * leave (sweep, drop): a graph build never renames its file over a component that has gone.
+   */
+  private final Object swapLock = new Object();
+  /** Vector components whose graph is queued or being built (VectorGraphBuilds). */
+  private final Set<ComponentKey> graphsPending = ConcurrentHashMap.newKeySet();
 
   private record ComponentKey(long generation, String index) {}
 
@@ -87,6 +94,23 @@ public final class TableIndexes {
   /** The build running now, or null. */
   public Build building() {
     return building;
+  }
+
+  /** Vector components whose graph is not built yet (their searches score every vector). */
+  public int graphsPending() {
+    return graphsPending.size();
+  }
+
+  /** Waits until no graph is pending, at most {@code timeoutMillis}; whether none is. */
+  public boolean awaitGraphs(long timeoutMillis) throws InterruptedException {
+    long end = System.nanoTime() + timeoutMillis * 1_000_000;
+    while (!graphsPending.isEmpty()) {
+      if (System.nanoTime() > end) {
+        return false;
+      }
+      Thread.sleep(20);
+    }
+    return true;
   }
 
   // ------------------------------------------------------------------ hooks from the table
@@ -145,6 +169,12 @@ public final class TableIndexes {
     }
     pending.removeAll(live);
     memtables.keySet().retainAll(new HashSet<>(v.memtables()));
+    synchronized (swapLock) {
+      sweepComponents(live);
+    }
+  }
+
+  private void sweepComponents(Set<Long> live) {
     synchronized (retired) {
       for (var it = components.entrySet().iterator(); it.hasNext(); ) {
         var e = it.next();
@@ -247,6 +277,12 @@ public final class TableIndexes {
   }
 
   private void dropFiles(String index) {
+    synchronized (swapLock) {
+      dropComponents(index);
+    }
+  }
+
+  private void dropComponents(String index) {
     for (var it = components.entrySet().iterator(); it.hasNext(); ) {
       var e = it.next();
       if (e.getKey().index().equals(index)) {
@@ -258,9 +294,10 @@ public final class TableIndexes {
     }
     try (Stream<Path> files = Files.list(directory)) {
       String suffix = "-SAI_" + IndexComponent.fileSafe(index) + ".db";
+      String graphSuffix = "-SAI_" + IndexComponent.fileSafe(index) + ".graph.db.tmp";
       for (Path p : (Iterable<Path>) files::iterator) {
         String name = p.getFileName().toString();
-        if (name.endsWith(suffix) || name.endsWith(suffix + ".tmp")) {
+        if (name.endsWith(suffix) || name.endsWith(suffix + ".tmp") || name.endsWith(graphSuffix)) {
           delete(p);
         }
       }
@@ -299,10 +336,12 @@ public final class TableIndexes {
         IndexDefinition d = defs.get(i);
         Path path = IndexComponent.path(sstable.descriptor(), d.name());
         ComponentReader r = d.isVector() ? new VectorIndexReader(path) : new TermIndexReader(path);
-        ComponentReader old = components.put(new ComponentKey(sstable.descriptor().generation(), d.name()), r);
+        ComponentKey key = new ComponentKey(sstable.descriptor().generation(), d.name());
+        ComponentReader old = components.put(key, r);
         if (old != null) {
           old.close();
         }
+        scheduleGraph(key, r);
       }
     } finally {
       outputs.forEach(IndexOutput::close);
@@ -326,6 +365,7 @@ public final class TableIndexes {
         try {
           r = d.isVector() ? new VectorIndexReader(path) : new TermIndexReader(path);
           components.put(key, r);
+          scheduleGraph(key, r); // a crash or a stop before the graph was built: built now
           return r;
         } catch (StorageException e) {
           LOG.warn("rebuilding index component: {}", e.getMessage());
@@ -340,6 +380,51 @@ public final class TableIndexes {
         sstable.release();
       }
       return components.get(key);
+    }
+  }
+
+  // ------------------------------------------------------------------ vector graphs
+
+  /** Queues the graph build of {@code r} if it is a vectors component without one. */
+  private void scheduleGraph(ComponentKey key, ComponentReader r) {
+    if (r instanceof VectorIndexReader v && !v.hasGraph() && v.rowCount > 0 && graphsPending.add(key)) {
+      VectorGraphBuilds.submit(() -> buildGraph(key, v));
+    }
+  }
+
+  /**
+   * On the graph thread: writes {@code reader}'s component again with its graph and swaps the
+   * new file and reader in, unless the component left meanwhile (compacted, dropped, rebuilt).
+   */
+  private void buildGraph(ComponentKey key, VectorIndexReader reader) {
+    try {
+      if (components.get(key) != reader) {
+        return;
+      }
+      long t0 = System.nanoTime();
+      IndexOutput sealed = VectorGraphComponent.write(reader, () -> components.get(key) == reader);
+      if (sealed == null) {
+        return;
+      }
+      synchronized (swapLock) {
+        if (components.get(key) != reader) {
+          sealed.discard();
+          return;
+        }
+        sealed.install();
+        VectorIndexReader built = new VectorIndexReader(reader.path);
+        components.put(key, built);
+        synchronized (retired) {
+          retired.add(new Retired(reader, System.nanoTime())); // searches in flight finish on it
+        }
+      }
+      LOG.info("vector graph of index {} over {} vectors of SSTable {} built in {} ms", key.index(), reader.rowCount,
+          key.generation(), (System.nanoTime() - t0) / 1_000_000);
+    } catch (RuntimeException e) {
+      LOG.warn("vector graph of index {} for SSTable {} not built (its searches score every vector): {}",
+          key.index(), key.generation(), e.toString());
+    } finally {
+      graphsPending.remove(key);
     }
   }
 

@@ -51,7 +51,15 @@ final class VectorGraph {
 
   /** Builds the graph of {@code vectors} by inserting them in order. */
   static VectorGraph build(Vectors vectors, VectorSimilarity sim, int dims) {
-    return build(vectors, sim, dims, MAX_DEGREE, BUILD_BEAM, ALPHA, BUILD_PASSES);
+    return build(vectors, sim, dims, MAX_DEGREE, BUILD_BEAM, ALPHA, BUILD_PASSES, () -> true);
+  }
+
+  /**
+   * As {@link #build(Vectors, VectorSimilarity, int)}, asking {@code wanted} every few hundred
+   * nodes whether to go on; null if it said no (the segment went away meanwhile).
+   */
+  static VectorGraph build(Vectors vectors, VectorSimilarity sim, int dims, java.util.function.BooleanSupplier wanted) {
+    return build(vectors, sim, dims, MAX_DEGREE, BUILD_BEAM, ALPHA, BUILD_PASSES, wanted);
   }
 
   /**
@@ -62,6 +70,11 @@ final class VectorGraph {
    */
   static VectorGraph build(Vectors vectors, VectorSimilarity sim, int dims, int maxDegree, int beam, float alpha,
                            int passes) {
+    return build(vectors, sim, dims, maxDegree, beam, alpha, passes, () -> true);
+  }
+
+  private static VectorGraph build(Vectors vectors, VectorSimilarity sim, int dims, int maxDegree, int beam,
+                                   float alpha, int passes, java.util.function.BooleanSupplier wanted) {
     int n = vectors.size();
     VectorGraph g = new VectorGraph(n, maxDegree, new int[n], new int[n * maxDegree], 0);
     if (n == 0) {
@@ -71,6 +84,9 @@ final class VectorGraph {
     for (int pass = 0; pass < passes; pass++) {
       Builder b = g.new Builder(vectors, sim, dims, passes > 1 && pass == 0 ? 1f : alpha);
       for (int i = pass == 0 ? 1 : 0; i < n; i++) {
+        if ((i & 255) == 0 && !wanted.getAsBoolean()) {
+          return null;
+        }
         b.insert(i, beam, pass == 0 ? i : n);
       }
     }

@@ -3,15 +3,21 @@ package io.cassette.storage.index;
 import java.nio.FloatBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.PriorityQueue;
 
 /**
- * The vectors component of one SSTable: the graph is loaded into the heap at open (two int
- * arrays), vectors are read from the file as a search visits them. Thread-safe.
+ * The vectors component of one SSTable: the graph, when the component has one, is loaded into
+ * the heap at open (two int arrays); vectors are read from the file as a search visits them. A
+ * component written at flush or compaction has no graph until {@link VectorGraphBuilds} adds
+ * it: its searches score every vector (exact, a few ms per 100k vectors of 128 floats).
+ * Thread-safe.
  */
 final class VectorIndexReader extends ComponentReader {
   final int dims;
   final VectorSimilarity similarity;
-  private final long vectorsAt;
+  final long vectorsAt;
+  /** Null while the component has no graph (maxDegree 0 in the file). */
   private final VectorGraph graph;
 
   VectorIndexReader(Path path) {
@@ -21,12 +27,16 @@ final class VectorIndexReader extends ComponentReader {
     dims = in.int4();
     similarity = VectorSimilarity.values()[in.byte1()];
     int maxDegree = in.int4(); // as built: components written with another degree stay readable
-    if (maxDegree < 1 || maxDegree > 1024) {
+    if (maxDegree < 0 || maxDegree > 1024) {
       throw new io.cassette.storage.StorageException("index component " + path + " has graph degree " + maxDegree
-          + " (expected: 1 to 1024)");
+          + " (expected: 0 to 1024)");
     }
     int entry = in.int4();
     vectorsAt = in.position();
+    if (maxDegree == 0) {
+      graph = null;
+      return;
+    }
     in.seek(vectorsAt + (long) rowCount * dims * 4);
     int[] degree = new int[rowCount];
     int[] neighbours = new int[rowCount * maxDegree];
@@ -39,10 +49,45 @@ final class VectorIndexReader extends ComponentReader {
     graph = new VectorGraph(rowCount, maxDegree, degree, neighbours, entry);
   }
 
-  /** The {@code k} nearest rows found with a beam of {@code ef}, best first, scored exactly. */
+  /** Whether searches walk a graph (else they score every vector). */
+  boolean hasGraph() {
+    return graph != null;
+  }
+
+  /**
+   * The {@code k} nearest rows, best first, scored exactly: found with a beam of {@code ef}
+   * through the graph, or by scoring every vector while there is none.
+   */
   VectorGraph.Scored[] search(float[] query, int k, int ef) {
+    VectorGraph.Vectors vectors = vectorSource();
+    if (graph == null) {
+      return exhaustive(vectors, query, k);
+    }
+    return graph.search(vectors, similarity, query, k, ef, rowCount, new float[dims]);
+  }
+
+  private VectorGraph.Scored[] exhaustive(VectorGraph.Vectors vectors, float[] query, int k) {
+    PriorityQueue<VectorGraph.Scored> best = new PriorityQueue<>((a, b) -> Float.compare(a.score(), b.score()));
+    float[] v = new float[dims];
+    for (int id = 0; id < rowCount; id++) {
+      vectors.read(id, v);
+      float s = similarity.score(query, v);
+      if (best.size() < k) {
+        best.add(new VectorGraph.Scored(id, s));
+      } else if (s > best.peek().score()) {
+        best.poll();
+        best.add(new VectorGraph.Scored(id, s));
+      }
+    }
+    VectorGraph.Scored[] out = best.toArray(new VectorGraph.Scored[0]);
+    Arrays.sort(out, (a, b) -> Float.compare(b.score(), a.score()));
+    return out;
+  }
+
+  /** The vectors as a graph build or search reads them (through the mapping). */
+  VectorGraph.Vectors vectorSource() {
     FloatBuffer mapped = vectors();
-    VectorGraph.Vectors vectors = new VectorGraph.Vectors() {
+    return new VectorGraph.Vectors() {
       @Override
       public int size() {
         return rowCount;
@@ -53,7 +98,6 @@ final class VectorIndexReader extends ComponentReader {
         mapped.get(id * dims, out, 0, dims);
       }
     };
-    return graph.search(vectors, similarity, query, k, ef, rowCount, new float[dims]);
   }
 
   /**
@@ -78,6 +122,6 @@ final class VectorIndexReader extends ComponentReader {
   private volatile FloatBuffer mappedVectors;
 
   long heapBytes() {
-    return 4L * graph.degree.length + 4L * graph.neighbours.length;
+    return graph == null ? 0 : 4L * graph.degree.length + 4L * graph.neighbours.length;
   }
 }

@@ -8,17 +8,15 @@ import java.io.BufferedOutputStream;
 import java.io.DataOutputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
-import java.nio.FloatBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
  * Writes the vectors component of one SSTable for one index (format in {@link IndexComponent}):
- * rows stream to the file, vectors to a side file; at the end the graph is built reading the
- * vectors from that side file (mapped, so they need not fit in the heap), then vectors and
- * graph are appended. Not thread-safe.
+ * rows stream to the file, vectors to a side file, appended at the end. The component has no
+ * graph (maxDegree 0): building one costs minutes of CPU for 100k vectors on a board, so it is
+ * not done on the flush or compaction thread but later by {@link VectorGraphBuilds}, and until
+ * then a search scores every vector of the segment. Not thread-safe.
  */
 final class VectorIndexWriter implements SegmentWriter {
   private final IndexDefinition def;
@@ -65,43 +63,20 @@ final class VectorIndexWriter implements SegmentWriter {
       rows.endRows();
       IndexOutput out = rows.out;
       long bodyAt = out.position();
-      try (FileChannel ch = FileChannel.open(sideFile, StandardOpenOption.READ)) {
-        int n = rows.rows();
-        FloatBuffer floats = n == 0 ? FloatBuffer.allocate(0)
-            : ch.map(FileChannel.MapMode.READ_ONLY, 0, (long) n * dims * 4).asFloatBuffer();
-        VectorGraph.Vectors vectors = new VectorGraph.Vectors() {
-          @Override
-          public int size() {
-            return n;
-          }
-
-          @Override
-          public void read(int id, float[] v) {
-            floats.get(id * dims, v, 0, dims);
-          }
-        };
-        VectorGraph g = VectorGraph.build(vectors, def.similarity(), dims);
-        out.int4(dims);
-        out.byte1(def.similarity().ordinal());
-        out.int4(g.maxDegree);
-        out.int4(g.entry);
-        float[] v = new float[dims];
-        for (int i = 0; i < n; i++) {
-          vectors.read(i, v);
-          for (float f : v) {
-            out.int4(Float.floatToRawIntBits(f));
-          }
-        }
-        for (int i = 0; i < n; i++) {
-          out.int4(g.degree[i]);
-          for (int k = 0; k < g.maxDegree; k++) {
-            out.int4(g.neighbours[i * g.maxDegree + k]);
-          }
+      out.int4(dims);
+      out.byte1(def.similarity().ordinal());
+      out.int4(0); // maxDegree 0: no graph yet (VectorGraphBuilds adds it off the flush path)
+      out.int4(0);
+      byte[] buffer = new byte[64 * 1024];
+      try (var in = Files.newInputStream(sideFile)) {
+        int n;
+        while ((n = in.read(buffer)) > 0) {
+          out.write(buffer, 0, n);
         }
       }
       rows.finish(bodyAt, out.position(), 0, rows.rows());
     } catch (IOException e) {
-      throw new StorageException("cannot build vector index from " + sideFile + ": " + e, e);
+      throw new StorageException("cannot write vector index from " + sideFile + ": " + e, e);
     } finally {
       try {
         Files.deleteIfExists(sideFile);

@@ -21,17 +21,18 @@ public final class SchemaDdl {
     for (UdtType t : ks.types().values()) {
       out.add(type(t));
     }
-    for (TableMetadata t : ks.tables().values()) {
-      out.add(table(t));
-      for (IndexMetadata i : t.indexes.values()) {
-        out.add(index(t, i));
-      }
-    }
+    // functions before tables: a column may be masked with one of them (MASKED WITH ks.f())
     for (UserFunction f : ks.functions()) {
       out.add(function(f));
     }
     for (UserAggregate a : ks.aggregates()) {
       out.add(aggregate(a));
+    }
+    for (TableMetadata t : ks.tables().values()) {
+      out.add(table(t));
+      for (IndexMetadata i : t.indexes.values()) {
+        out.add(index(t, i));
+      }
     }
     return out;
   }

@@ -332,6 +332,20 @@ final class FunctionStatements {
       if (!users.isEmpty()) {
         throw invalid("Function '" + shown + "' is still referenced by aggregates " + String.join(", ", users));
       }
+      List<String> masking = new ArrayList<>();
+      for (io.cassette.cql.language.schema.TableMetadata t : k.tables().values()) {
+        for (io.cassette.cql.language.schema.ColumnMask mask : t.masks.values()) {
+          UserFunction u = mask.udf();
+          if (u != null && u.name().equals(f.name()) && u.argumentTypes().equals(f.argumentTypes())) {
+            masking.add(t.name);
+            break;
+          }
+        }
+      }
+      if (!masking.isEmpty()) {
+        throw invalid("Function '" + shown + "' is still referenced by column masks in tables "
+            + String.join(", ", masking));
+      }
       dropped.addAll(f.argumentTypeNames());
       m.put(ks, k.withoutFunction(f));
       applied[0] = true;

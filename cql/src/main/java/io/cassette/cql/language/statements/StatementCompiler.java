@@ -135,6 +135,10 @@ public final class StatementCompiler {
         if (t.keyspace.equals(SystemKeyspaces.VIEWS) && t.name.equals("clients")) {
           return new VirtualTable(t, io.cassette.cql.language.system.SystemViews.clients(ctx.state));
         }
+        if (t.keyspace.equals(SystemKeyspaces.VIEWS) && t.name.equals("settings")) {
+          return new VirtualTable(t, io.cassette.cql.language.system.SystemViews.settings(services.node(),
+              services.userFunctions().get().enabled(), services.materializedViews().get(), services.masking().enabled()));
+        }
         Schema current = services.schema().current();
         if (io.cassette.cql.language.system.SchemaTablesCache.cacheable(t)) {
           return schemaTables.get(t, current, () -> new VirtualTable(t, SystemTables.rows(t, current, services.node())));

@@ -356,7 +356,7 @@ public final class SystemTables {
           r.put("function_argument_nulls", io.cassette.cql.language.types.CollectionCodec.pack(nulls));
           r.put("function_argument_types", io.cassette.cql.language.types.CollectionCodec.pack(types));
           r.put("function_argument_values", io.cassette.cql.language.types.CollectionCodec.pack(values));
-          r.put("function_keyspace", text("system"));
+          r.put("function_keyspace", text(m.functionKeyspace()));
           r.put("function_name", text(m.function()));
           out.add(r);
         }

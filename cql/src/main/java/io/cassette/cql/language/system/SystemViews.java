@@ -26,6 +26,15 @@ public final class SystemViews {
   private SystemViews() {}
 
   static List<Map<String, byte[]>> settings(NodeInfo node) {
+    return settings(node, false, false, false);
+  }
+
+  /**
+   * The settings rows, with the node's own {@code user_defined_functions_enabled},
+   * {@code materialized_views_enabled} and {@code dynamic_data_masking_enabled} (set at start from config).
+   */
+  public static List<Map<String, byte[]>> settings(NodeInfo node, boolean userDefinedFunctions, boolean views,
+                                                   boolean dataMasking) {
     Map<String, String> s = new LinkedHashMap<>();
     s.put("cluster_name", node.clusterName());
     s.put("listen_address", node.listenAddress().getHostAddress());
@@ -34,8 +43,9 @@ public final class SystemViews {
     s.put("storage_port", Integer.toString(node.ring().storagePort()));
     s.put("num_tokens", Integer.toString(node.localTokens().size()));
     s.put("partitioner", SystemTables.PARTITIONER);
-    s.put("user_defined_functions_enabled", "false");
-    s.put("materialized_views_enabled", "false");
+    s.put("user_defined_functions_enabled", Boolean.toString(userDefinedFunctions));
+    s.put("materialized_views_enabled", Boolean.toString(views));
+    s.put("dynamic_data_masking_enabled", Boolean.toString(dataMasking));
     List<Map<String, byte[]>> out = new ArrayList<>();
     for (Map.Entry<String, String> e : s.entrySet()) {
       out.add(nameValue(e.getKey(), e.getValue()));
