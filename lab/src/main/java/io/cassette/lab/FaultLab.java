@@ -51,9 +51,9 @@ public final class FaultLab {
    * Counters of the redis-incr workload. With one replica (the Redis keyspace's default) a key is
    * CLUSTERDOWN while its node is down: with 2 keys both were on n3 (tokens are allocated
    * deterministically), the node the short run kills, and under load no INCR was acknowledged
-   * before the kill (bench/results/2026-12-02-faultlabtest-redis-incr.md). The lab now gives Redis
-   * min(3, N) replicas ({@link LabRing#redisReplicationFactor}); twelve keys spread over every
-   * node (RedisIncrKeysTest) still exercise every node as executor.
+   * before the kill (bench/results/2026-12-02-faultlabtest-redis-incr.md). Twelve keys spread over
+   * every node (RedisIncrKeysTest) exercise every node as executor, with one replica (the default)
+   * or more ({@link LabRing#redisReplicationFactor}).
    */
   static final int REDIS_INCR_KEYS = 12;
   private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(5);
@@ -335,6 +335,8 @@ public final class FaultLab {
         case "--heap" -> heap = args[++i];
         case "--test-fault" -> jvm.add("-Dcassette.test_fault." + args[++i] + "=true");
         case "--clock-skew" -> clockSkewMs = Long.parseLong(args[++i]);
+        case "--redis-replication" -> System.setProperty("cassette.lab.redis_replication",
+            Integer.toString(Integer.parseInt(args[++i])));
         case "--message-faults" -> jvm.add("-Dcassette.test_fault.message_filter=" + args[++i]);
         case "--slow-fsync" -> jvm.add("-Dcassette.test_fault.slow_fsync_ms=" + Long.parseLong(args[++i]));
         case "--disk-mb" -> diskMb = Integer.parseInt(args[++i]);
@@ -407,6 +409,7 @@ public final class FaultLab {
         --think-ms MS        pause after each operation (default 10)
         --network auto|netns|loopback
         --test-fault NAME    start nodes with -Dcassette.test_fault.NAME=true (a deliberately broken build)
+        --redis-replication N  copies of each Redis key (resp_replication_factor; default 1, as the product)
         --clock-skew MS      node clocks apart by MS each (3 nodes: -MS, 0, +MS): write timestamps and ballots
         --message-faults SPEC  the transport's message filter on every node, all run long, every verb but
                              PING: drop:P, duplicate:P, delay:MS[:P], reorder:MS[:P], comma-separated
