@@ -54,6 +54,8 @@ final class StorageEngine implements Engine {
   static final int MAX_SEGMENTS_BEFORE_FORCED_FLUSH = 4;
   /** A serialization buffer that grew past this is dropped after use instead of kept per thread. */
   private static final int MAX_RETAINED_BUFFER = 1 << 20;
+  /** How long closing or dropping a table waits for its running vector graph build to stop. */
+  private static final long GRAPH_BUILD_STOP_MILLIS = 30_000;
   private static final ThreadLocal<ByteArrayWriter> BUFFER = ThreadLocal.withInitial(() -> new ByteArrayWriter(4096));
 
   private final EngineOptions options;
@@ -216,6 +218,7 @@ final class StorageEngine implements Engine {
       s.markObsolete();
       s.release();
     }
+    t.indexes.close(GRAPH_BUILD_STOP_MILLIS);
     deleteRecursively(t.directory());
   }
 
@@ -586,6 +589,7 @@ final class StorageEngine implements Engine {
     discardCommitLogSegments();
     commitLog.close();
     for (LocalTable t : tables.all()) {
+      t.indexes.close(GRAPH_BUILD_STOP_MILLIS);
       TableView v = t.view.getAndSet(TableView.empty());
       for (SSTableReader s : v.sstables()) {
         s.release();
@@ -617,6 +621,7 @@ final class StorageEngine implements Engine {
       commitLog.close();
     }
     for (LocalTable t : tables.all()) {
+      t.indexes.close(GRAPH_BUILD_STOP_MILLIS);
       for (SSTableReader s : t.view.get().sstables()) {
         s.release();
       }

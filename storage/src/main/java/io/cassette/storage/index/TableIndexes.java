@@ -74,6 +74,10 @@ public final class TableIndexes {
   private final Object swapLock = new Object();
   /** Vector components whose graph is queued or being built (VectorGraphBuilds). */
   private final Set<ComponentKey> graphsPending = ConcurrentHashMap.newKeySet();
+  /** Set when the table closes or is dropped: graph builds stop and write nothing more. */
+  private volatile boolean closed;
+  /** The component whose graph this table's build is writing now, or null. */
+  private volatile ComponentKey running;
 
   private record ComponentKey(long generation, String index) {}
 
@@ -111,6 +115,26 @@ public final class TableIndexes {
       Thread.sleep(20);
     }
     return true;
+  }
+
+  /**
+   * Stops this table's graph builds (queued ones never start, a running one stops at its next
+   * check and deletes its temporary file) and waits for them, at most {@code timeoutMillis}: the
+   * engine closing or the table's directory being deleted must not race a build still writing
+   * in it.
+   */
+  public void close(long timeoutMillis) {
+    closed = true;
+    // queued builds return at once when they run (perhaps behind another table's): not awaited
+    ComponentKey now = running;
+    graphsPending.removeIf(k -> !k.equals(now));
+    try {
+      if (!awaitGraphs(timeoutMillis)) {
+        LOG.warn("graph builds of {} still running {} ms after close", directory, timeoutMillis);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   // ------------------------------------------------------------------ hooks from the table
@@ -387,7 +411,7 @@ public final class TableIndexes {
 
   /** Queues the graph build of {@code r} if it is a vectors component without one. */
   private void scheduleGraph(ComponentKey key, ComponentReader r) {
-    if (r instanceof VectorIndexReader v && !v.hasGraph() && v.rowCount > 0 && graphsPending.add(key)) {
+    if (!closed && r instanceof VectorIndexReader v && !v.hasGraph() && v.rowCount > 0 && graphsPending.add(key)) {
       VectorGraphBuilds.submit(() -> buildGraph(key, v));
     }
   }
@@ -397,17 +421,18 @@ public final class TableIndexes {
    * new file and reader in, unless the component left meanwhile (compacted, dropped, rebuilt).
    */
   private void buildGraph(ComponentKey key, VectorIndexReader reader) {
+    running = key; // before the check: close either sees it running or this sees closed
     try {
-      if (components.get(key) != reader) {
+      if (closed || components.get(key) != reader) {
         return;
       }
       long t0 = System.nanoTime();
-      IndexOutput sealed = VectorGraphComponent.write(reader, () -> components.get(key) == reader);
+      IndexOutput sealed = VectorGraphComponent.write(reader, () -> !closed && components.get(key) == reader);
       if (sealed == null) {
         return;
       }
       synchronized (swapLock) {
-        if (components.get(key) != reader) {
+        if (closed || components.get(key) != reader) {
           sealed.discard();
           return;
         }
@@ -424,6 +449,7 @@ public final class TableIndexes {
       LOG.warn("vector graph of index {} for SSTable {} not built (its searches score every vector): {}",
           key.index(), key.generation(), e.toString());
     } finally {
+      running = null;
       graphsPending.remove(key);
     }
   }

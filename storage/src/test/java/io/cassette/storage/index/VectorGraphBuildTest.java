@@ -90,6 +90,72 @@ class VectorGraphBuildTest {
     }
   }
 
+  /**
+   * Closing the engine stops a graph build in flight and waits for it: nothing is written in
+   * the table's directory after close returns (a test's temporary directory is deleted then,
+   * and a dropped table's directory is deleted while its build may be running).
+   */
+  @Test
+  void closeStopsTheRunningBuildAndWritesNothingAfter() throws Exception {
+    Random random = new Random(11);
+    Path data = dir.resolve("data");
+    try (Engine e = Engine.open(EngineOptions.defaults(data))) {
+      Table t = e.createTable(TableSpec.withDefaults("ks", "t", ID));
+      t.indexes().define(List.of(V_IDX));
+      for (int i = 0; i < 40_000; i++) { // a build of many seconds: close comes in the middle of it
+        write(t, i, gaussian(random));
+      }
+      t.flush();
+      Thread.sleep(100);
+      assertThat(t.indexes().graphsPending()).as("builds started or queued").isPositive();
+      e.close();
+      assertThat(t.indexes().graphsPending()).as("no build left after close").isZero();
+    }
+    CountDownLatch after = new CountDownLatch(1);
+    VectorGraphBuilds.submit(after::countDown);
+    assertThat(after.await(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    try (Stream<Path> files = Files.walk(data)) {
+      assertThat(files.map(p -> p.getFileName().toString())).as("no graph written after close")
+          .noneMatch(n -> n.endsWith(".tmp"));
+    }
+    try (Engine e = Engine.open(EngineOptions.defaults(data))) {
+      Table t = e.table("ks", "t").orElseThrow();
+      CountDownLatch hold = holdGraphThread();
+      try {
+        t.indexes().define(List.of(V_IDX));
+        assertThat(t.indexes().graphsPending()).as("the stopped builds left their components without a graph")
+            .isPositive();
+      } finally {
+        hold.countDown();
+      }
+      e.close(); // a queued build is not waited for: it returns at once when it runs
+      assertThat(t.indexes().graphsPending()).isZero();
+    }
+  }
+
+  /** Dropping a table stops its build before its directory is deleted. */
+  @Test
+  void dropStopsTheBuild() throws Exception {
+    Random random = new Random(13);
+    Path data = dir.resolve("data");
+    try (Engine e = Engine.open(EngineOptions.defaults(data))) {
+      Table t = e.createTable(TableSpec.withDefaults("ks", "t", ID));
+      t.indexes().define(List.of(V_IDX));
+      for (int i = 0; i < 40_000; i++) {
+        write(t, i, gaussian(random));
+      }
+      t.flush();
+      Thread.sleep(100);
+      e.dropTable("ks", "t");
+      assertThat(t.indexes().graphsPending()).isZero();
+      CountDownLatch after = new CountDownLatch(1);
+      VectorGraphBuilds.submit(after::countDown);
+      assertThat(after.await(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      assertThat(Files.exists(data.resolve("ks")) ? Files.list(data.resolve("ks")).count() : 0)
+          .as("nothing recreated in the dropped table's place").isZero();
+    }
+  }
+
   /** Queues a task that keeps the graph thread busy until the latch is released. */
   private static CountDownLatch holdGraphThread() {
     CountDownLatch latch = new CountDownLatch(1);
