@@ -24,6 +24,11 @@ public enum FaultKind {
    */
   DISK_FULL;
 
+  /** Whether this fault cuts the network (needs nftables and root). */
+  public boolean isPartition() {
+    return name().startsWith("PARTITION");
+  }
+
   public String label() {
     return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
   }

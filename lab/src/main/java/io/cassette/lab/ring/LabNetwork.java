@@ -19,6 +19,11 @@ public interface LabNetwork extends AutoCloseable {
   /** Whether {@link #cut} works here (nft and root). */
   boolean canPartition();
 
+  /** Whether this machine can cut nodes apart at all: root, and nftables' {@code nft} installed. */
+  static boolean partitionsAvailable() {
+    return "root".equals(System.getProperty("user.name")) && Shell.tryRun("nft", "--version") != null;
+  }
+
   /**
    * Drops traffic from the nodes of {@code from} to the nodes of {@code to}; with
    * {@code bothWays} also back. Replaces any earlier cut.
