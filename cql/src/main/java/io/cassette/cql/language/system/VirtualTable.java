@@ -98,14 +98,20 @@ public final class VirtualTable implements TableReader {
     return filter(p, query);
   }
 
+  /** {@code p} itself when the query takes every row in order (the common case): no copy per query. */
   private static PartitionView filter(PartitionView p, ReadQuery query) {
-    List<Row> rows = new ArrayList<>();
-    for (Row r : p.rows()) {
-      for (Slice s : query.slices()) {
-        if (s.includes(r.clustering())) {
-          rows.add(r);
-          break;
-        }
+    List<Row> all = p.rows();
+    int taken = 0;
+    for (Row r : all) {
+      taken += included(r, query) ? 1 : 0;
+    }
+    if (taken == all.size() && !query.reversed() && taken <= query.rowLimit()) {
+      return p;
+    }
+    List<Row> rows = new ArrayList<>(taken);
+    for (Row r : all) {
+      if (included(r, query)) {
+        rows.add(r);
       }
     }
     if (query.reversed()) {
@@ -117,42 +123,62 @@ public final class VirtualTable implements TableReader {
     return new PartitionView(p.key(), null, rows);
   }
 
-  @Override
-  public Table.CloseableIterator<PartitionView> scan(KeyRange range, ReadQuery query) {
-    List<PartitionView> out = new ArrayList<>();
-    for (PartitionView p : partitions.values()) {
-      DecoratedKey k = p.key();
-      if (keyOrdered) {
-        // paging resumes after the last key returned (key order); token bounds do not apply
-        if (range.after() != null && range.after().key() != null && Bytes.compare(k.key(), range.after().key()) <= 0) {
-          continue;
-        }
-      } else if (range.after() != null) {
-        int c = Long.compare(k.token(), range.after().token());
-        if (c < 0 || (c == 0 && (range.after().key() == null ? false
-            : Bytes.compare(k.key(), range.after().key()) <= 0))) {
-          continue;
-        }
-        if (c == 0 && range.after().key() == null) {
-          continue;
-        }
-      }
-      if (!keyOrdered && k.token() > range.endToken()) {
-        continue;
-      }
-      PartitionView f = filter(p, query);
-      if (!f.rows().isEmpty()) {
-        out.add(f);
+  private static boolean included(Row r, ReadQuery query) {
+    for (Slice s : query.slices()) {
+      if (s.includes(r.clustering())) {
+        return true;
       }
     }
-    Iterator<PartitionView> it = out.iterator();
+    return false;
+  }
+
+  /** Partitions in order, lazily from where the page resumes: a page does not filter the whole table. */
+  @Override
+  public Table.CloseableIterator<PartitionView> scan(KeyRange range, ReadQuery query) {
+    DecoratedKey after = range.after();
+    Iterator<PartitionView> from;
+    if (after == null) {
+      from = partitions.values().iterator();
+    } else if (keyOrdered) {
+      // paging resumes after the last key returned (key order); token bounds do not apply
+      from = after.key() == null ? partitions.values().iterator()
+          : partitions.tailMap(after, false).values().iterator();
+    } else {
+      from = partitions.values().iterator(); // skipped below by token, then key
+    }
     return new Table.CloseableIterator<>() {
+      private PartitionView next;
+
       public boolean hasNext() {
-        return it.hasNext();
+        while (next == null && from.hasNext()) {
+          PartitionView p = from.next();
+          DecoratedKey k = p.key();
+          if (!keyOrdered) {
+            if (k.token() > range.endToken()) {
+              return false; // token order: nothing after it is in range
+            }
+            if (after != null) {
+              int c = Long.compare(k.token(), after.token());
+              if (c < 0 || (c == 0 && (after.key() == null || Bytes.compare(k.key(), after.key()) <= 0))) {
+                continue;
+              }
+            }
+          }
+          PartitionView f = filter(p, query);
+          if (!f.rows().isEmpty()) {
+            next = f;
+          }
+        }
+        return next != null;
       }
 
       public PartitionView next() {
-        return it.next();
+        if (!hasNext()) {
+          throw new java.util.NoSuchElementException();
+        }
+        PartitionView p = next;
+        next = null;
+        return p;
       }
 
       public void close() {
