@@ -339,21 +339,9 @@ public final class Parser extends TokenCursor {
     }
     expect("primary");
     expect("key");
-    expect("(");
     List<String> pk = new ArrayList<>();
     List<String> ck = new ArrayList<>();
-    if (accept("(")) {
-      do {
-        pk.add(ident());
-      } while (accept(","));
-      expect(")");
-    } else {
-      pk.add(ident());
-    }
-    while (accept(",")) {
-      ck.add(ident());
-    }
-    expect(")");
+    primaryKeyColumns(pk, ck);
     Properties props = emptyProperties();
     if (accept("with")) {
       props = properties();
@@ -478,6 +466,27 @@ public final class Parser extends TokenCursor {
     return new Statement.CreateIndex(name, table, ine, column, target, cls, props);
   }
 
+  /**
+   * The column list of a PRIMARY KEY clause, after PRIMARY KEY, in a table or a view:
+   * {@code (pk, ck, ...)} or {@code ((pk, ...), ck, ...)}; partition key columns to {@code pk},
+   * clustering columns to {@code ck}.
+   */
+  private void primaryKeyColumns(List<String> pk, List<String> ck) {
+    expect("(");
+    if (accept("(")) {
+      do {
+        pk.add(ident());
+      } while (accept(","));
+      expect(")");
+    } else {
+      pk.add(ident());
+    }
+    while (accept(",")) {
+      ck.add(ident());
+    }
+    expect(")");
+  }
+
   private Statement createTable() {
     boolean ine = ifNotExists();
     QualifiedName name = qualifiedName();
@@ -497,19 +506,7 @@ public final class Parser extends TokenCursor {
           throw Errors.invalid("Multiple PRIMARY KEY specified for table '" + name.name() + "' (exactly one required)");
         }
         pkSeen = true;
-        expect("(");
-        if (accept("(")) {
-          do {
-            pk.add(ident());
-          } while (accept(","));
-          expect(")");
-        } else {
-          pk.add(ident());
-        }
-        while (accept(",")) {
-          ck.add(ident());
-        }
-        expect(")");
+        primaryKeyColumns(pk, ck);
       } else {
         String col = ident();
         RawType t = type();
