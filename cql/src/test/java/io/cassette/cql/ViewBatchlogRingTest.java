@@ -2,11 +2,6 @@ package io.cassette.cql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
-import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
-import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
-import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.cassette.cluster.net.MessageFilters;
 import io.cassette.cluster.net.Verb;
 import io.cassette.cluster.net.VerbTimeouts;
@@ -17,8 +12,6 @@ import io.cassette.coordinator.ring.batchlog.Batchlog;
 import io.cassette.coordinator.ring.batchlog.BatchlogStore;
 import io.cassette.cql.language.CqlLanguage;
 import io.cassette.cql.language.NodeInfo;
-import io.cassette.cql.transport.CqlServer;
-import io.cassette.cql.transport.CqlServerOptions;
 import io.cassette.storage.KeyRange;
 import io.cassette.storage.Mutation;
 import io.cassette.storage.PartitionView;
@@ -60,13 +53,11 @@ class ViewBatchlogRingTest {
   Path dir;
   RingHarness ring;
   final Batchlog[] logs = new Batchlog[3];
-  final List<CqlServer> servers = new ArrayList<>();
-  final List<CqlSession> sessions = new ArrayList<>();
+  /** Each node's CQL language, called directly (no driver: this test is about the write path). */
+  final List<CqlLanguage> languages = new ArrayList<>();
 
   @AfterEach
   void stop() {
-    sessions.forEach(CqlSession::close);
-    servers.forEach(CqlServer::close);
     for (Batchlog log : logs) {
       if (log != null) {
         log.close();
@@ -94,31 +85,25 @@ class ViewBatchlogRingTest {
       CqlLanguage language = new CqlLanguage(ring.node(i).coordinator(), NodeInfo.singleNode("Test Cluster",
           RingHarness.address(i), 9042, UUID.randomUUID(), ring.ring(i).member(ring.node(i).endpoint()).tokens()));
       language.materializedViews(true);
-      CqlServer server = new CqlServer(CqlServerOptions.defaults(RingHarness.address(i).getHostAddress(), 0), language);
-      InetSocketAddress address = server.start();
-      servers.add(server);
-      sessions.add(CqlSession.builder().addContactPoint(address).withLocalDatacenter("datacenter1")
-          .withConfigLoader(DriverConfigLoader.programmaticBuilder()
-              .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(30)).build())
-          .build());
+      languages.add(language);
     }
     // The harness has no metadata service: every node applies each DDL itself (as ViewRingTest).
-    for (CqlSession s : sessions) {
-      s.execute("CREATE KEYSPACE IF NOT EXISTS app WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 2}");
-      s.execute("CREATE TABLE IF NOT EXISTS app.users (user int PRIMARY KEY, status int)");
+    for (int n = 0; n < 3; n++) {
+      cql(n, "CREATE KEYSPACE IF NOT EXISTS app WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 2}",
+          Consistency.ONE);
+      cql(n, "CREATE TABLE IF NOT EXISTS app.users (user int PRIMARY KEY, status int)", Consistency.ONE);
     }
     await(() -> ring.node(0).engine().table("app", "users").isPresent() && ring.node(1).engine().table("app", "users")
         .isPresent() && ring.node(2).engine().table("app", "users").isPresent(), 10_000);
-    for (CqlSession s : sessions) { // a view's build reads the base table on every node: each has it now
-      s.execute("CREATE MATERIALIZED VIEW IF NOT EXISTS app.by_status AS SELECT * FROM app.users"
-          + " WHERE status IS NOT NULL AND user IS NOT NULL PRIMARY KEY (status, user)");
+    for (int n = 0; n < 3; n++) { // a view's build reads the base table on every node: each has it now
+      cql(n, "CREATE MATERIALIZED VIEW IF NOT EXISTS app.by_status AS SELECT * FROM app.users"
+          + " WHERE status IS NOT NULL AND user IS NOT NULL PRIMARY KEY (status, user)", Consistency.ONE);
     }
     MessageFilters.Rule partition = ring.filters().verbs(Verb.MUTATION_REQ).to(RingHarness.address(2)).drop();
     Map<Integer, Integer> rowsByStatus = new TreeMap<>();
     for (int u = 0; u < 40; u++) {
       rowsByStatus.merge(u % 10, 1, Integer::sum);
-      sessions.get(0).execute(SimpleStatement.newInstance("INSERT INTO app.users (user, status) VALUES (" + u + ", "
-          + (u % 10) + ")").setConsistencyLevel(DefaultConsistencyLevel.ONE));
+      cql(0, "INSERT INTO app.users (user, status) VALUES (" + u + ", " + (u % 10) + ")", Consistency.ONE);
     }
     Thread.sleep(3 * WRITE_TIMEOUT.toMillis()); // the sends to node 2 have timed out (and left their hints)
     assertThat(logs[0].store().size() + logs[1].store().size())
@@ -157,12 +142,18 @@ class ViewBatchlogRingTest {
     });
     assertThat(expected).as("node 2 is a view replica of some statuses").isNotEmpty();
     assertThat(onNode2).as("view rows stored on node 2 (status -> rows)").isEqualTo(expected);
-    for (CqlSession s : sessions) {
+    for (int n = 0; n < 3; n++) {
       for (int st = 0; st < 10; st++) {
-        assertThat(s.execute(SimpleStatement.newInstance("SELECT user FROM app.by_status WHERE status = " + st)
-            .setConsistencyLevel(DefaultConsistencyLevel.ALL)).all()).hasSize(rowsByStatus.get(st));
+        Result r = cql(n, "SELECT user FROM app.by_status WHERE status = " + st, Consistency.ALL);
+        assertThat(((Result.Rows) r).rows()).as("status %d through node %d at ALL", st, n).hasSize(rowsByStatus.get(st));
       }
     }
+  }
+
+  private Result cql(int node, String statement, Consistency consistency) {
+    QueryOptions options = new QueryOptions(consistency, List.of(), null, false, -1, null, Consistency.SERIAL,
+        Long.MIN_VALUE, null, Integer.MIN_VALUE, 5);
+    return languages.get(node).query(statement, options, new ClientState(new InetSocketAddress("127.0.0.1", 1)));
   }
 
   private static void await(BooleanSupplier condition, long millis) throws InterruptedException {
