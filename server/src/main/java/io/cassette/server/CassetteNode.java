@@ -56,6 +56,8 @@ public final class CassetteNode implements AutoCloseable {
   private EventLoopGroup adminLoop;
   private final Path confDirectory;
   private volatile CqlLanguage cqlLanguage;
+  /** A ring node's CQL schema, read before it serves peers' writes (null on one node). */
+  private io.cassette.cql.language.schema.SchemaManager cqlSchema;
   /** Roles and permissions of the CQL door (null when the CQL port is off). */
   private io.cassette.cql.auth.AccessControl access;
   /** This node in its ring; null for a single node (no seeds). */
@@ -132,6 +134,10 @@ public final class CassetteNode implements AutoCloseable {
         io.cassette.storage.commitlog.CommitLogSegment.simulatedSyncStallNanos = slowFsyncMs * 1_000_000L;
       }
       ringCoordinator.set(forwarding);
+      // Peers' writes (hints, replica writes, batch log replays) arrive from the moment the
+      // handlers are registered, while the CQL door is built only after join and awaitPeers: the
+      // CQL schema, with the materialized views those writes must update, is read before.
+      cqlSchema = new io.cassette.cql.language.schema.SchemaManager(forwarding);
       forwarding.registerHandlers();
       ring.paxosRepair(new io.cassette.coordinator.ring.membership.PaxosTopologyRepair(coordinator, ring.messaging(),
           forwarding).registerHandlers());
@@ -160,8 +166,10 @@ public final class CassetteNode implements AutoCloseable {
           : new NodeInfo(config.string(ConfigKeys.CLUSTER_NAME), InetAddress.getByName(host),
               InetAddress.getByName(host), cqlPort, identity.hostId(), identity.tokens(),
               ringSettings.dataCenter(), ringSettings.rack(), NodeInfo.RELEASE_VERSION, ring.view());
-      CqlLanguage language = new CqlLanguage(front, node, new io.cassette.cql.language.statements.TombstoneThresholds(
-          config.integer(ConfigKeys.TOMBSTONE_WARN_THRESHOLD), config.integer(ConfigKeys.TOMBSTONE_FAILURE_THRESHOLD)));
+      io.cassette.cql.language.statements.TombstoneThresholds thresholds = new io.cassette.cql.language.statements.TombstoneThresholds(
+          config.integer(ConfigKeys.TOMBSTONE_WARN_THRESHOLD), config.integer(ConfigKeys.TOMBSTONE_FAILURE_THRESHOLD));
+      CqlLanguage language = cqlSchema != null ? new CqlLanguage(cqlSchema, node, thresholds)
+          : new CqlLanguage(front, node, thresholds);
       cqlLanguage = language;
       if (front instanceof RingCoordinator rc) {
         // The ring honours each table's read_repair and speculative_retry (CQL owns the options).

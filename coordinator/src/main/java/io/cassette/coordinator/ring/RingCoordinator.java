@@ -83,6 +83,7 @@ public final class RingCoordinator implements Coordinator {
   private final ReadLatencies latencies = new ReadLatencies();
   private volatile BiFunction<String, String, ReadPolicy> readPolicies = (ks, t) -> ReadPolicy.DEFAULT;
   private final WriteFanOut writes;
+  private final PairedViewReplicas viewReplicas;
   private final ConsistentRead reads;
   private volatile PaxosStore paxosStore;
   private volatile LongSupplier wallMicros = () -> System.currentTimeMillis() * 1000;
@@ -114,7 +115,8 @@ public final class RingCoordinator implements Coordinator {
     this.hints = hints;
     this.writes = new WriteFanOut(local, messaging, hints, this::observe);
     // As a base replica this node sends view updates to its paired view replicas (Cassandra's rule).
-    local.viewUpdateSink(new PairedViewReplicas(local, messaging, ring, hints));
+    this.viewReplicas = new PairedViewReplicas(local, messaging, ring, hints);
+    local.viewUpdateSink(viewReplicas);
     this.reads = new ConsistentRead(local, messaging, latencies, () -> readPolicies, this::observe);
   }
 
@@ -133,9 +135,13 @@ public final class RingCoordinator implements Coordinator {
     }
   }
 
-  /** LOGGED batches of several partitions go through {@code batchlog} (null: none, atomic per node only). */
+  /**
+   * LOGGED batches of several partitions go through {@code batchlog} (null: none, atomic per node
+   * only), and so do, as local batches, the view updates this node sends as a base replica.
+   */
   public void batchlog(io.cassette.coordinator.ring.batchlog.Batchlog batchlog) {
     this.batchlog = batchlog;
+    viewReplicas.batchlog(batchlog);
   }
 
   /**

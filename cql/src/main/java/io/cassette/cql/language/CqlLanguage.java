@@ -142,7 +142,15 @@ public final class CqlLanguage implements QueryHandler {
 
   /** @param tombstones tombstone_warn_threshold and tombstone_failure_threshold */
   public CqlLanguage(Coordinator coordinator, NodeInfo node, TombstoneThresholds tombstones) {
-    SchemaManager schema = new SchemaManager(coordinator);
+    this(new SchemaManager(coordinator), node, tombstones);
+  }
+
+  /**
+   * Over a schema manager made earlier (a ring node makes it before it serves peers' writes, so
+   * the materialized views those writes must update are known from the first one).
+   */
+  public CqlLanguage(SchemaManager schema, NodeInfo node, TombstoneThresholds tombstones) {
+    Coordinator coordinator = schema.coordinator();
     this.services = new Services(schema, coordinator, new MicrosClock(), node, new TraceStore(node), tombstones,
         new java.util.concurrent.atomic.AtomicReference<>(ResultSizeLimits.forFrame(
             io.cassette.cql.transport.CqlLimits.defaultMaxFrameBytes(Runtime.getRuntime().maxMemory()))),

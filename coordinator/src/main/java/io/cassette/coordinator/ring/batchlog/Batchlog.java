@@ -44,7 +44,8 @@ import org.slf4j.LoggerFactory;
  * Each node replays the batches it holds that are older than twice {@code write_request_timeout}
  * (their coordinator died or timed out) through {@link Replay}, then forgets them. Replay may
  * apply a batch that its coordinator also applied: writes are idempotent (counters are not
- * allowed in logged batches). Thread-safe.
+ * allowed in logged batches). It also keeps local batches ({@link #storeLocal}: a base
+ * replica's materialized view updates), replayed the same way. Thread-safe.
  */
 public final class Batchlog implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Batchlog.class);
@@ -196,6 +197,23 @@ public final class Batchlog implements AutoCloseable {
       throw e;
     }
     remove(r, endpoints, id);
+  }
+
+  /**
+   * A batch only this node keeps (Cassandra's local batchlog of StorageProxy.mutateMV: a base
+   * replica's view updates for other nodes; the base write is on every base replica already, so
+   * one copy here suffices). Written through to the file before this returns; replayed as every
+   * batch is until {@link #removeLocal} is called.
+   */
+  public UUID storeLocal(List<PartitionUpdate> updates) {
+    UUID id = UUID.randomUUID();
+    store.store(id, MutationPayload.encode(updates));
+    return id;
+  }
+
+  /** Forgets a batch of {@link #storeLocal} (every update acknowledged). */
+  public void removeLocal(UUID id) {
+    store.remove(id);
   }
 
   private void remove(TokenRing r, List<Endpoint> endpoints, UUID id) {
