@@ -77,6 +77,11 @@ final class ExecutorLeases {
   private final ScheduledExecutorService renewer;
   /** The leases this node holds or held, by id. */
   private final Map<String, Lease> held = new ConcurrentHashMap<>();
+  /**
+   * Counts the leases won and lost: while it stays put, every lease this node used was held
+   * without a gap, so no other node wrote those keys and what was cached of them stays true.
+   */
+  private final java.util.concurrent.atomic.AtomicLong changes = new java.util.concurrent.atomic.AtomicLong();
   /** The newest epoch seen of each lease (grants refused with it, or won). */
   private final Map<String, Long> seen = new ConcurrentHashMap<>();
 
@@ -190,6 +195,7 @@ final class ExecutorLeases {
             won.validUntilNanos = sent + TimeUnit.MILLISECONDS.toNanos(leaseMillis - MARGIN_MILLIS);
             won.usedNanos = System.nanoTime();
             held.put(id, won);
+            changes.incrementAndGet();
             seen.merge(id, epoch, Math::max);
             LOG.debug("Redis lease {} epoch {} granted by {}", id, epoch, round.granted);
             return won;
@@ -208,6 +214,11 @@ final class ExecutorLeases {
       }
       sleep(ThreadLocalRandom.current().nextLong(10, 60)); // two contenders: do not collide again at once
     }
+  }
+
+  /** {@link #changes}: when it moved, leases were won or lost since the last look. */
+  long changes() {
+    return changes.get();
   }
 
   /** The lease this node holds on {@code replicas} if it is valid now, else null (no message). */
@@ -307,6 +318,7 @@ final class ExecutorLeases {
           }
           if (round.promised > l.epoch) {
             l.validUntilNanos = 0; // another node has a newer epoch: stop at once
+            changes.incrementAndGet();
             seen.merge(l.id, round.promised, Math::max);
             LOG.info("Redis lease {} epoch {} lost to epoch {}", l.id, l.epoch, round.promised);
           } else if (round.granted.size() >= majority && l.valid()) {

@@ -454,7 +454,16 @@ public final class RedisRing implements KeyRouter {
       return; // one replica: only its node executes a key; nothing to fence
     }
     server.keyspace.fence().set(leases.acquire(replicas(ring.get(), strategy, keys)));
+    long changes = leases.changes();
+    if (changes != cachedLeases) {
+      // A lease won anew: another node may have executed its keys since this one cached them.
+      server.keyspace.dropCaches();
+      cachedLeases = changes;
+    }
   }
+
+  /** {@link ExecutorLeases#changes} when the caches were last dropped for it (command thread). */
+  private long cachedLeases = -1;
 
   /** The replicas of {@code keys}, which must be one list: else CROSSSLOT. */
   private static List<Endpoint> replicas(TokenRing r, ReplicationStrategy strategy, List<byte[]> keys) {
@@ -488,14 +497,14 @@ public final class RedisRing implements KeyRouter {
 
   /**
    * The ring now; caches filled under another snapshot are dropped (executors may have moved).
-   * With more than one replica they are dropped before every command: this node cannot know
-   * that it alone executed a key since it cached it (a peer that saw this node DOWN for a while,
-   * in a partition this node's own view never noticed, may have executed the key meanwhile), so
-   * each command reads the key at the door's level from its replicas instead.
+   * With more than one replica a peer that saw this node DOWN (a partition this node's own view
+   * never noticed) may have executed a key meanwhile: the caches are also dropped whenever this
+   * node wins a lease ({@link #fence}), since only a lease held without a gap keeps a key's writes
+   * to this node (before leases they were dropped before every command).
    */
   TokenRing checkRing() {
     TokenRing r = ring.get();
-    if (r != cachedUnder || strategy().replicationFactor() > 1) {
+    if (r != cachedUnder) {
       if (cachedUnder != null) {
         server.keyspace.dropCaches();
       }
