@@ -157,7 +157,14 @@ final class ExecutorLeases {
     long now = System.nanoTime();
     if (l != null && l.valid()) {
       l.usedNanos = now;
-      return l;
+      if (l.validUntilNanos - now < TimeUnit.MILLISECONDS.toNanos(leaseMillis / 3)) {
+        // The background renewal is late (a loaded machine): renew now rather than let this
+        // command's write find the lease run out.
+        renew(l, ring.get()).join();
+      }
+      if (l.valid()) {
+        return l;
+      }
     }
     long deadline = now + TimeUnit.MILLISECONDS.toNanos(acquireMillis);
     int majority = replicas.size() / 2 + 1;
@@ -180,7 +187,9 @@ final class ExecutorLeases {
         Round round = round(r, live, id, epoch, end).join();
         if (round.granted.size() == live.size()) {
           long wait = round.otherEndMillis + MARGIN_MILLIS - System.currentTimeMillis();
-          if (wait > 0) {
+          if (wait > 0 && wait <= 2 * MARGIN_MILLIS) {
+            sleep(wait); // the usual case: replicas grant only after the other's end; the margin is left
+          } else if (wait > 0) {
             // The previous holder may write until its end: wait it out (it may be paused, or
             // still running in a partition that has not noticed). Its renewals are refused now.
             LOG.info("Redis lease {} epoch {}: waiting {} ms for the previous holder's lease to end", id, epoch, wait);
@@ -298,41 +307,47 @@ final class ExecutorLeases {
         if (now - l.usedNanos > TimeUnit.MILLISECONDS.toNanos(leaseMillis) || l.renewing) {
           continue; // not used lately: let it run out
         }
-        List<Endpoint> live = new ArrayList<>();
-        for (Endpoint e : l.replicas) {
-          if (r.isAlive(e)) {
-            live.add(e);
-          }
-        }
-        int majority = l.replicas.size() / 2 + 1;
-        if (live.size() < majority) {
-          continue;
-        }
-        long sent = System.nanoTime();
-        long end = System.currentTimeMillis() + leaseMillis;
-        l.renewing = true;
-        round(r, live, l.id, l.epoch, end).whenComplete((round, err) -> {
-          l.renewing = false;
-          if (err != null) {
-            return;
-          }
-          if (round.promised > l.epoch) {
-            l.validUntilNanos = 0; // another node has a newer epoch: stop at once
-            changes.incrementAndGet();
-            seen.merge(l.id, round.promised, Math::max);
-            LOG.info("Redis lease {} epoch {} lost to epoch {}", l.id, l.epoch, round.promised);
-          } else if (round.granted.size() >= majority && l.valid()) {
-            l.endMillis = Math.max(l.endMillis, end);
-            long until = sent + TimeUnit.MILLISECONDS.toNanos(leaseMillis - MARGIN_MILLIS);
-            if (until - l.validUntilNanos > 0) {
-              l.validUntilNanos = until;
-            }
-          }
-        });
+        renew(l, r);
       }
     } catch (RuntimeException e) {
       LOG.warn("Redis lease renewal failed: {}", e.toString());
     }
+  }
+
+  /** One renewal round of {@code l} (same epoch, a new end); completes when its answers are counted. */
+  private CompletableFuture<Void> renew(Lease l, TokenRing r) {
+    List<Endpoint> live = new ArrayList<>();
+    for (Endpoint e : l.replicas) {
+      if (r.isAlive(e)) {
+        live.add(e);
+      }
+    }
+    int majority = l.replicas.size() / 2 + 1;
+    if (live.size() < majority) {
+      return CompletableFuture.completedFuture(null);
+    }
+    long sent = System.nanoTime();
+    long end = System.currentTimeMillis() + leaseMillis;
+    l.renewing = true;
+    return round(r, live, l.id, l.epoch, end).handle((round, err) -> {
+      l.renewing = false;
+      if (err != null) {
+        return null;
+      }
+      if (round.promised > l.epoch) {
+        l.validUntilNanos = 0; // another node has a newer epoch: stop at once
+        changes.incrementAndGet();
+        seen.merge(l.id, round.promised, Math::max);
+        LOG.info("Redis lease {} epoch {} lost to epoch {}", l.id, l.epoch, round.promised);
+      } else if (round.granted.size() >= majority && l.valid()) {
+        l.endMillis = Math.max(l.endMillis, end);
+        long until = sent + TimeUnit.MILLISECONDS.toNanos(leaseMillis - MARGIN_MILLIS);
+        if (until - l.validUntilNanos > 0) {
+          l.validUntilNanos = until;
+        }
+      }
+      return null;
+    });
   }
 
   private static void sleep(long millis) {
