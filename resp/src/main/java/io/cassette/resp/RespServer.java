@@ -307,7 +307,9 @@ public final class RespServer implements AutoCloseable {
           e.getCause());
     }
     if (messaging != null && coordinator instanceof RingCoordinator rc) {
-      RedisRing ring = new RedisRing(messaging, rc::ring, coordinator.metadata());
+      RedisRing ring = new RedisRing(messaging, rc::ring, coordinator.metadata(),
+          functionsFile == null ? null : functionsFile.resolveSibling("redis-leases"));
+      rc.fenceGuard(ring.fenceGuard()); // this node, as a replica, refuses writes of executors that lost their lease
       ring.start(server);
       keyspace.router(ring);
       server.ring = ring;
@@ -515,6 +517,9 @@ public final class RespServer implements AutoCloseable {
   /** Stops accepting, closes every connection, stops the command thread. Idempotent. */
   @Override
   public synchronized void close() {
+    if (server != null && server.ring != null) {
+      server.ring.close();
+    }
     for (Channel c : listeners) {
       c.close().awaitUninterruptibly();
     }

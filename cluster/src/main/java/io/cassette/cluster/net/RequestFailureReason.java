@@ -20,7 +20,12 @@ public enum RequestFailureReason {
   /** A metadata request reached a node that is not a member of the metadata service. */
   NOT_CMS(9),
   /** The receiver's metadata is behind the epoch the request needs (it is catching up). */
-  COORDINATOR_BEHIND(10);
+  COORDINATOR_BEHIND(10),
+  /**
+   * A fenced write refused: the replica promised a newer epoch of the writer's lease (ours; a
+   * code far from Cassandra's so a future one of theirs does not collide).
+   */
+  FENCED(100);
 
   public final int code;
 

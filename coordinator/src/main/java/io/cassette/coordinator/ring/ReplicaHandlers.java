@@ -42,9 +42,11 @@ final class ReplicaHandlers {
   private final MessagingService messaging;
   private final Supplier<TokenRing> ring;
   private final LongFunction<CompletableFuture<?>> awaitEpoch;
+  private final Supplier<io.cassette.coordinator.FenceGuard> guard;
 
   ReplicaHandlers(LocalCoordinator local, MessagingService messaging, Supplier<TokenRing> ring,
-                  LongFunction<CompletableFuture<?>> awaitEpoch) {
+                  LongFunction<CompletableFuture<?>> awaitEpoch, Supplier<io.cassette.coordinator.FenceGuard> guard) {
+    this.guard = guard;
     this.local = local;
     this.messaging = messaging;
     this.ring = ring;
@@ -91,6 +93,9 @@ final class ReplicaHandlers {
       answer = body.apply(m);
     } catch (CoordinatorException.UnknownTable e) {
       messaging.respondFailure(m, RequestFailureReason.INCOMPATIBLE_SCHEMA, e.getMessage());
+      return;
+    } catch (io.cassette.coordinator.FenceGuard.Refused e) {
+      messaging.respondFailure(m, RequestFailureReason.FENCED, e.getMessage());
       return;
     } catch (RuntimeException e) {
       LOG.warn("{} from {} failed: {}", m.verb(), m.from(), e.toString());
@@ -146,7 +151,8 @@ final class ReplicaHandlers {
   }
 
   private byte[] mutation(Message m) {
-    local.write(new Mutation(RingCodec.mutation(m.payload())), ONE);
+    RingCodec.MutationRequest r = RingCodec.mutationRequest(m.payload());
+    guard.get().apply(r.fence(), () -> local.write(new Mutation(r.updates()), ONE));
     return ACK;
   }
 

@@ -171,9 +171,35 @@ final class RingCodec {
   }
 
   static byte[] mutation(List<PartitionUpdate> updates) {
+    return mutation(updates, null);
+  }
+
+  /**
+   * A MUTATION_REQ payload; a {@code fence} (null: none) follows the updates as optional trailing
+   * bytes (1 | lease | epoch), so hints and batch logs, which keep payloads without one, read alike.
+   */
+  static byte[] mutation(List<PartitionUpdate> updates, io.cassette.coordinator.Fence fence) {
     ByteArrayWriter out = FORMAT.writer(128);
     writeUpdates(out, updates);
+    if (fence != null) {
+      out.writeByte(1);
+      out.writeString(fence.lease());
+      out.writeLong(fence.epoch());
+    }
     return out.toByteArray();
+  }
+
+  /** A decoded MUTATION_REQ: its updates and the writer's fence (null: none). */
+  record MutationRequest(List<PartitionUpdate> updates, io.cassette.coordinator.Fence fence) {}
+
+  static MutationRequest mutationRequest(byte[] payload) {
+    ByteArrayReader in = (ByteArrayReader) FORMAT.reader(payload);
+    List<PartitionUpdate> updates = readUpdates(in);
+    io.cassette.coordinator.Fence fence = null;
+    if (in.remaining() > 0 && in.readByte() == 1) {
+      fence = new io.cassette.coordinator.Fence(in.readString(), in.readLong());
+    }
+    return new MutationRequest(updates, fence);
   }
 
   static List<PartitionUpdate> mutation(byte[] payload) {

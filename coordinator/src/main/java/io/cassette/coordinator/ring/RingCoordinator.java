@@ -88,6 +88,8 @@ public final class RingCoordinator implements Coordinator {
   private volatile PaxosStore paxosStore;
   private volatile LongSupplier wallMicros = () -> System.currentTimeMillis() * 1000;
   private PaxosCoordinator paxos;
+  /** Checks fenced writes (the Redis door's executor leases) before they are applied here. */
+  private volatile io.cassette.coordinator.FenceGuard fenceGuard = io.cassette.coordinator.FenceGuard.NONE;
 
   /**
    * @param local      this node's storage, where requests from peers (and for partitions this
@@ -113,7 +115,7 @@ public final class RingCoordinator implements Coordinator {
     this.ring = ring;
     this.awaitEpoch = awaitEpoch;
     this.hints = hints;
-    this.writes = new WriteFanOut(local, messaging, hints, this::observe);
+    this.writes = new WriteFanOut(local, messaging, hints, this::observe, () -> fenceGuard);
     // As a base replica this node sends view updates to its paired view replicas (Cassandra's rule).
     this.viewReplicas = new PairedViewReplicas(local, messaging, ring, hints);
     local.viewUpdateSink(viewReplicas);
@@ -167,6 +169,14 @@ public final class RingCoordinator implements Coordinator {
     return paxos;
   }
 
+  /**
+   * What checks a fenced write's epoch (a {@link io.cassette.coordinator.Request#fence}) before this
+   * node applies it, as a replica or for its own part of a write it coordinates; any time.
+   */
+  public void fenceGuard(io.cassette.coordinator.FenceGuard guard) {
+    this.fenceGuard = guard == null ? io.cassette.coordinator.FenceGuard.NONE : guard;
+  }
+
   /** This node's Paxos registers (for paxos repair of ring changes). */
   public PaxosStore paxosStore() {
     return paxos().replica().store();
@@ -174,7 +184,7 @@ public final class RingCoordinator implements Coordinator {
 
   /** Registers the verb handlers that execute peers' requests on {@code local}. */
   public void registerHandlers() {
-    new ReplicaHandlers(local, messaging, ring, awaitEpoch).register();
+    new ReplicaHandlers(local, messaging, ring, awaitEpoch, () -> fenceGuard).register();
     paxos().replica().register(messaging);
   }
 

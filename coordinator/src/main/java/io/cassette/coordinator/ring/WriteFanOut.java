@@ -57,10 +57,16 @@ final class WriteFanOut {
   private final MessagingService messaging;
   private final HintSink hints;
   private final java.util.function.Consumer<Message> observer;
+  private final java.util.function.Supplier<io.cassette.coordinator.FenceGuard> guard;
 
-  /** @param observer sees every answer from a replica (the coordinator catches up on newer epochs) */
+  /**
+   * @param observer sees every answer from a replica (the coordinator catches up on newer epochs)
+   * @param guard    checks a fenced write's epoch before this node applies its own part
+   */
   WriteFanOut(LocalCoordinator local, MessagingService messaging, HintSink hints,
-              java.util.function.Consumer<Message> observer) {
+              java.util.function.Consumer<Message> observer,
+              java.util.function.Supplier<io.cassette.coordinator.FenceGuard> guard) {
+    this.guard = guard;
     this.local = local;
     this.messaging = messaging;
     this.hints = TEST_FAULT_ACK_BEFORE_REPLICAS ? HintSink.NONE : hints;
@@ -162,7 +168,7 @@ final class WriteFanOut {
         CompletableFuture<Message> f;
         try {
           if (!indexes.equals(encodedIndexes)) {
-            encoded = RingCodec.mutation(m.updates());
+            encoded = RingCodec.mutation(m.updates(), request.fence());
             encodedIndexes = indexes;
           }
           // Quick: an acknowledgement is counted on the event loop that read it, not after a
@@ -190,7 +196,8 @@ final class WriteFanOut {
     if (mine != null) {
       Throwable failed = null;
       try {
-        local.write(new Mutation(select(updates, mine)), RingCoordinator.internal(request));
+        Mutation own = new Mutation(select(updates, mine));
+        guard.get().apply(request.fence(), () -> local.write(own, RingCoordinator.internal(request)));
       } catch (RuntimeException ex) {
         failed = ex;
       }
@@ -246,6 +253,8 @@ final class WriteFanOut {
           a.ack(from);
         } else if (error instanceof RequestFailureException rf) {
           failures.get(i).put(from.address(), rf.reason().code);
+        } else if (error instanceof io.cassette.coordinator.FenceGuard.Refused) {
+          failures.get(i).put(from.address(), RequestFailureReason.FENCED.code);
         } else if (!(isTimeout(error))) {
           failures.get(i).put(from.address(), RequestFailureReason.UNKNOWN.code);
         }

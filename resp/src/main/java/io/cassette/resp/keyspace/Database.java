@@ -57,14 +57,14 @@ public final class Database {
   KeyRouter router = KeyRouter.LOCAL;
 
   Database(int index, int slot, Coordinator coordinator, RedisClock clock, MetaCache cache, SubRowCache subRows,
-           MemberSets memberSets, io.cassette.coordinator.Request request) {
+           MemberSets memberSets, io.cassette.coordinator.Request request, WriteFence.Slot fence) {
     this.cache = cache;
     this.memberSets = memberSets;
     this.subRowCache = subRows;
     this.index = index;
     this.slot = slot;
     this.clock = clock;
-    this.table = RedisTable.open(coordinator, slot, request);
+    this.table = RedisTable.open(coordinator, slot, request, fence);
     readMarks();
   }
 
@@ -575,8 +575,8 @@ public final class Database {
       byte[] key = Arrays.copyOfRange(c, 8, c.length);
       KeyMeta m = rawMeta(key);
       if (m != null && m.expireAtMs == at && m.expiresAt(now)) {
-        if (!router.executesHere(key)) {
-          router.expireElsewhere(index, key); // deleted there, with its index entry
+        if (!router.expiresHere(key)) {
+          router.expireElsewhere(index, key); // deleted there (or later, under its lease), with its index entry
           continue;
         }
         remove(b, key, m);

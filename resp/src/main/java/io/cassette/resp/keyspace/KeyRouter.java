@@ -22,6 +22,14 @@ public interface KeyRouter {
   /** Whether this node runs {@code key}'s commands. */
   boolean executesHere(byte[] key);
 
+  /**
+   * Whether active expiry deletes {@code key} itself in its pass; false hands it to
+   * {@link #expireElsewhere} (a ring whose writes are fenced per key).
+   */
+  default boolean expiresHere(byte[] key) {
+    return executesHere(key);
+  }
+
   /** Asks the node executing {@code key} of database {@code db} to delete it if its TTL passed. */
   void expireElsewhere(int db, byte[] key);
 }

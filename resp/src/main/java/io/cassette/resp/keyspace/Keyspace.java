@@ -13,6 +13,8 @@ public final class Keyspace {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Keyspace.class);
   private final Coordinator coordinator;
   private final RedisClock clock = new RedisClock();
+  /** The fence of the command running now, carried by its writes (a ring with more than one replica). */
+  private final WriteFence.Slot fence = new WriteFence.Slot(clock);
   /** The database object of each table slot, once opened (see {@link DatabaseMap}). */
   private final Database[] bySlot = new Database[RedisLayout.DATABASES];
   /** Table slot of each SELECT index, as of metadata epoch {@link #mapEpoch}. */
@@ -147,7 +149,7 @@ public final class Keyspace {
   private Database openAtStart(int index, int slot, long deadline) {
     while (true) {
       try {
-        return new Database(index, slot, coordinator, clock, cache, subRows, memberSets, request);
+        return new Database(index, slot, coordinator, clock, cache, subRows, memberSets, request, fence);
       } catch (io.cassette.coordinator.metadata.MetadataUnavailableException e) {
         if (System.nanoTime() - deadline > 0) {
           throw e;
@@ -178,6 +180,11 @@ public final class Keyspace {
     }
   }
 
+  /** Where the ring puts the fence of the command it executes next (command thread). */
+  public WriteFence.Slot fence() {
+    return fence;
+  }
+
   /**
    * Forgets every cached row (the ring changed, so which node executes a key may have; or
    * another node flushed a database).
@@ -199,7 +206,7 @@ public final class Keyspace {
     int slot = slotOf[index];
     Database d = bySlot[slot];
     if (d == null) {
-      d = new Database(index, slot, coordinator, clock, cache, subRows, memberSets, request);
+      d = new Database(index, slot, coordinator, clock, cache, subRows, memberSets, request, fence);
       d.router = router;
       bySlot[slot] = d;
     }

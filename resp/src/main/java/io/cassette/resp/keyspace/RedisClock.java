@@ -18,6 +18,11 @@ public final class RedisClock {
     return last;
   }
 
+  /** The greatest timestamp returned so far (0: none): every write made yet is at or before it. */
+  public long lastMicros() {
+    return last;
+  }
+
   public long nowMillis() {
     return System.currentTimeMillis();
   }

@@ -36,11 +36,13 @@ final class RedisTable {
   private final Coordinator coordinator;
   private final String name;
   private final Request request;
+  private final WriteFence.Slot fence;
 
-  private RedisTable(Coordinator coordinator, String name, Request request) {
+  private RedisTable(Coordinator coordinator, String name, Request request, WriteFence.Slot fence) {
     this.coordinator = coordinator;
     this.name = name;
     this.request = request;
+    this.fence = fence;
   }
 
   /**
@@ -51,7 +53,7 @@ final class RedisTable {
    * computed again from the newer snapshot instead of replacing the other node's table; the
    * table's id is derived from its name, so both nodes create the very same table.
    */
-  static RedisTable open(Coordinator coordinator, int db, Request request) {
+  static RedisTable open(Coordinator coordinator, int db, Request request, WriteFence.Slot fence) {
     TableSpec defaults = TableSpec.withDefaults(RedisLayout.KEYSPACE, RedisLayout.tableName(db),
         RedisLayout.tableId(db));
     TableSpec spec = new TableSpec(defaults.keyspace(), defaults.name(), defaults.id(),
@@ -79,7 +81,7 @@ final class RedisTable {
         }
       }
     }
-    return new RedisTable(coordinator, spec.name(), request);
+    return new RedisTable(coordinator, spec.name(), request, fence);
   }
 
   /** Whether database {@code db} has a table already (so it may hold keys). */
@@ -109,9 +111,29 @@ final class RedisTable {
     return coordinator.scan(RedisLayout.KEYSPACE, name, range, query, request);
   }
 
+  /**
+   * Writes at the door's level, with the executor's fence when it has one: a replica that
+   * promised a newer epoch of the lease refuses it, and when too few accept, the client gets
+   * {@link #FENCED} (the write may have reached a minority: indeterminate, as a timeout).
+   */
   void write(Mutation mutation) {
-    coordinator.write(mutation, request);
+    Request r = fence.apply(request);
+    try {
+      coordinator.write(mutation, r);
+    } catch (io.cassette.coordinator.CoordinatorException.Failure e) {
+      if (r.fence() != null && e.failures.containsValue(io.cassette.cluster.net.RequestFailureReason.FENCED.code)) {
+        throw new io.cassette.resp.command.RedisException(FENCED);
+      }
+      throw e;
+    }
   }
+
+  /**
+   * A fenced write refused by the key's replicas. TRYAGAIN is what Redis Cluster answers when a
+   * request cannot run now but may later (its clients retry it); the text says it may have run.
+   */
+  static final String FENCED = "TRYAGAIN another node executes this key now (this node's lease on its replicas "
+      + "was taken over); the command may or may not have been applied";
 
   /** Whether this node holds {@code partitionKey} (always on one node; its owner on a ring). */
   boolean ownsLocally(byte[] partitionKey) {

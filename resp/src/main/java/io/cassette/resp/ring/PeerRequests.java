@@ -2,7 +2,6 @@ package io.cassette.resp.ring;
 
 import io.cassette.cluster.net.Message;
 import io.cassette.cluster.net.MessagingService;
-import io.cassette.resp.keyspace.Database;
 import io.cassette.resp.protocol.Request;
 import io.cassette.resp.server.ServerContext;
 import io.cassette.resp.session.Session;
@@ -71,6 +70,14 @@ final class PeerRequests {
 
   void handle(Message m) {
     RedisMessages.Request r = RedisMessages.request(m.payload());
+    if (r.kind() == RedisMessages.LEASE) {
+      // At once, not on the command thread: that thread may itself be waiting for a lease.
+      byte[][] a = r.commands().get(0);
+      LeasePromises.Answer answer = ring.promises().grant(new String(a[0], StandardCharsets.UTF_8), r.token(),
+          m.from().getAddress(), java.nio.ByteBuffer.wrap(a[1]).getLong());
+      messaging.respond(m, RedisMessages.response(answer.encode()));
+      return;
+    }
     ring.onCommandThread(() -> run(m, r));
   }
 
@@ -109,14 +116,7 @@ final class PeerRequests {
         byte[][] a = r.commands().get(0);
         server.pubsub.publish(server, a[0], a[1]);
       }
-      case RedisMessages.EXPIRE -> {
-        byte[] key = r.commands().get(0)[0];
-        Database db = server.keyspace.existing(r.db());
-        if (db != null && db.expireIfDue(key)) {
-          server.watches.touch(r.db(), key);
-          server.stats.expiredKeys.incrementAndGet();
-        }
-      }
+      case RedisMessages.EXPIRE -> ring.expireFenced(r.db(), r.commands().get(0)[0]);
       case RedisMessages.COUNT -> messaging.respond(m, RedisMessages.response(
           (":" + ring.ownKeys(r.db()) + "\r\n").getBytes(StandardCharsets.US_ASCII)));
       case RedisMessages.FLUSHED -> {

@@ -20,7 +20,9 @@ import java.util.List;
  * one-way: {@link #PUBLISH} {channel, message} to the node's subscribers; {@link #EXPIRE}
  * {key}: delete it if its TTL passed; {@link #UNWATCH} / {@link #CANCEL} forget the token's
  * watches / blocked pop; {@link #FLUSHED} database db (-1: all) was flushed: drop caches;
- * {@link #COUNT} the keys of database db in the node's own ranges (answered as a RESP integer).
+ * {@link #COUNT} the keys of database db in the node's own ranges (answered as a RESP integer);
+ * {@link #LEASE} {lease id, end (8 bytes, wall ms)} with the epoch as token: grant or renew an
+ * executor's lease ({@link ExecutorLeases}), answered with {@link LeasePromises.Answer}'s bytes.
  */
 final class RedisMessages {
   static final byte VERSION = 1;
@@ -33,6 +35,7 @@ final class RedisMessages {
   static final byte CANCEL = 6;
   static final byte FLUSHED = 7;
   static final byte COUNT = 8;
+  static final byte LEASE = 9;
 
   /** A decoded request. */
   record Request(byte kind, int db, int protocol, long token, List<byte[][]> commands) {}
@@ -79,6 +82,13 @@ final class RedisMessages {
       commands.add(args);
     }
     return new Request(kind, db, protocol, token, commands);
+  }
+
+  /** A LEASE request: grant {@code epoch} of lease {@code id} to the sender until {@code endMillis}. */
+  static byte[] lease(String id, long epoch, long endMillis) {
+    byte[] end = ByteBuffer.allocate(8).putLong(endMillis).array();
+    return request(LEASE, 0, 2, epoch, List.<byte[][]>of(new byte[][] {
+        id.getBytes(java.nio.charset.StandardCharsets.UTF_8), end}));
   }
 
   static byte[] response(byte[] resp) {

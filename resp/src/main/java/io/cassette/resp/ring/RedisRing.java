@@ -59,6 +59,10 @@ import org.slf4j.LoggerFactory;
  *   <li>Caches: only the executor writes a key, so the metadata and sub-row caches stay on;
  *       they are dropped when the ring snapshot changes (the executor of a key may change)
  *       and when another node flushes a database.
+ *   <li>With more than one replica the executor holds a lease on the key's replica list and
+ *       fences its writes with the lease's epoch ({@link ExecutorLeases}): a node that still
+ *       executes a key after another took it over (it was paused, or cut off one way) gets no
+ *       write acknowledged, and its client TRYAGAIN. With one replica: none of this.
  * </ul>
  *
  * Thread-safety: entry points are called on the command thread; message handlers hop onto it.
@@ -79,6 +83,9 @@ public final class RedisRing implements KeyRouter {
   private final MessagingService messaging;
   private final Supplier<TokenRing> ring;
   private final MetadataLog metadata;
+  /** This node's promises to other executors (the replica side), and the leases it holds itself. */
+  private final LeasePromises promises;
+  private final ExecutorLeases leases;
   private ServerContext server;
   private final AtomicLong tokens = new AtomicLong();
   /** The ring snapshot the caches were filled under (command thread). */
@@ -101,9 +108,34 @@ public final class RedisRing implements KeyRouter {
    * @param metadata  the schema: the {@code redis} keyspace's replication
    */
   public RedisRing(MessagingService messaging, Supplier<TokenRing> ring, MetadataLog metadata) {
+    this(messaging, ring, metadata, null);
+  }
+
+  /**
+   * @param leasesFile where this node keeps the lease epochs it promised (fsynced; null: in
+   *                   memory, for tests); install {@link #fenceGuard()} on the coordinator
+   */
+  public RedisRing(MessagingService messaging, Supplier<TokenRing> ring, MetadataLog metadata,
+                   java.nio.file.Path leasesFile) {
     this.messaging = messaging;
     this.ring = ring;
     this.metadata = metadata;
+    this.promises = new LeasePromises(leasesFile);
+    this.leases = new ExecutorLeases(messaging, ring, promises);
+  }
+
+  /** What the coordinator checks fenced writes with on this node (as a replica). */
+  public io.cassette.coordinator.FenceGuard fenceGuard() {
+    return promises;
+  }
+
+  LeasePromises promises() {
+    return promises;
+  }
+
+  /** Stops renewing leases (they run out). */
+  public void close() {
+    leases.close();
   }
 
   /** Starts serving peers' REDIS_REQ on {@code server}'s command thread. */
@@ -120,8 +152,12 @@ public final class RedisRing implements KeyRouter {
    * until the answer; answers CROSSSLOT / CLUSTERDOWN itself. False: run it here.
    */
   public boolean forward(Session s, CommandSpec spec, byte[][] args) {
-    if (s.id < 0) {
-      return false; // a peer's command: this node executes it
+    server.keyspace.fence().set(null);
+    if (s.id < 0) { // a peer's command: this node executes it
+      if (spec.name().equals("exec")) {
+        return fenceHere(s, queueKeys(s.multiQueue));
+      }
+      return !spec.has(CommandSpec.NO_QUEUE) && fenceHere(s, CommandKeys.of(spec, args));
     }
     if (spec.has(CommandSpec.NO_QUEUE)) {
       return connectionCommand(s, spec, args);
@@ -138,7 +174,7 @@ public final class RedisRing implements KeyRouter {
       return true;
     }
     if (executor == null) {
-      return false;
+      return fenceHere(s, keys);
     }
     long deadline = 0;
     long token = 0;
@@ -232,13 +268,7 @@ public final class RedisRing implements KeyRouter {
       c.watchAt = null; // EXEC unwatches, whatever its outcome
       c.watchToken = 0;
     }
-    List<byte[]> keys = new java.util.ArrayList<>();
-    for (byte[][] args : queue) {
-      CommandSpec spec = server.commands.get(lower(args[0]));
-      if (spec != null) {
-        keys.addAll(CommandKeys.of(spec, args));
-      }
-    }
+    List<byte[]> keys = queueKeys(queue);
     Endpoint executor;
     try {
       executor = keys.isEmpty() ? watchAt : executor(keys);
@@ -252,6 +282,9 @@ public final class RedisRing implements KeyRouter {
       throw e;
     }
     if (executor == null) {
+      if (!keys.isEmpty()) {
+        fence(keys); // a refusal: EXEC answers TRYAGAIN, the transaction discarded
+      }
       return false;
     }
     Session.Blocked parked = new Session.Blocked(new byte[][] {"exec".getBytes(StandardCharsets.US_ASCII)},
@@ -370,6 +403,70 @@ public final class RedisRing implements KeyRouter {
   Endpoint executor(List<byte[]> keys) {
     TokenRing r = checkRing();
     ReplicationStrategy strategy = strategy();
+    List<Endpoint> replicas = replicas(r, strategy, keys);
+    for (Endpoint e : replicas) {
+      if (r.isAlive(e)) {
+        return e.equals(r.self()) ? null : e;
+      }
+    }
+    long now = System.nanoTime();
+    if (now - downLoggedNanos >= DOWN_LOG_NANOS) {
+      downLoggedNanos = now;
+      LOG.info("Redis key refused as CLUSTERDOWN: replicas {} under {}, none alive; ring {}", replicas, strategy, r);
+    }
+    throw new RedisException(DOWN);
+  }
+
+  /** The keys of the commands of a transaction. */
+  private List<byte[]> queueKeys(List<byte[][]> queue) {
+    List<byte[]> keys = new java.util.ArrayList<>();
+    for (byte[][] args : queue) {
+      CommandSpec spec = server.commands.get(lower(args[0]));
+      if (spec != null) {
+        keys.addAll(CommandKeys.of(spec, args));
+      }
+    }
+    return keys;
+  }
+
+  /**
+   * Before this node executes a command on {@code keys}: with more than one replica, the lease on
+   * their replicas (acquired if needed, waiting) becomes the fence of the command's writes. True
+   * when {@code s} was answered instead (TRYAGAIN, CROSSSLOT): the command does not run.
+   */
+  private boolean fenceHere(Session s, List<byte[]> keys) {
+    if (keys.isEmpty()) {
+      return false;
+    }
+    try {
+      fence(keys);
+      return false;
+    } catch (RedisException e) {
+      error(s, e.getMessage());
+      return true;
+    }
+  }
+
+  /** Sets the fence of the commands on {@code keys} (none with one replica); throws TRYAGAIN, CROSSSLOT. */
+  private void fence(List<byte[]> keys) {
+    ReplicationStrategy strategy = strategy();
+    if (strategy.replicationFactor() <= 1) {
+      return; // one replica: only its node executes a key; nothing to fence
+    }
+    server.keyspace.fence().set(leases.acquire(replicas(ring.get(), strategy, keys)));
+    long changes = leases.changes();
+    if (changes != cachedLeases) {
+      // A lease won anew: another node may have executed its keys since this one cached them.
+      server.keyspace.dropCaches();
+      cachedLeases = changes;
+    }
+  }
+
+  /** {@link ExecutorLeases#changes} when the caches were last dropped for it (command thread). */
+  private long cachedLeases = -1;
+
+  /** The replicas of {@code keys}, which must be one list: else CROSSSLOT. */
+  private static List<Endpoint> replicas(TokenRing r, ReplicationStrategy strategy, List<byte[]> keys) {
     List<Endpoint> replicas = null;
     byte[] first = null;
     for (byte[] key : keys) {
@@ -385,17 +482,7 @@ public final class RedisRing implements KeyRouter {
         throw new RedisException(CROSSSLOT);
       }
     }
-    for (Endpoint e : replicas) {
-      if (r.isAlive(e)) {
-        return e.equals(r.self()) ? null : e;
-      }
-    }
-    long now = System.nanoTime();
-    if (now - downLoggedNanos >= DOWN_LOG_NANOS) {
-      downLoggedNanos = now;
-      LOG.info("Redis key refused as CLUSTERDOWN: replicas {} under {}, none alive; ring {}", replicas, strategy, r);
-    }
-    throw new RedisException(DOWN);
+    return replicas;
   }
 
   /** When a CLUSTERDOWN of {@link #executor} was last logged at INFO (at most every 10 s). */
@@ -410,14 +497,14 @@ public final class RedisRing implements KeyRouter {
 
   /**
    * The ring now; caches filled under another snapshot are dropped (executors may have moved).
-   * With more than one replica they are dropped before every command: this node cannot know
-   * that it alone executed a key since it cached it (a peer that saw this node DOWN for a while,
-   * in a partition this node's own view never noticed, may have executed the key meanwhile), so
-   * each command reads the key at the door's level from its replicas instead.
+   * With more than one replica a peer that saw this node DOWN (a partition this node's own view
+   * never noticed) may have executed a key meanwhile: the caches are also dropped whenever this
+   * node wins a lease ({@link #fence}), since only a lease held without a gap keeps a key's writes
+   * to this node (before leases they were dropped before every command).
    */
   TokenRing checkRing() {
     TokenRing r = ring.get();
-    if (r != cachedUnder || strategy().replicationFactor() > 1) {
+    if (r != cachedUnder) {
       if (cachedUnder != null) {
         server.keyspace.dropCaches();
       }
@@ -551,6 +638,15 @@ public final class RedisRing implements KeyRouter {
     }
   }
 
+  /**
+   * With more than one replica active expiry never deletes in its own pass (its batch mixes keys
+   * of several leases): every due key goes through {@link #expireElsewhere}, fenced by its lease.
+   */
+  @Override
+  public boolean expiresHere(byte[] key) {
+    return strategy().replicationFactor() <= 1 && executesHere(key);
+  }
+
   @Override
   public void expireElsewhere(int db, byte[] key) {
     Endpoint e;
@@ -559,9 +655,47 @@ public final class RedisRing implements KeyRouter {
     } catch (RedisException ex) {
       return;
     }
+    if (e == null) { // executed here, with more than one replica: deleted under the key's lease
+      onCommandThread(() -> expireFenced(db, key));
+      return;
+    }
     if (e != null) {
       oneWay(e, RedisMessages.request(RedisMessages.EXPIRE, db, 2, 0,
           Collections.singletonList(new byte[][] {key})));
+    }
+  }
+
+  /**
+   * Deletes {@code key} of database {@code db} if its TTL passed, fenced by the lease this node
+   * holds on its replicas; without a valid one it is left (to its executor, or lazy expiry).
+   */
+  void expireFenced(int db, byte[] key) {
+    io.cassette.resp.keyspace.Database d = server.keyspace.existing(db);
+    if (d == null) {
+      return;
+    }
+    ReplicationStrategy strategy = strategy();
+    ExecutorLeases.Lease l = null;
+    if (strategy.replicationFactor() > 1) {
+      try {
+        l = leases.held(replicas(ring.get(), strategy, List.of(key)));
+      } catch (RedisException e) {
+        return;
+      }
+      if (l == null) {
+        return;
+      }
+    }
+    server.keyspace.fence().set(l);
+    try {
+      if (d.expireIfDue(key)) {
+        server.watches.touch(db, key);
+        server.stats.expiredKeys.incrementAndGet();
+      }
+    } catch (RedisException | io.cassette.coordinator.CoordinatorException e) {
+      LOG.debug("expiry of a key left for later: {}", e.toString());
+    } finally {
+      server.keyspace.fence().set(null);
     }
   }
 
