@@ -585,6 +585,18 @@ public final class TableIndexes {
     return n;
   }
 
+  /** Vectors per live SSTable for the vector index {@code index}, in the view's order (for figures). */
+  public List<Integer> vectorsPerSSTable(String index) {
+    IndexDefinition d = definition(index);
+    List<Integer> out = new ArrayList<>();
+    for (SSTableReader s : view.get().sstables()) {
+      if (component(s, d) instanceof VectorIndexReader vr) {
+        out.add(vr.rowCount);
+      }
+    }
+    return out;
+  }
+
   /** Heap held by the SSTables' vector graphs. */
   public long graphHeapBytes() {
     long n = 0;
