@@ -22,8 +22,12 @@ final class VectorGraph {
    * and gives recall@10 >= 0.95 on 128-d gaussians; 16 (half the heap) stayed below 0.9.
    */
   static final int MAX_DEGREE = 32;
-  /** Candidates considered when inserting a node. */
-  static final int BUILD_BEAM = 100;
+  /**
+   * Candidates considered when inserting a node. At 20k gaussian 128-d vectors, 200 rather than
+   * 100 raised recall@10 at a search beam of 640 from 0.951 to 0.963 for 1.2x the build's CPU
+   * (most of a build was back-links, which do not depend on it).
+   */
+  static final int BUILD_BEAM = 200;
   /** Robust pruning's slack: above 1 keeps some longer edges, which shortens searches. */
   static final float ALPHA = 1.2f;
 
