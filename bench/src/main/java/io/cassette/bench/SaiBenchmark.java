@@ -191,8 +191,8 @@ public final class SaiBenchmark {
     System.out.printf(Locale.ROOT, "  graphs of both SSTables in %.1f s after the first flush (graph thread CPU %.1f s,"
             + " %.0f us per vector; %.1f s of it by the end of those writes and flush)%n", graphS, graphCpuS,
         graphCpuS * 1e6 / (count + extra), graphCpu0 / 1e9);
-    System.out.printf(Locale.ROOT, "  with the graphs (%d SSTable(s)): recall@10 %.3f; %.0f us CPU/query, median %.2f ms,"
-            + " p99 %.2f ms%n", table.metrics().sstableCount(), after.recall, after.cpuMicros, after.medianMs, after.p99Ms);
+    System.out.printf(Locale.ROOT, "  with the graphs (%d SSTable(s), vectors each %s): recall@10 %.3f; %.0f us CPU/query,"
+            + " median %.2f ms, p99 %.2f ms%n", table.metrics().sstableCount(), idx.vectorsPerSSTable("v_idx"), after.recall, after.cpuMicros, after.medianMs, after.p99Ms);
     System.out.printf(Locale.ROOT, "  graph heap %,d bytes (%.0f B/vector); index on disk %,d bytes; heap used after GC"
             + " %,d bytes (the benchmark's own copy of the vectors: %,d bytes)%n",
         idx.graphHeapBytes(), idx.graphHeapBytes() / (double) (count + extra), idx.bytesOnDisk("v_idx"), heap,
