@@ -300,18 +300,17 @@ final class LocalTable implements Table, CompactableTable {
 
   /** The partitions of one memtable in a key range, in order (scans, and {@link DigestScan}). */
   static Iterator<? extends PartitionSource> memtableRange(Memtable m, KeyRange range) {
-    var map = m.partitions();
     DecoratedKey after = range.after();
     Iterator<MemtablePartition> it;
     if (after == null) {
-      it = map.values().iterator();
+      it = m.partitions(null, true);
     } else if (after.key() == null) {
       if (after.token() == Long.MAX_VALUE) {
         return java.util.Collections.emptyIterator();
       }
-      it = map.tailMap(new DecoratedKey(after.token() + 1, Bytes.EMPTY), true).values().iterator();
+      it = m.partitions(new DecoratedKey(after.token() + 1, null), true);
     } else {
-      it = map.tailMap(after, false).values().iterator();
+      it = m.partitions(after, false);
     }
     long end = range.endToken();
     return new Iterator<>() {
@@ -431,8 +430,8 @@ final class LocalTable implements Table, CompactableTable {
     TableSpec s = spec;
     SSTableDescriptor d = new SSTableDescriptor(directory, nextGeneration.getAndIncrement());
     try (SSTableWriter w = new SSTableWriter(d, Compressors.forOptions(s.compression()),
-        Compressors.chunkLength(s.compression()), memtable.partitions().size(), s.bloomFilterFpChance(), null)) {
-      for (MemtablePartition p : memtable.partitions().values()) {
+        Compressors.chunkLength(s.compression()), memtable.size(), s.bloomFilterFpChance(), null)) {
+      for (MemtablePartition p : memtable.partitions()) {
         w.beginPartition(p.key(), p.partitionDeletion(), p.rangeTombstones());
         Iterator<Row> rows = p.rows(Bytes.EMPTY);
         while (rows.hasNext()) {

@@ -24,14 +24,13 @@ import java.util.concurrent.ConcurrentSkipListMap;
 public final class MemtablePartition implements PartitionSource {
   /**
    * Heap bytes beyond the key array of a partition entry, on a 64-bit JVM with compressed
-   * oops and class pointers (every heap under 32 GB; 8-byte alignment): skip-list node (24)
-   * and its index nodes (24 each, half a node per entry on average), hash-map node (32) and
-   * table slots (4 each, two per entry on average: tables double at 3/4 full),
-   * DecoratedKey (24) and this object (40). The figure the memtable budget counts: too high
-   * and memtables flush small files that compaction rewrites (flash wear); too low and the
-   * heap budget is overrun. bench's MemtableHeapProbe checks it against the measured heap.
+   * oops and class pointers (every heap under 32 GB; 8-byte alignment): DecoratedKey (24)
+   * and this object (40). The trie's nodes are counted as it allocates them
+   * ({@link PartitionTrie}). The figure the memtable budget counts: too high and memtables
+   * flush small files that compaction rewrites (flash wear); too low and the heap budget is
+   * overrun. bench's MemtableHeapProbe checks it against the measured heap.
    */
-  static final int PARTITION_OVERHEAD = 24 + 12 + 32 + 8 + 24 + 40;
+  static final int PARTITION_OVERHEAD = 24 + 40;
   /** A row's entry in a partition's row map: skip-list node and its share of index nodes. */
   static final int ROW_ENTRY = 24 + 12;
   /** A partition's row map: the ConcurrentSkipListMap, its head node and index, its LongAdder. */
