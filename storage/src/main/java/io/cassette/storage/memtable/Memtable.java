@@ -25,15 +25,15 @@ public final class Memtable {
 
   /** Applies one partition update; returns the heap bytes it added (negative: freed, as when a row's merge packs smaller). */
   public long apply(DecoratedKey key, PartitionUpdate update) {
-    long[] added = {0};
-    MemtablePartition p = partitions.getOrAdd(key, columns, added);
-    long[] min = {Long.MAX_VALUE};
-    long total = added[0] + p.apply(update, min);
-    if (min[0] != Long.MAX_VALUE) {
-      minTimestamp.accumulateAndGet(min[0], Math::min);
+    // [0]: heap bytes added, [1]: smallest timestamp; one array for the whole write
+    long[] acc = {0, Long.MAX_VALUE};
+    MemtablePartition p = partitions.getOrAdd(key, columns, acc);
+    p.apply(update, acc);
+    if (acc[1] != Long.MAX_VALUE) {
+      minTimestamp.accumulateAndGet(acc[1], Math::min);
     }
-    liveBytes.addAndGet(total);
-    return total;
+    liveBytes.addAndGet(acc[0]);
+    return acc[0];
   }
 
   public MemtablePartition get(DecoratedKey key) {

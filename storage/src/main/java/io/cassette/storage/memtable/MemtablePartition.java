@@ -60,42 +60,45 @@ public final class MemtablePartition implements PartitionSource {
     this.columns = columns;
   }
 
-  /** Applies the update; returns the heap bytes it added (negative if it freed some) and the smallest timestamp in it. */
-  synchronized long apply(PartitionUpdate update, long[] minTimestamp) {
-    long[] added = {0};
+  /**
+   * Applies the update: adds to {@code acc[0]} the heap bytes it added (negative if it freed
+   * some) and lowers {@code acc[1]} to the smallest timestamp in it.
+   */
+  synchronized void apply(PartitionUpdate update, long[] acc) {
     if (!update.partitionDeletion().isLive()) {
       if (partitionDeletion.isLive()) {
-        added[0] += DELETION;
+        acc[0] += DELETION;
       }
       partitionDeletion = Reconcile.deletion(partitionDeletion, update.partitionDeletion());
-      minTimestamp[0] = Math.min(minTimestamp[0], update.partitionDeletion().markedForDeleteAt());
+      acc[1] = Math.min(acc[1], update.partitionDeletion().markedForDeleteAt());
       if (!rangeTombstones.isEmpty()) {
         rangeTombstones = withoutShadowed(rangeTombstones, List.of());
       }
     }
     if (!update.rangeTombstones().isEmpty()) {
       for (RangeTombstone rt : update.rangeTombstones()) {
-        minTimestamp[0] = Math.min(minTimestamp[0], rt.deletion().markedForDeleteAt());
-        added[0] += RANGE_TOMBSTONE + PackedRow.arrayBytes(rt.slice().start().length)
+        acc[1] = Math.min(acc[1], rt.deletion().markedForDeleteAt());
+        acc[0] += RANGE_TOMBSTONE + PackedRow.arrayBytes(rt.slice().start().length)
             + PackedRow.arrayBytes(rt.slice().end().length);
       }
       rangeTombstones = withoutShadowed(rangeTombstones, update.rangeTombstones());
     }
-    for (Row row : update.rows()) {
+    List<Row> updateRows = update.rows();
+    for (int r = 0; r < updateRows.size(); r++) { // indexed: no iterator per write
+      Row row = updateRows.get(r);
       List<Cell> cells = Reconcile.sortCells(row.cells());
       Row sorted = cells == row.cells() ? row : new Row(row.clustering(), row.liveness(), row.deletion(), cells);
-      putRow(sorted, added);
+      putRow(sorted, acc);
       if (!row.liveness().isEmpty()) {
-        minTimestamp[0] = Math.min(minTimestamp[0], row.liveness().timestamp());
+        acc[1] = Math.min(acc[1], row.liveness().timestamp());
       }
       if (!row.deletion().isLive()) {
-        minTimestamp[0] = Math.min(minTimestamp[0], row.deletion().markedForDeleteAt());
+        acc[1] = Math.min(acc[1], row.deletion().markedForDeleteAt());
       }
-      for (Cell c : cells) {
-        minTimestamp[0] = Math.min(minTimestamp[0], c.timestamp());
+      for (int i = 0; i < cells.size(); i++) {
+        acc[1] = Math.min(acc[1], cells.get(i).timestamp());
       }
     }
-    return added[0];
   }
 
   /**
