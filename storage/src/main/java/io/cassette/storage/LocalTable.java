@@ -64,6 +64,9 @@ final class LocalTable implements Table, CompactableTable {
   /** Its storage-attached indexes (none until the front door defines some). */
   final io.cassette.storage.index.TableIndexes indexes;
 
+  /** Its id alone, as the commit log takes the tables of a mutation (a write of one table allocates none). */
+  final List<java.util.UUID> ids;
+
   private final LongAdder reads = new LongAdder();
   private final LongAdder writes = new LongAdder();
   private final LongAdder readMicros = new LongAdder();
@@ -73,6 +76,7 @@ final class LocalTable implements Table, CompactableTable {
   LocalTable(StorageEngine engine, TableSpec spec, Path directory) {
     this.engine = engine;
     this.spec = spec;
+    this.ids = List.of(spec.id());
     CompactionStrategy strategy = CompactionStrategy.forOptions(spec.compaction());
     Compressors.forOptions(spec.compression());
     Compressors.chunkLength(spec.compression());
