@@ -76,8 +76,7 @@ final class PartitionTrie {
         node = inner;
         depth++;
       } else if (o instanceof MemtablePartition p) {
-        DecoratedKey k = p.key();
-        return k.token() == key.token() && Arrays.equals(k.key(), key.key()) ? p : null;
+        return p.token == key.token() && Arrays.equals(p.key().key(), key.key()) ? p : null;
       } else if (o instanceof Collision c) {
         return c.token() == key.token() ? find(c.partitions(), key.key()) : null;
       } else {
@@ -131,8 +130,8 @@ final class PartitionTrie {
         node = inner;
         depth++;
       } else if (o instanceof MemtablePartition p) {
-        DecoratedKey k = p.key();
-        if (k.token() == key.token()) {
+        if (p.token == key.token()) {
+          DecoratedKey k = p.key();
           if (Arrays.equals(k.key(), key.key())) {
             return p;
           }
@@ -145,7 +144,7 @@ final class PartitionTrie {
         } else {
           fresh = fresh != null ? fresh : new MemtablePartition(key, columns);
           long[] nodes = {0};
-          Object[] split = split(p, bits(k.token()), fresh, bits, depth + 1, nodes);
+          Object[] split = split(p, bits(p.token), fresh, bits, depth + 1, nodes);
           if (cas(node, i, p, split)) {
             return added(fresh, nodes[0] * NODE_BYTES, added);
           }
@@ -263,10 +262,9 @@ final class PartitionTrie {
       if (from == null) {
         return true;
       }
-      DecoratedKey k = p.key();
-      int c = Long.compare(k.token(), from.token());
+      int c = Long.compare(p.token, from.token());
       if (c == 0) {
-        c = from.key() == null ? 1 : Bytes.compare(k.key(), from.key());
+        c = from.key() == null ? 1 : Bytes.compare(p.key().key(), from.key());
       }
       if (c > 0 || (c == 0 && inclusive)) {
         from = null;
