@@ -58,7 +58,7 @@ class PartitionTrieTest {
     PartitionTrie trie = new PartitionTrie();
     NavigableMap<DecoratedKey, MemtablePartition> expected = new TreeMap<>();
     long[] added = {0};
-    for (int i = 0; i < 20_000; i++) {
+    for (int i = 0; i < 5_000; i++) {
       DecoratedKey k = key(r);
       MemtablePartition p = trie.getOrAdd(k, columns, added);
       MemtablePartition before = expected.putIfAbsent(k, p);
@@ -69,7 +69,7 @@ class PartitionTrieTest {
     }
     assertEquals(expected.size(), trie.size());
     assertEquals(new ArrayList<>(expected.keySet()), keys(trie.iterator(null, true)));
-    for (int i = 0; i < 500; i++) {
+    for (int i = 0; i < 200; i++) {
       DecoratedKey bound = i % 3 == 0 ? new DecoratedKey(token(r), null) : key(r);
       boolean inclusive = r.nextBoolean();
       if (i % 5 == 0) {
@@ -124,7 +124,7 @@ class PartitionTrieTest {
   void concurrentWritersLoseNothingAndReadersSeeOrder() throws Exception {
     PartitionTrie trie = new PartitionTrie();
     int writers = 4;
-    int each = 20_000;
+    int each = 5_000;
     AtomicLong bytes = new AtomicLong();
     AtomicBoolean done = new AtomicBoolean();
     ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
