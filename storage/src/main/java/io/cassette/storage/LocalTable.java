@@ -64,6 +64,9 @@ final class LocalTable implements Table, CompactableTable {
   /** Its storage-attached indexes (none until the front door defines some). */
   final io.cassette.storage.index.TableIndexes indexes;
 
+  /** Its id alone, as the commit log takes the tables of a mutation (a write of one table allocates none). */
+  final List<java.util.UUID> ids;
+
   private final LongAdder reads = new LongAdder();
   private final LongAdder writes = new LongAdder();
   private final LongAdder readMicros = new LongAdder();
@@ -73,6 +76,7 @@ final class LocalTable implements Table, CompactableTable {
   LocalTable(StorageEngine engine, TableSpec spec, Path directory) {
     this.engine = engine;
     this.spec = spec;
+    this.ids = List.of(spec.id());
     CompactionStrategy strategy = CompactionStrategy.forOptions(spec.compaction());
     Compressors.forOptions(spec.compression());
     Compressors.chunkLength(spec.compression());
@@ -300,18 +304,17 @@ final class LocalTable implements Table, CompactableTable {
 
   /** The partitions of one memtable in a key range, in order (scans, and {@link DigestScan}). */
   static Iterator<? extends PartitionSource> memtableRange(Memtable m, KeyRange range) {
-    var map = m.partitions();
     DecoratedKey after = range.after();
     Iterator<MemtablePartition> it;
     if (after == null) {
-      it = map.values().iterator();
+      it = m.partitions(null, true);
     } else if (after.key() == null) {
       if (after.token() == Long.MAX_VALUE) {
         return java.util.Collections.emptyIterator();
       }
-      it = map.tailMap(new DecoratedKey(after.token() + 1, Bytes.EMPTY), true).values().iterator();
+      it = m.partitions(new DecoratedKey(after.token() + 1, null), true);
     } else {
-      it = map.tailMap(after, false).values().iterator();
+      it = m.partitions(after, false);
     }
     long end = range.endToken();
     return new Iterator<>() {
@@ -431,8 +434,8 @@ final class LocalTable implements Table, CompactableTable {
     TableSpec s = spec;
     SSTableDescriptor d = new SSTableDescriptor(directory, nextGeneration.getAndIncrement());
     try (SSTableWriter w = new SSTableWriter(d, Compressors.forOptions(s.compression()),
-        Compressors.chunkLength(s.compression()), memtable.partitions().size(), s.bloomFilterFpChance(), null)) {
-      for (MemtablePartition p : memtable.partitions().values()) {
+        Compressors.chunkLength(s.compression()), memtable.size(), s.bloomFilterFpChance(), null)) {
+      for (MemtablePartition p : memtable.partitions()) {
         w.beginPartition(p.key(), p.partitionDeletion(), p.rangeTombstones());
         Iterator<Row> rows = p.rows(Bytes.EMPTY);
         while (rows.hasNext()) {

@@ -80,6 +80,11 @@ final class MemtableBudget {
    * When nothing is flushing it asks for a flush ({@code startFlush}); when there is nothing
    * left to flush ({@code flushRunning} false) it lets the write through rather than deadlock.
    */
+  /** Whether a writer may go on without waiting ({@link #awaitRoom} would return at once). */
+  boolean hasRoom() {
+    return usedBytes() < budgetBytes;
+  }
+
   void awaitRoom(BooleanSupplier closed, Runnable startFlush, BooleanSupplier flushRunning) {
     if (usedBytes() < budgetBytes) {
       return;

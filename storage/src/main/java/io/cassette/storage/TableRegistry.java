@@ -21,7 +21,11 @@ import java.util.function.Supplier;
 final class TableRegistry {
   private final Path dataDirectory;
   private final ConcurrentHashMap<UUID, LocalTable> byId = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<String, LocalTable> byName = new ConcurrentHashMap<>();
+  /**
+   * By keyspace, then name: a lookup builds no key string (every write and read looks its
+   * table up by name; the concatenated key was a string and its array per request).
+   */
+  private final ConcurrentHashMap<String, ConcurrentHashMap<String, LocalTable>> byName = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<UUID, CommitLogPosition> truncatedAt = new ConcurrentHashMap<>();
   /** Held while the set of tables or a truncation position changes and the catalog is rewritten. */
   final Object lock = new Object();
@@ -46,7 +50,7 @@ final class TableRegistry {
   }
 
   LocalTable get(String keyspace, String name) {
-    return byName.get(nameKey(keyspace, name));
+    return named(keyspace, name);
   }
 
   /** A live view of all tables (iteration sees tables added or dropped meanwhile, or not). */
@@ -72,7 +76,7 @@ final class TableRegistry {
       if (existing != null) {
         return existing;
       }
-      LocalTable sameName = byName.get(nameKey(spec.keyspace(), spec.name()));
+      LocalTable sameName = named(spec.keyspace(), spec.name());
       if (sameName != null) {
         throw new StorageException("table " + spec.keyspace() + "." + spec.name() + " already exists with id "
             + sameName.spec().id() + " (requested: " + spec.id() + ")");
@@ -86,7 +90,7 @@ final class TableRegistry {
         save();
       } catch (RuntimeException e) {
         byId.remove(spec.id());
-        byName.remove(nameKey(spec.keyspace(), spec.name()));
+        unname(spec.keyspace(), spec.name());
         truncatedAt.remove(spec.id());
         throw e;
       }
@@ -120,11 +124,11 @@ final class TableRegistry {
   /** Removes the table and marks it dropped; its data is the caller's to release. */
   LocalTable drop(String keyspace, String name) {
     synchronized (lock) {
-      LocalTable t = byName.get(nameKey(keyspace, name));
+      LocalTable t = named(keyspace, name);
       if (t == null) {
         throw new StorageException("no table " + keyspace + "." + name);
       }
-      byName.remove(nameKey(keyspace, name));
+      unname(keyspace, name);
       byId.remove(t.spec().id());
       truncatedAt.remove(t.spec().id());
       t.dropped = true;
@@ -141,11 +145,20 @@ final class TableRegistry {
 
   private void register(LocalTable t) {
     byId.put(t.spec().id(), t);
-    byName.put(nameKey(t.spec().keyspace(), t.spec().name()), t);
+    byName.computeIfAbsent(t.spec().keyspace(), k -> new ConcurrentHashMap<>()).put(t.spec().name(), t);
   }
 
-  private static String nameKey(String keyspace, String name) {
-    return keyspace + '\u0000' + name;
+  private LocalTable named(String keyspace, String name) {
+    ConcurrentHashMap<String, LocalTable> inKeyspace = byName.get(keyspace);
+    return inKeyspace == null ? null : inKeyspace.get(name);
+  }
+
+  /** Requires: lock held (an empty keyspace map stays: keyspaces are few). */
+  private void unname(String keyspace, String name) {
+    ConcurrentHashMap<String, LocalTable> inKeyspace = byName.get(keyspace);
+    if (inKeyspace != null) {
+      inKeyspace.remove(name);
+    }
   }
 
   /** Requires: {@link #lock} held. */

@@ -82,8 +82,9 @@ public class CommitLogBenchmark {
   }
 
   @Benchmark
-  public Object append() {
+  public int append() {
     int length = frame();
-    return log.append(buf.buffer(), length, TABLES);
+    log.append(buf.buffer(), length, TABLES);
+    return length;
   }
 }

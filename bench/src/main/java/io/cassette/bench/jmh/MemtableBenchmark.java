@@ -7,6 +7,7 @@ import io.cassette.storage.PartitionUpdate;
 import io.cassette.storage.Row;
 import java.util.Iterator;
 import io.cassette.storage.memtable.Memtable;
+import io.cassette.storage.memtable.MemtablePartition;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -25,8 +26,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@link #ROWS} partitions at most (then a fresh one, as a flush would leave), and getting
  * one of {@link #ROWS} partitions by key ({@code get}: the partition only; {@code getRow}: its
  * row too, as a read consumes it, cells and values), and overwriting a row already there
- * ({@code overwrite}: Redis's read-modify-writes, CQL updates). Updates and keys are built
- * before the loop so the figure is the memtable's own cost.
+ * ({@code overwrite}: Redis's read-modify-writes, CQL updates), and reading a page of
+ * {@link #PAGE} partitions in token order from one of them ({@code scan}: a range read's page,
+ * and a flush's walk). Updates and keys are built before the loop so the figure is the
+ * memtable's own cost.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -37,6 +40,8 @@ import org.openjdk.jmh.annotations.Warmup;
 public class MemtableBenchmark {
   /** About 40 MB of heap when full, as a 128 MB node's memtable share allows. */
   static final int ROWS = 100_000;
+  /** Partitions in one {@code scan}. */
+  static final int PAGE = 100;
 
   private PartitionUpdate[] updates;
   private DecoratedKey[] keys;
@@ -104,5 +109,20 @@ public class MemtableBenchmark {
     }
     int k = (int) ((i * 7919L) % ROWS);
     return full.apply(keys[k], updates[k]);
+  }
+
+  @Benchmark
+  public long scan() {
+    int i = next++;
+    if (i >= ROWS) {
+      next = 1;
+      i = 0;
+    }
+    long sum = 0;
+    Iterator<MemtablePartition> it = full.partitions(keys[(int) ((i * 7919L) % ROWS)], true);
+    for (int n = 0; n < PAGE && it.hasNext(); n++) {
+      sum += it.next().key().token();
+    }
+    return sum;
   }
 }

@@ -165,15 +165,15 @@ public final class CommitLog implements AutoCloseable {
   }
 
   /**
-   * Appends one record and returns the position just past it. Requires: {@code record[0, length)}
-   * framed by {@link #frame}. In batch mode returns only once it is fsynced.
+   * Appends one record. Requires: {@code record[0, length)} framed by {@link #frame}. In batch
+   * mode returns only once it is fsynced. (It returned the position past the record, which no
+   * caller used: an object per write.)
    *
    * <p>Throws {@link StorageException} without the record having been appended (or, in batch
    * mode, with it cut from the file again) while the log cannot write: a record is either in
    * the buffer that the next successful write and fsync cover, or refused.
    */
-  public CommitLogPosition append(byte[] record, int length, Collection<UUID> tables) {
-    CommitLogPosition end;
+  public void append(byte[] record, int length, Collection<UUID> tables) {
     synchronized (lock) {
       checkOpen();
       checkWritable();
@@ -211,12 +211,17 @@ public final class CommitLog implements AutoCloseable {
           writeBehind.schedule(this::writeBehind, WRITE_BEHIND_NANOS, TimeUnit.NANOSECONDS);
         }
       }
-      for (UUID t : tables) {
-        current.markDirty(t);
+      if (tables instanceof List<UUID> list) {
+        for (int i = 0; i < list.size(); i++) { // indexed: no iterator per write
+          current.markDirty(list.get(i));
+        }
+      } else {
+        for (UUID t : tables) {
+          current.markDirty(t);
+        }
       }
       writtenBytes += length;
       bytesAppended.addAndGet(length);
-      end = current.end();
       if (mode == CommitLogSync.BATCH || writtenBytes - syncedBytes > backlogBytes / 2) {
         lock.notifyAll();
       }
@@ -226,7 +231,6 @@ public final class CommitLog implements AutoCloseable {
         awaitBatch(waiter);
       }
     }
-    return end;
   }
 
   /** A batch-mode writer waiting for the fsync that covers its record, or for its failure. */
@@ -615,6 +619,20 @@ public final class CommitLog implements AutoCloseable {
   /** All segments, oldest first. */
   public List<CommitLogSegment> segments() {
     return List.copyOf(segments);
+  }
+
+  /** Segments held, without copying the list (every write asks). */
+  public int segmentCount() {
+    return segments.size();
+  }
+
+  /** The oldest segment, or null when there is none. */
+  public CommitLogSegment oldestSegment() {
+    try {
+      return segments.get(0);
+    } catch (IndexOutOfBoundsException e) {
+      return null; // dropped meanwhile
+    }
   }
 
   public Path directory() {

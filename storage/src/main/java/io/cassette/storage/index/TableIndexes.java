@@ -173,7 +173,7 @@ public final class TableIndexes {
     if (defs.isEmpty() || sstable == null) {
       return;
     }
-    buildFrom(sstable, defs, memtable.partitions().values().iterator());
+    buildFrom(sstable, defs, memtable.partitions(null, true));
   }
 
   /** Writes the components of {@code output}, a compaction's result, before it is swapped in. */
@@ -290,7 +290,7 @@ public final class TableIndexes {
       CompactableTable.View v = view.get();
       for (Memtable m : v.memtables()) {
         MemtableIndex mi = memtables.computeIfAbsent(m, x -> new MemtableIndex());
-        for (var p : m.partitions().values()) {
+        for (var p : m.partitions()) {
           Iterator<Row> rows = p.rows(Bytes.EMPTY);
           while (rows.hasNext()) {
             mi.index(added, p.key(), rows.next());

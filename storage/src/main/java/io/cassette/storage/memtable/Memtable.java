@@ -2,9 +2,7 @@ package io.cassette.storage.memtable;
 
 import io.cassette.storage.DecoratedKey;
 import io.cassette.storage.PartitionUpdate;
-import java.util.NavigableMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.Iterator;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -13,16 +11,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * then it stays readable until the SSTable replaces it. Thread-safe.
  */
 public final class Memtable {
-  /** In order, for flushes and scans. */
-  private final ConcurrentSkipListMap<DecoratedKey, MemtablePartition> partitions = new ConcurrentSkipListMap<>();
   /**
-   * The same partitions by key: a point read, and a write to a partition already here, cost
-   * one hash probe instead of a skip-list descent (the skip list's get and put were the
-   * hottest storage frames under load: JFR, bench/results/2026-12-02-perfstore.md). A new
-   * partition enters here first, then the skip list, before its write returns; flushes
-   * switch the memtable out only after writes in flight return (the engine's switch lock).
+   * Partitions by token, in order: one descent finds or adds a write's partition and serves
+   * point reads, scans and flushes alike. A skip list in order plus a hash map by key cost a
+   * hash probe and a skip-list insert per new partition, and 76 bytes per partition against
+   * the trie's 31 or so (bench/results/2026-12-02-memwrite.md).
    */
-  private final ConcurrentHashMap<DecoratedKey, MemtablePartition> byKey = new ConcurrentHashMap<>();
+  private final PartitionTrie partitions = new PartitionTrie();
   /** Column names, numbered, for the packed rows of every partition here. */
   private final ColumnDictionary columns = new ColumnDictionary();
   private final AtomicLong liveBytes = new AtomicLong();
@@ -30,39 +25,41 @@ public final class Memtable {
 
   /** Applies one partition update; returns the heap bytes it added (negative: freed, as when a row's merge packs smaller). */
   public long apply(DecoratedKey key, PartitionUpdate update) {
-    MemtablePartition p = byKey.get(key);
-    long added = 0;
-    if (p == null) {
-      // A fresh partition is cheap (no row map until it has two rows), so building one
-      // speculatively costs little.
-      MemtablePartition fresh = new MemtablePartition(key, columns);
-      p = byKey.putIfAbsent(key, fresh);
-      if (p == null) {
-        p = fresh;
-        partitions.put(key, fresh);
-        added += MemtablePartition.PARTITION_OVERHEAD + PackedRow.arrayBytes(key.key().length);
-      }
+    // [0]: heap bytes added, [1]: smallest timestamp; one array for the whole write
+    long[] acc = {0, Long.MAX_VALUE};
+    MemtablePartition p = partitions.getOrAdd(key, columns, acc);
+    p.apply(update, acc);
+    if (acc[1] != Long.MAX_VALUE) {
+      minTimestamp.accumulateAndGet(acc[1], Math::min);
     }
-    long[] min = {Long.MAX_VALUE};
-    added += p.apply(update, min);
-    if (min[0] != Long.MAX_VALUE) {
-      minTimestamp.accumulateAndGet(min[0], Math::min);
-    }
-    liveBytes.addAndGet(added);
-    return added;
+    liveBytes.addAndGet(acc[0]);
+    return acc[0];
   }
 
   public MemtablePartition get(DecoratedKey key) {
-    return byKey.get(key);
+    return partitions.get(key);
   }
 
-  /** All partitions in token order; a live view that reflects concurrent writes. */
-  public NavigableMap<DecoratedKey, MemtablePartition> partitions() {
-    return partitions;
+  /**
+   * Partitions in token order from {@code from} ({@code null}: all; a bound with a null key
+   * stands before every key of its token); a live view that reflects concurrent writes.
+   */
+  public Iterator<MemtablePartition> partitions(DecoratedKey from, boolean inclusive) {
+    return partitions.iterator(from, inclusive);
+  }
+
+  /** All partitions in token order (see {@link #partitions(DecoratedKey, boolean)}). */
+  public Iterable<MemtablePartition> partitions() {
+    return () -> partitions.iterator(null, true);
+  }
+
+  /** Partitions held (those added so far). */
+  public int size() {
+    return partitions.size();
   }
 
   public boolean isEmpty() {
-    return partitions.isEmpty();
+    return partitions.size() == 0;
   }
 
   /**
