@@ -201,7 +201,7 @@ public final class Database {
     }
     KeyMeta m = KeyMeta.decode(v);
     if (router.executesHere(key)) { // on a ring only the executor's view stays true (active expiry reads others')
-      cache.put(slot, key, m);
+      cache.putEncoded(slot, key, v);
     }
     return m;
   }
@@ -241,10 +241,10 @@ public final class Database {
       b.putRow(RedisLayout.expiryKey(key), RedisLayout.expiryClustering(meta.expireAtMs, key),
           new byte[0]);
     }
-    b.putRow(RedisLayout.metaKey(key), RedisLayout.META_CLUSTERING, meta.encode());
-    KeyMeta stored = MetaCache.copy(meta);
+    byte[] encoded = meta.encode(); // never changed after: the row and the cache share it
+    b.putRow(RedisLayout.metaKey(key), RedisLayout.META_CLUSTERING, encoded);
     if (router.executesHere(key)) {
-      b.afterCommit(() -> cache.put(slot, key, stored));
+      b.afterCommit(() -> cache.putEncoded(slot, key, encoded));
     }
   }
 
