@@ -175,6 +175,34 @@ public final class Database {
     return m;
   }
 
+  /** Receives a value's bytes in place (they must not be kept). */
+  public interface BytesSink {
+    void accept(byte[] bytes, int offset, int length);
+  }
+
+  /**
+   * GET's fast path: when {@code key}'s metadata is cached and is a string that has not
+   * expired, hands its value to {@code sink} where the cache holds it (no copy, no
+   * {@link KeyMeta}) and returns true. False otherwise (not cached, another type, expired):
+   * the caller takes {@link #meta}'s path, which also deletes an expired key.
+   */
+  public boolean cachedString(byte[] key, BytesSink sink) {
+    byte[] e = cache.entry(slot, key);
+    if (e == null) {
+      return false;
+    }
+    int off = MetaCache.metaOffset(e, key.length);
+    if (e[off] != (byte) KeyType.STRING.code) {
+      return false;
+    }
+    long expireAtMs = KeyMeta.getLong(e, off + 1);
+    if (expireAtMs != 0 && expireAtMs <= clock.nowMillis()) {
+      return false;
+    }
+    sink.accept(e, off + KeyMeta.HEADER, e.length - off - KeyMeta.HEADER);
+    return true;
+  }
+
   /** Deletes {@code key} if its TTL has passed (a ring peer's active expiry asked); true if it did. */
   public boolean expireIfDue(byte[] key) {
     KeyMeta m = rawMeta(key);

@@ -66,6 +66,23 @@ final class MetaCache {
     return KeyMeta.decode(e, off, e.length - off);
   }
 
+  /**
+   * The entry of (db, key), marked as used, or null: for a read that copies a cached value
+   * straight into its reply (GET). The caller must neither keep nor change it; the row's bytes
+   * start at {@link #metaOffset}.
+   */
+  byte[] entry(int db, byte[] key) {
+    if (maxCount == 0) {
+      return null;
+    }
+    int i = find(hash(db, key), db, key);
+    if (i < 0) {
+      return null;
+    }
+    referenced[i] = true;
+    return entries[i];
+  }
+
   /** Caches {@code meta} for {@code key}. */
   void put(int db, byte[] key, KeyMeta meta) {
     if (maxCount == 0) {
@@ -174,7 +191,8 @@ final class MetaCache {
     return Arrays.equals(e, off, off + key.length, key, 0, key.length);
   }
 
-  private static int metaOffset(byte[] e, int keyLength) {
+  /** Where the metadata row's bytes start in the entry of a key of {@code keyLength} bytes. */
+  static int metaOffset(byte[] e, int keyLength) {
     return 1 + varintSize(keyLength) + keyLength;
   }
 
