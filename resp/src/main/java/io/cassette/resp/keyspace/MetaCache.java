@@ -25,13 +25,20 @@ final class MetaCache {
   /** Budget bytes per slot of the table when sizing it (the slots cost 9 bytes each). */
   private static final int BUDGET_PER_SLOT = 64;
 
+  /** First size of the table; it doubles as entries come, up to what the budget sizes. */
+  private static final int INITIAL_SLOTS = 1024;
+
   private final long budgetBytes;
-  private final byte[][] entries;
-  private final int[] hashes;
-  private final boolean[] referenced;
-  private final int mask;
-  private final int maxCount;
+  /** The table's largest size (a power of two), from the budget; 0: no cache. */
+  private final int maxSlots;
+  private byte[][] entries;
+  private int[] hashes;
+  private boolean[] referenced;
+  private int mask;
+  /** Entries the current table takes before it grows (or, at its largest, evicts). */
+  private int maxCount;
   private int count;
+  /** Bytes of the entries and of the table itself, counted against the budget. */
   private long bytes;
   private int hand;
 
@@ -42,12 +49,38 @@ final class MetaCache {
       long wanted = Math.max(16, Math.min(1L << 30, budgetBytes / BUDGET_PER_SLOT));
       slots = Integer.highestOneBit((int) wanted);
     }
+    maxSlots = slots;
+    allocate(Math.min(slots, INITIAL_SLOTS));
+  }
+
+  private void allocate(int slots) {
     entries = new byte[slots][];
     hashes = new int[slots];
     referenced = new boolean[slots];
     mask = slots - 1;
     maxCount = (int) (slots * MAX_LOAD);
-    bytes = 9L * slots; // the table itself counts against the budget
+    bytes += 9L * slots;
+    hand = 0;
+  }
+
+  /** Doubles the table, re-placing every entry (marks kept). */
+  private void grow() {
+    byte[][] oldEntries = entries;
+    int[] oldHashes = hashes;
+    boolean[] oldReferenced = referenced;
+    bytes -= 9L * oldEntries.length;
+    allocate(oldEntries.length * 2);
+    for (int j = 0; j < oldEntries.length; j++) {
+      if (oldEntries[j] != null) {
+        int i = oldHashes[j] & mask;
+        while (entries[i] != null) {
+          i = (i + 1) & mask;
+        }
+        entries[i] = oldEntries[j];
+        hashes[i] = oldHashes[j];
+        referenced[i] = oldReferenced[j];
+      }
+    }
   }
 
   /** The cached metadata (a new object the caller may change), or null when not cached. */
@@ -116,7 +149,11 @@ final class MetaCache {
       referenced[i] = true;
     } else {
       while (count >= maxCount) {
-        evictOne();
+        if (entries.length < maxSlots && bytes + 9L * entries.length <= budgetBytes) {
+          grow();
+        } else {
+          evictOne();
+        }
       }
       i = h & mask;
       while (entries[i] != null) {
@@ -145,10 +182,9 @@ final class MetaCache {
 
   /** Drops every entry. */
   void clear() {
-    Arrays.fill(entries, null);
-    Arrays.fill(referenced, false);
+    bytes = 0;
     count = 0;
-    bytes = 9L * entries.length;
+    allocate(Math.min(maxSlots, INITIAL_SLOTS));
   }
 
   /** Drops every entry of database {@code db}. */
