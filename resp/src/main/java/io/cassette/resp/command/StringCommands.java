@@ -26,6 +26,10 @@ final class StringCommands {
 
   static void register(CommandTable t) {
     t.add("get", 2, READONLY | FAST, 1, 1, 1, c -> {
+      if (c.db().cachedString(c.arg(1), c.reply()::bulk)) { // the value copied once: cache to reply
+        c.server.stats.keyspaceHits.incrementAndGet();
+        return;
+      }
       KeyMeta m = Keys.read(c, c.arg(1), KeyType.STRING);
       c.reply().bulk(m == null ? null : m.value);
     });

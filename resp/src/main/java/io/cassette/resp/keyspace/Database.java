@@ -175,6 +175,34 @@ public final class Database {
     return m;
   }
 
+  /** Receives a value's bytes in place (they must not be kept). */
+  public interface BytesSink {
+    void accept(byte[] bytes, int offset, int length);
+  }
+
+  /**
+   * GET's fast path: when {@code key}'s metadata is cached and is a string that has not
+   * expired, hands its value to {@code sink} where the cache holds it (no copy, no
+   * {@link KeyMeta}) and returns true. False otherwise (not cached, another type, expired):
+   * the caller takes {@link #meta}'s path, which also deletes an expired key.
+   */
+  public boolean cachedString(byte[] key, BytesSink sink) {
+    byte[] e = cache.entry(slot, key);
+    if (e == null) {
+      return false;
+    }
+    int off = MetaCache.metaOffset(e, key.length);
+    if (e[off] != (byte) KeyType.STRING.code) {
+      return false;
+    }
+    long expireAtMs = KeyMeta.getLong(e, off + 1);
+    if (expireAtMs != 0 && expireAtMs <= clock.nowMillis()) {
+      return false;
+    }
+    sink.accept(e, off + KeyMeta.HEADER, e.length - off - KeyMeta.HEADER);
+    return true;
+  }
+
   /** Deletes {@code key} if its TTL has passed (a ring peer's active expiry asked); true if it did. */
   public boolean expireIfDue(byte[] key) {
     KeyMeta m = rawMeta(key);
@@ -201,7 +229,7 @@ public final class Database {
     }
     KeyMeta m = KeyMeta.decode(v);
     if (router.executesHere(key)) { // on a ring only the executor's view stays true (active expiry reads others')
-      cache.put(slot, key, m);
+      cache.putEncoded(slot, key, v);
     }
     return m;
   }
@@ -241,10 +269,10 @@ public final class Database {
       b.putRow(RedisLayout.expiryKey(key), RedisLayout.expiryClustering(meta.expireAtMs, key),
           new byte[0]);
     }
-    b.putRow(RedisLayout.metaKey(key), RedisLayout.META_CLUSTERING, meta.encode());
-    KeyMeta stored = MetaCache.copy(meta);
+    byte[] encoded = meta.encode(); // never changed after: the row and the cache share it
+    b.putRow(RedisLayout.metaKey(key), RedisLayout.META_CLUSTERING, encoded);
     if (router.executesHere(key)) {
-      b.afterCommit(() -> cache.put(slot, key, stored));
+      b.afterCommit(() -> cache.putEncoded(slot, key, encoded));
     }
   }
 

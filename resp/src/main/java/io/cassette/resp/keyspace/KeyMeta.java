@@ -1,6 +1,6 @@
 package io.cassette.resp.keyspace;
 
-import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /**
  * The metadata of one Redis key, as stored in the value of its metadata row (see
@@ -122,37 +122,39 @@ public final class KeyMeta {
   }
 
   static KeyMeta decode(byte[] in) {
-    if (in.length < HEADER) {
-      throw new IllegalStateException("Redis metadata row of " + in.length
+    return decode(in, 0, in.length);
+  }
+
+  /** Decodes the {@code length} bytes of a metadata row at {@code start} of {@code in}. */
+  static KeyMeta decode(byte[] in, int start, int length) {
+    if (length < HEADER) {
+      throw new IllegalStateException("Redis metadata row of " + length
           + " bytes (expected: >= " + HEADER + ")");
     }
     KeyMeta m = new KeyMeta();
-    m.type = KeyType.ofCode(in[0]);
-    ByteBuffer b = ByteBuffer.wrap(in);
-    m.expireAtMs = b.getLong(1);
+    m.type = KeyType.ofCode(in[start]);
+    m.expireAtMs = getLong(in, start + 1);
     if (m.type == KeyType.STRING) {
-      byte[] v = new byte[in.length - HEADER];
-      System.arraycopy(in, HEADER, v, 0, v.length);
-      m.value = v;
+      m.value = Arrays.copyOfRange(in, start + HEADER, start + length);
       return m;
     }
     boolean list = m.type == KeyType.LIST;
     int off;
-    if (in.length == (list ? LIST_BYTES : COLLECTION_BYTES)) {
-      m.salt = b.getLong(17);
+    if (length == (list ? LIST_BYTES : COLLECTION_BYTES)) {
+      m.salt = getLong(in, start + 17);
       off = 25;
-    } else if (in.length == (list ? LIST_BYTES_V1 : COLLECTION_BYTES_V1)) {
+    } else if (length == (list ? LIST_BYTES_V1 : COLLECTION_BYTES_V1)) {
       off = 17; // layout 1: no salt
     } else {
-      throw new IllegalStateException("Redis " + m.type.typeName + " metadata of " + in.length
+      throw new IllegalStateException("Redis " + m.type.typeName + " metadata of " + length
           + " bytes (expected: " + (list ? LIST_BYTES : COLLECTION_BYTES) + ", or "
           + (list ? LIST_BYTES_V1 : COLLECTION_BYTES_V1) + " for layout 1)");
     }
-    m.version = b.getLong(9);
-    m.size = b.getLong(off);
+    m.version = getLong(in, start + 9);
+    m.size = getLong(in, start + off);
     if (list) {
-      m.head = b.getLong(off + 8);
-      m.tail = b.getLong(off + 16);
+      m.head = getLong(in, start + off + 8);
+      m.tail = getLong(in, start + off + 16);
     }
     return m;
   }
