@@ -108,18 +108,17 @@ final class ChunkedFileReader implements DataReader {
       }
     }
     try {
-      ByteBuffer head = ByteBuffer.wrap(compressed, 0, 8);
-      readFully(head, offset);
-      int uncompressed = ByteBuffer.wrap(compressed, 0, 4).getInt();
-      int length = ByteBuffer.wrap(compressed, 4, 4).getInt();
+      readFile(compressed, 0, 8, offset);
+      int uncompressed = bigEndianInt(compressed, 0);
+      int length = bigEndianInt(compressed, 4);
       chunk = decoded;
       if (uncompressed <= 0 || uncompressed > chunk.length || length < 0
           || length > compressed.length - ChunkedFileWriter.CHUNK_OVERHEAD
           || offset + ChunkedFileWriter.CHUNK_OVERHEAD + length > fileLength) {
         throw corrupt(offset, "bad chunk lengths " + uncompressed + "/" + length + " (damaged or truncated file)");
       }
-      readFully(ByteBuffer.wrap(compressed, 8, length + 4), offset + 8);
-      int stored = ByteBuffer.wrap(compressed, 8 + length, 4).getInt();
+      readFile(compressed, 8, length + 4, offset + 8);
+      int stored = bigEndianInt(compressed, 8 + length);
       int actual = Checksums.crc32c(compressed, 0, 8 + length);
       if (stored != actual) {
         throw corrupt(offset, "checksum failed (stored " + Integer.toHexString(stored) + ", computed "
@@ -147,16 +146,27 @@ final class ChunkedFileReader implements DataReader {
     return new StorageException("corrupt SSTable file " + path + " at offset " + offset + ": " + what);
   }
 
-  private void readFully(ByteBuffer b, long offset) throws IOException {
+  private static final java.lang.invoke.VarHandle INT =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(int[].class, java.nio.ByteOrder.BIG_ENDIAN);
+
+  private static final java.lang.invoke.VarHandle LONG =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.BIG_ENDIAN);
+
+  private static int bigEndianInt(byte[] b, int at) {
+    return (int) INT.get(b, at);
+  }
+
+  /** Reads {@code length} bytes of the file at {@code offset} into {@code into[at..]}. */
+  private void readFile(byte[] into, int at, int length, long offset) throws IOException {
     if (mapped != null) {
-      if (offset + b.remaining() > fileLength) {
+      if (offset + length > fileLength) {
         throw corrupt(offset, "truncated file (length " + fileLength + ")");
       }
       // absolute bulk get: no shared position, safe with concurrent readers
-      mapped.get((int) offset, b.array(), b.arrayOffset() + b.position(), b.remaining());
-      b.position(b.limit());
+      mapped.get((int) offset, into, at, length);
       return;
     }
+    ByteBuffer b = ByteBuffer.wrap(into, at, length);
     while (b.hasRemaining()) {
       int n = channel.read(b, offset);
       if (n < 0) {
@@ -207,13 +217,103 @@ final class ChunkedFileReader implements DataReader {
     }
   }
 
+  /** Compares in place when the value lies in the loaded chunk (nearly always): no copy. */
+  @Override
+  public int compareLengthPrefixed(byte[] other, int maxLength) {
+    int length = readLength(maxLength);
+    if (chunkLength - pos >= length && chunk != null) {
+      int c = java.util.Arrays.compareUnsigned(chunk, pos, pos + length, other, 0, other.length);
+      pos += length;
+      return c;
+    }
+    return java.util.Arrays.compareUnsigned(readBytes(length), other);
+  }
+
+  /** Decoded in place when it lies in the loaded chunk, a recent name shared: no byte[] per cell's column name. */
+  @Override
+  public String readString() {
+    int length = readLength(MAX_STRING_LENGTH);
+    if (chunkLength - pos >= length && chunk != null) {
+      String s = io.cassette.storage.io.RecentStrings.decode(chunk, pos, length);
+      pos += length;
+      return s;
+    }
+    return new String(readBytes(length), java.nio.charset.StandardCharsets.UTF_8);
+  }
+
   @Override
   public int readInt() {
     if (chunkLength - pos >= 4) {
-      int v = (chunk[pos] & 0xFF) << 24 | (chunk[pos + 1] & 0xFF) << 16 | (chunk[pos + 2] & 0xFF) << 8 | (chunk[pos + 3] & 0xFF);
+      int v = bigEndianInt(chunk, pos);
       pos += 4;
       return v;
     }
     return DataReader.super.readInt();
+  }
+
+  /*
+   * The fixed and variable-length numbers below are read straight from the chunk when they
+   * lie in it. DataReader's default methods are shared by every reader class (stream, array,
+   * chunk), so their calls to readByte were megamorphic and not inlined: the index walk of a
+   * point read spent its time there.
+   */
+
+  @Override
+  public long readLong() {
+    if (chunkLength - pos >= 8) {
+      long v = (long) LONG.get(chunk, pos);
+      pos += 8;
+      return v;
+    }
+    return ((long) readInt() << 32) | (readInt() & 0xFFFFFFFFL);
+  }
+
+  @Override
+  public long readVarLong() {
+    if (chunkLength - pos >= 10) {
+      byte[] c = chunk;
+      int p = pos;
+      long result = 0;
+      for (int shift = 0; shift < 64; shift += 7) {
+        int b = c[p++];
+        result |= (long) (b & 0x7F) << shift;
+        if (b >= 0) {
+          pos = p;
+          return result;
+        }
+      }
+      throw new StorageException("malformed varint: longer than 10 bytes");
+    }
+    long result = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      int b = readByte();
+      result |= (long) (b & 0x7F) << shift;
+      if ((b & 0x80) == 0) {
+        return result;
+      }
+    }
+    throw new StorageException("malformed varint: longer than 10 bytes");
+  }
+
+  @Override
+  public int readVarInt() {
+    long v = readVarLong();
+    if (v > 0xFFFFFFFFL) {
+      throw new StorageException("malformed varint: " + v + " (expected: <= 2^32-1)");
+    }
+    return (int) v;
+  }
+
+  @Override
+  public byte[] readBytes(int length) {
+    if (length == 0) {
+      return io.cassette.storage.Bytes.EMPTY;
+    }
+    if (chunkLength - pos >= length) {
+      byte[] b = java.util.Arrays.copyOfRange(chunk, pos, pos + length);
+      pos += length;
+      return b;
+    }
+    return DataReader.super.readBytes(length);
   }
 }

@@ -262,8 +262,7 @@ public final class SSTableReader {
         long token = index.readLong();
         int c = Long.compare(token, key.token());
         if (c == 0) {
-          byte[] k = index.readLengthPrefixed(io.cassette.storage.partition.PartitionSerializer.MAX_VALUE_LENGTH);
-          c = io.cassette.storage.Bytes.compare(k, key.key());
+          c = index.compareLengthPrefixed(key.key(), io.cassette.storage.partition.PartitionSerializer.MAX_VALUE_LENGTH);
         } else {
           index.skip(index.readVarInt());
         }
