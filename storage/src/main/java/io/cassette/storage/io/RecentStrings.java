@@ -4,22 +4,32 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Per-thread table of the short strings this thread decoded lately, found by their UTF-8
- * bytes. Every stored cell names its column, so a point read decoded a byte[] and a String
- * per cell for the same few names again and again; now a name seen before costs a hash and a
- * compare. Direct-mapped: a slot holds the last string that hashed to it (its bytes a private
- * copy), so the table never grows past {@link #SLOTS} entries of at most {@link #MAX_LENGTH}
- * bytes (about 16 KB per thread at worst).
+ * The short strings decoded lately, found by their UTF-8 bytes. Every stored cell names its
+ * column, so a point read decoded a byte[] and a String per cell for the same few names again
+ * and again; now a name seen before costs a hash and a compare. One table for all threads,
+ * direct-mapped: a slot holds the last string that hashed to it, so it never holds more than
+ * {@link #SLOTS} strings of at most {@link #MAX_LENGTH} bytes (about 24 KB). Not a
+ * ThreadLocal: on the CQL worker threads a ThreadLocal lookup probed long chains of other
+ * entries (a sixth of a point read's samples in one profile). Racy by design: entries are
+ * immutable and published whole (final fields), so a reader sees a complete entry or an
+ * older one, and a lost store only costs a decode.
  */
 public final class RecentStrings {
   /** Longer strings are decoded every time: names are short, values are not kept here. */
   static final int MAX_LENGTH = 48;
-  static final int SLOTS = 128;
+  static final int SLOTS = 256;
 
-  private static final ThreadLocal<RecentStrings> TABLE = ThreadLocal.withInitial(RecentStrings::new);
+  private static final class Entry {
+    final byte[] bytes;
+    final String string;
 
-  private final byte[][] bytes = new byte[SLOTS][];
-  private final String[] strings = new String[SLOTS];
+    Entry(byte[] bytes, String string) {
+      this.bytes = bytes;
+      this.string = string;
+    }
+  }
+
+  private static final Entry[] TABLE = new Entry[SLOTS];
 
   private RecentStrings() {}
 
@@ -31,22 +41,17 @@ public final class RecentStrings {
     if (length > MAX_LENGTH) {
       return new String(src, offset, length, StandardCharsets.UTF_8);
     }
-    return TABLE.get().lookup(src, offset, length);
-  }
-
-  private String lookup(byte[] src, int offset, int length) {
     int h = length;
     for (int i = offset, end = offset + length; i < end; i++) {
       h = 31 * h + src[i];
     }
     int slot = (h ^ (h >>> 15)) & (SLOTS - 1);
-    byte[] b = bytes[slot];
-    if (b != null && Arrays.equals(b, 0, b.length, src, offset, offset + length)) {
-      return strings[slot];
+    Entry e = TABLE[slot];
+    if (e != null && Arrays.equals(e.bytes, 0, e.bytes.length, src, offset, offset + length)) {
+      return e.string;
     }
     String s = new String(src, offset, length, StandardCharsets.UTF_8);
-    strings[slot] = s;
-    bytes[slot] = Arrays.copyOfRange(src, offset, offset + length);
+    TABLE[slot] = new Entry(Arrays.copyOfRange(src, offset, offset + length), s);
     return s;
   }
 }

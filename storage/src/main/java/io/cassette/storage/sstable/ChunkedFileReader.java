@@ -15,10 +15,10 @@ import java.nio.file.Path;
  * naming the file and the chunk's offset. Not thread-safe (the channel is: positional reads).
  */
 final class ChunkedFileReader implements DataReader {
-  private final Path path;
-  private final io.cassette.storage.io.ReadChannel channel;
-  private final long fileLength;
-  private final Compressor compressor;
+  private Path path;
+  private io.cassette.storage.io.ReadChannel channel;
+  private long fileLength;
+  private Compressor compressor;
   /**
    * The loaded chunk's bytes: {@link #decoded} after a decode, or the cache's own array after
    * a cache hit (read in place, never written: cached arrays are shared and immutable).
@@ -32,20 +32,43 @@ final class ChunkedFileReader implements DataReader {
   private long nextChunkOffset;
   private int pos;
   /** Where verified chunks are looked up and (for point reads) kept; null: not cached. */
-  private final ChunkCache cache;
-  private final long cacheId;
-  private final boolean populateCache;
+  private ChunkCache cache;
+  /** The open SSTable file's id in the cache (never 0 for a point read's reader). */
+  private long cacheId;
+  private boolean populateCache;
+  /** Point readers go back to their thread's free list when closed (see {@link #forPointRead}). */
+  private final boolean reusable;
+  private boolean closed;
 
   /** The file mapped in memory, or null to use positional reads. */
-  private final ByteBuffer mapped;
+  private java.nio.ByteBuffer mapped;
+
+  /**
+   * Free point readers, buffers included: a point read used to allocate two readers and
+   * take and give back four pooled buffers through ThreadLocal lookups, which on the CQL
+   * worker threads probed long chains (a sixth of a point read's samples in one profile).
+   * One small array for all threads, each slot taken and filled by compare-and-set, so a
+   * reader is never handed to two reads at once; {@link #close} is idempotent, so none is
+   * listed twice. A reader keeps the chunk it last loaded: the next point read of the same
+   * chunk of the same open file (ids are never reused, files never change), by any thread,
+   * costs no lookup.
+   */
+  private static final java.util.concurrent.atomic.AtomicReferenceArray<ChunkedFileReader> FREE =
+      new java.util.concurrent.atomic.AtomicReferenceArray<>(8);
 
   ChunkedFileReader(Path path, io.cassette.storage.io.ReadChannel channel, ByteBuffer mapped, long fileLength, Compressor compressor,
                     int chunkSize) {
-    this(path, channel, mapped, fileLength, compressor, chunkSize, null, 0, false);
+    this(path, channel, mapped, fileLength, compressor, chunkSize, null, 0, false, false);
   }
 
   ChunkedFileReader(Path path, io.cassette.storage.io.ReadChannel channel, ByteBuffer mapped, long fileLength, Compressor compressor,
                     int chunkSize, ChunkCache cache, long cacheId, boolean populateCache) {
+    this(path, channel, mapped, fileLength, compressor, chunkSize, cache, cacheId, populateCache, false);
+  }
+
+  private ChunkedFileReader(Path path, io.cassette.storage.io.ReadChannel channel, ByteBuffer mapped, long fileLength,
+                            Compressor compressor, int chunkSize, ChunkCache cache, long cacheId, boolean populateCache,
+                            boolean reusable) {
     this.mapped = mapped;
     this.cache = cache;
     this.cacheId = cacheId;
@@ -54,13 +77,70 @@ final class ChunkedFileReader implements DataReader {
     this.channel = channel;
     this.fileLength = fileLength;
     this.compressor = compressor;
+    this.reusable = reusable;
     this.decoded = ChunkBufferPool.take(chunkSize);
     this.chunk = decoded;
     this.compressed = ChunkBufferPool.take(ChunkedFileWriter.CHUNK_OVERHEAD + compressor.maxCompressedLength(chunkSize));
   }
 
-  /** Returns the buffers to the pool; the reader must not be used afterwards. */
+  /**
+   * A reader for a point read of the open file {@code cacheId} (unique in this JVM, never 0),
+   * from this thread's free list when one of the right sizes is there. Requires: a reference
+   * to the SSTable held until {@link #close}.
+   */
+  static ChunkedFileReader forPointRead(Path path, io.cassette.storage.io.ReadChannel channel, ByteBuffer mapped,
+                                        long fileLength, Compressor compressor, int chunkSize, ChunkCache cache,
+                                        long cacheId) {
+    int compressedLength = ChunkedFileWriter.CHUNK_OVERHEAD + compressor.maxCompressedLength(chunkSize);
+    ChunkedFileReader fit = null;
+    int fitSlot = -1;
+    for (int i = 0; i < FREE.length(); i++) {
+      ChunkedFileReader r = FREE.get(i);
+      if (r != null && r.decoded.length == chunkSize && r.compressed.length == compressedLength) {
+        fit = r;
+        fitSlot = i;
+        if (r.cacheId == cacheId) {
+          break; // it may still hold the chunk this read wants
+        }
+      }
+    }
+    if (fit == null || !FREE.compareAndSet(fitSlot, fit, null)) { // none, or another read took it first
+      return new ChunkedFileReader(path, channel, mapped, fileLength, compressor, chunkSize, cache, cacheId, true, true);
+    }
+    fit.closed = false;
+    if (fit.cacheId != cacheId || cacheId == 0) {
+      fit.chunkOffset = -1; // another file: its loaded chunk means nothing here
+      fit.chunk = fit.decoded;
+      fit.chunkLength = 0;
+      fit.nextChunkOffset = 0;
+    }
+    fit.pos = 0;
+    fit.path = path;
+    fit.channel = channel;
+    fit.mapped = mapped;
+    fit.fileLength = fileLength;
+    fit.compressor = compressor;
+    fit.cache = cache;
+    fit.cacheId = cacheId;
+    fit.populateCache = true;
+    return fit;
+  }
+
+  /** Returns the buffers to the pool (or the reader to its thread's list); the reader must not be used afterwards. */
   void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (reusable && decoded != null) {
+      channel = null; // the file may be closed before this reader is taken again
+      mapped = null;
+      for (int i = 0; i < FREE.length(); i++) {
+        if (FREE.get(i) == null && FREE.compareAndSet(i, null, this)) {
+          return;
+        }
+      }
+    }
     ChunkBufferPool.recycle(decoded);
     ChunkBufferPool.recycle(compressed);
     chunk = null;

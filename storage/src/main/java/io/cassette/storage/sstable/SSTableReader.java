@@ -252,8 +252,8 @@ public final class SSTableReader {
     }
     int i = floorSummary(key.token(), key.key(), false);
     ChunkCache chunkCache = cache;
-    ChunkedFileReader index = new ChunkedFileReader(indexPath, indexChannel,
-        indexMap, stats.indexLength(), compressor, indexChunkLength, indexCache, cacheId * 2 + 1, true);
+    ChunkedFileReader index = ChunkedFileReader.forPointRead(indexPath, indexChannel,
+        indexMap, stats.indexLength(), compressor, indexChunkLength, indexCache, cacheId * 2 + 1);
     long dataPosition = -1;
     RowIndex rowIndex = null;
     try {
@@ -284,8 +284,8 @@ public final class SSTableReader {
       bloomFalsePositives.incrementAndGet();
       return null;
     }
-    ChunkedFileReader data = new ChunkedFileReader(dataPath, dataChannel,
-        dataMap, stats.dataLength(), compressor, chunkLength, chunkCache, cacheId * 2, true);
+    ChunkedFileReader data = ChunkedFileReader.forPointRead(dataPath, dataChannel,
+        dataMap, stats.dataLength(), compressor, chunkLength, chunkCache, cacheId * 2);
     return new SSTablePartition(data, key, dataPosition, rowIndex, true);
   }
 

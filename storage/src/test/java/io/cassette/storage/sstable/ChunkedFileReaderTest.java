@@ -106,4 +106,43 @@ class ChunkedFileReaderTest {
     assertThat(in.readString()).isEqualTo("column_b");
     assertThat("column_a".getBytes(StandardCharsets.UTF_8)).isEqualTo(first.getBytes(StandardCharsets.UTF_8));
   }
+
+  /** A file of {@code count} longs, {@code seed + i} each, in chunks of 64 bytes. */
+  private long writeLongs(Path path, long seed, int count) {
+    try (ChunkedFileWriter w = new ChunkedFileWriter(path, SSTableDescriptor.DATA_MAGIC, Compressors.LZ4, 64, null)) {
+      for (int i = 0; i < count; i++) {
+        w.writeLong(seed + i);
+      }
+      return w.finish();
+    }
+  }
+
+  @Test
+  void pooledPointReadersNeverServeOneFileFromAnothersChunkNorTwoReadsAtOnce() throws Exception {
+    Path a = dir.resolve("a-Data.db");
+    Path b = dir.resolve("b-Data.db");
+    long lengthA = writeLongs(a, 1_000, 64);
+    long lengthB = writeLongs(b, 9_000, 64);
+    ChunkCache cache = new ChunkCache(1 << 20);
+    try (ReadChannel chA = new ReadChannel(a); ReadChannel chB = new ReadChannel(b)) {
+      for (int round = 0; round < 20; round++) {
+        // the same thread alternates files with the same chunk size and the same positions
+        ChunkedFileReader ra = ChunkedFileReader.forPointRead(a, chA, null, lengthA, Compressors.LZ4, 64, cache, 2);
+        ra.seek(SSTableDescriptor.encodePosition(ChunkedFileWriter.HEADER_SIZE, 0));
+        assertThat(ra.readLong()).isEqualTo(1_000);
+        ra.close();
+        ra.close(); // twice: must not be listed twice
+        ChunkedFileReader rb = ChunkedFileReader.forPointRead(b, chB, null, lengthB, Compressors.LZ4, 64, cache, 4);
+        ChunkedFileReader rb2 = ChunkedFileReader.forPointRead(b, chB, null, lengthB, Compressors.LZ4, 64, cache, 4);
+        assertThat(rb2).isNotSameAs(rb);
+        rb.seek(SSTableDescriptor.encodePosition(ChunkedFileWriter.HEADER_SIZE, 0));
+        rb2.seek(SSTableDescriptor.encodePosition(ChunkedFileWriter.HEADER_SIZE, 0));
+        rb2.skip(8L * round);
+        assertThat(rb.readLong()).isEqualTo(9_000);
+        assertThat(rb2.readLong()).isEqualTo(9_000 + round);
+        rb.close();
+        rb2.close();
+      }
+    }
+  }
 }
