@@ -28,7 +28,8 @@ public record Row(byte[] clustering, LivenessInfo liveness, DeletionTime deletio
 
   /** The live cell of a simple column, or null. */
   public Cell cell(String column) {
-    for (Cell c : cells) {
+    for (int i = 0, n = cells.size(); i < n; i++) { // indexed: no iterator per lookup
+      Cell c = cells.get(i);
       if (c.column().equals(column) && c.path() == null) {
         return c;
       }

@@ -44,6 +44,26 @@ public final class ByteArrayReader implements DataReader {
     position += (int) byteCount;
   }
 
+  /** Compares in place: no copy of the value. */
+  @Override
+  public int compareLengthPrefixed(byte[] other, int maxLength) {
+    int length = readLength(maxLength);
+    need(length);
+    int c = java.util.Arrays.compareUnsigned(bytes, position, position + length, other, 0, other.length);
+    position += length;
+    return c;
+  }
+
+  /** Decoded in place, a recent name shared (see {@link RecentStrings}): no byte[] per string. */
+  @Override
+  public String readString() {
+    int length = readLength(MAX_STRING_LENGTH);
+    need(length);
+    String s = RecentStrings.decode(bytes, position, length);
+    position += length;
+    return s;
+  }
+
   public int remaining() {
     return limit - position;
   }

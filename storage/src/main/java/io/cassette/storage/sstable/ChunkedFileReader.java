@@ -15,10 +15,10 @@ import java.nio.file.Path;
  * naming the file and the chunk's offset. Not thread-safe (the channel is: positional reads).
  */
 final class ChunkedFileReader implements DataReader {
-  private final Path path;
-  private final io.cassette.storage.io.ReadChannel channel;
-  private final long fileLength;
-  private final Compressor compressor;
+  private Path path;
+  private io.cassette.storage.io.ReadChannel channel;
+  private long fileLength;
+  private Compressor compressor;
   /**
    * The loaded chunk's bytes: {@link #decoded} after a decode, or the cache's own array after
    * a cache hit (read in place, never written: cached arrays are shared and immutable).
@@ -32,20 +32,43 @@ final class ChunkedFileReader implements DataReader {
   private long nextChunkOffset;
   private int pos;
   /** Where verified chunks are looked up and (for point reads) kept; null: not cached. */
-  private final ChunkCache cache;
-  private final long cacheId;
-  private final boolean populateCache;
+  private ChunkCache cache;
+  /** The open SSTable file's id in the cache (never 0 for a point read's reader). */
+  private long cacheId;
+  private boolean populateCache;
+  /** Point readers go back to their thread's free list when closed (see {@link #forPointRead}). */
+  private final boolean reusable;
+  private boolean closed;
 
   /** The file mapped in memory, or null to use positional reads. */
-  private final ByteBuffer mapped;
+  private java.nio.ByteBuffer mapped;
+
+  /**
+   * Free point readers, buffers included: a point read used to allocate two readers and
+   * take and give back four pooled buffers through ThreadLocal lookups, which on the CQL
+   * worker threads probed long chains (a sixth of a point read's samples in one profile).
+   * One small array for all threads, each slot taken and filled by compare-and-set, so a
+   * reader is never handed to two reads at once; {@link #close} is idempotent, so none is
+   * listed twice. A reader keeps the chunk it last loaded: the next point read of the same
+   * chunk of the same open file (ids are never reused, files never change), by any thread,
+   * costs no lookup.
+   */
+  private static final java.util.concurrent.atomic.AtomicReferenceArray<ChunkedFileReader> FREE =
+      new java.util.concurrent.atomic.AtomicReferenceArray<>(8);
 
   ChunkedFileReader(Path path, io.cassette.storage.io.ReadChannel channel, ByteBuffer mapped, long fileLength, Compressor compressor,
                     int chunkSize) {
-    this(path, channel, mapped, fileLength, compressor, chunkSize, null, 0, false);
+    this(path, channel, mapped, fileLength, compressor, chunkSize, null, 0, false, false);
   }
 
   ChunkedFileReader(Path path, io.cassette.storage.io.ReadChannel channel, ByteBuffer mapped, long fileLength, Compressor compressor,
                     int chunkSize, ChunkCache cache, long cacheId, boolean populateCache) {
+    this(path, channel, mapped, fileLength, compressor, chunkSize, cache, cacheId, populateCache, false);
+  }
+
+  private ChunkedFileReader(Path path, io.cassette.storage.io.ReadChannel channel, ByteBuffer mapped, long fileLength,
+                            Compressor compressor, int chunkSize, ChunkCache cache, long cacheId, boolean populateCache,
+                            boolean reusable) {
     this.mapped = mapped;
     this.cache = cache;
     this.cacheId = cacheId;
@@ -54,13 +77,70 @@ final class ChunkedFileReader implements DataReader {
     this.channel = channel;
     this.fileLength = fileLength;
     this.compressor = compressor;
+    this.reusable = reusable;
     this.decoded = ChunkBufferPool.take(chunkSize);
     this.chunk = decoded;
     this.compressed = ChunkBufferPool.take(ChunkedFileWriter.CHUNK_OVERHEAD + compressor.maxCompressedLength(chunkSize));
   }
 
-  /** Returns the buffers to the pool; the reader must not be used afterwards. */
+  /**
+   * A reader for a point read of the open file {@code cacheId} (unique in this JVM, never 0),
+   * from this thread's free list when one of the right sizes is there. Requires: a reference
+   * to the SSTable held until {@link #close}.
+   */
+  static ChunkedFileReader forPointRead(Path path, io.cassette.storage.io.ReadChannel channel, ByteBuffer mapped,
+                                        long fileLength, Compressor compressor, int chunkSize, ChunkCache cache,
+                                        long cacheId) {
+    int compressedLength = ChunkedFileWriter.CHUNK_OVERHEAD + compressor.maxCompressedLength(chunkSize);
+    ChunkedFileReader fit = null;
+    int fitSlot = -1;
+    for (int i = 0; i < FREE.length(); i++) {
+      ChunkedFileReader r = FREE.get(i);
+      if (r != null && r.decoded.length == chunkSize && r.compressed.length == compressedLength) {
+        fit = r;
+        fitSlot = i;
+        if (r.cacheId == cacheId) {
+          break; // it may still hold the chunk this read wants
+        }
+      }
+    }
+    if (fit == null || !FREE.compareAndSet(fitSlot, fit, null)) { // none, or another read took it first
+      return new ChunkedFileReader(path, channel, mapped, fileLength, compressor, chunkSize, cache, cacheId, true, true);
+    }
+    fit.closed = false;
+    if (fit.cacheId != cacheId || cacheId == 0) {
+      fit.chunkOffset = -1; // another file: its loaded chunk means nothing here
+      fit.chunk = fit.decoded;
+      fit.chunkLength = 0;
+      fit.nextChunkOffset = 0;
+    }
+    fit.pos = 0;
+    fit.path = path;
+    fit.channel = channel;
+    fit.mapped = mapped;
+    fit.fileLength = fileLength;
+    fit.compressor = compressor;
+    fit.cache = cache;
+    fit.cacheId = cacheId;
+    fit.populateCache = true;
+    return fit;
+  }
+
+  /** Returns the buffers to the pool (or the reader to its thread's list); the reader must not be used afterwards. */
   void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (reusable && decoded != null) {
+      channel = null; // the file may be closed before this reader is taken again
+      mapped = null;
+      for (int i = 0; i < FREE.length(); i++) {
+        if (FREE.get(i) == null && FREE.compareAndSet(i, null, this)) {
+          return;
+        }
+      }
+    }
     ChunkBufferPool.recycle(decoded);
     ChunkBufferPool.recycle(compressed);
     chunk = null;
@@ -108,18 +188,17 @@ final class ChunkedFileReader implements DataReader {
       }
     }
     try {
-      ByteBuffer head = ByteBuffer.wrap(compressed, 0, 8);
-      readFully(head, offset);
-      int uncompressed = ByteBuffer.wrap(compressed, 0, 4).getInt();
-      int length = ByteBuffer.wrap(compressed, 4, 4).getInt();
+      readFile(compressed, 0, 8, offset);
+      int uncompressed = bigEndianInt(compressed, 0);
+      int length = bigEndianInt(compressed, 4);
       chunk = decoded;
       if (uncompressed <= 0 || uncompressed > chunk.length || length < 0
           || length > compressed.length - ChunkedFileWriter.CHUNK_OVERHEAD
           || offset + ChunkedFileWriter.CHUNK_OVERHEAD + length > fileLength) {
         throw corrupt(offset, "bad chunk lengths " + uncompressed + "/" + length + " (damaged or truncated file)");
       }
-      readFully(ByteBuffer.wrap(compressed, 8, length + 4), offset + 8);
-      int stored = ByteBuffer.wrap(compressed, 8 + length, 4).getInt();
+      readFile(compressed, 8, length + 4, offset + 8);
+      int stored = bigEndianInt(compressed, 8 + length);
       int actual = Checksums.crc32c(compressed, 0, 8 + length);
       if (stored != actual) {
         throw corrupt(offset, "checksum failed (stored " + Integer.toHexString(stored) + ", computed "
@@ -147,16 +226,27 @@ final class ChunkedFileReader implements DataReader {
     return new StorageException("corrupt SSTable file " + path + " at offset " + offset + ": " + what);
   }
 
-  private void readFully(ByteBuffer b, long offset) throws IOException {
+  private static final java.lang.invoke.VarHandle INT =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(int[].class, java.nio.ByteOrder.BIG_ENDIAN);
+
+  private static final java.lang.invoke.VarHandle LONG =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.BIG_ENDIAN);
+
+  private static int bigEndianInt(byte[] b, int at) {
+    return (int) INT.get(b, at);
+  }
+
+  /** Reads {@code length} bytes of the file at {@code offset} into {@code into[at..]}. */
+  private void readFile(byte[] into, int at, int length, long offset) throws IOException {
     if (mapped != null) {
-      if (offset + b.remaining() > fileLength) {
+      if (offset + length > fileLength) {
         throw corrupt(offset, "truncated file (length " + fileLength + ")");
       }
       // absolute bulk get: no shared position, safe with concurrent readers
-      mapped.get((int) offset, b.array(), b.arrayOffset() + b.position(), b.remaining());
-      b.position(b.limit());
+      mapped.get((int) offset, into, at, length);
       return;
     }
+    ByteBuffer b = ByteBuffer.wrap(into, at, length);
     while (b.hasRemaining()) {
       int n = channel.read(b, offset);
       if (n < 0) {
@@ -207,13 +297,103 @@ final class ChunkedFileReader implements DataReader {
     }
   }
 
+  /** Compares in place when the value lies in the loaded chunk (nearly always): no copy. */
+  @Override
+  public int compareLengthPrefixed(byte[] other, int maxLength) {
+    int length = readLength(maxLength);
+    if (chunkLength - pos >= length && chunk != null) {
+      int c = java.util.Arrays.compareUnsigned(chunk, pos, pos + length, other, 0, other.length);
+      pos += length;
+      return c;
+    }
+    return java.util.Arrays.compareUnsigned(readBytes(length), other);
+  }
+
+  /** Decoded in place when it lies in the loaded chunk, a recent name shared: no byte[] per cell's column name. */
+  @Override
+  public String readString() {
+    int length = readLength(MAX_STRING_LENGTH);
+    if (chunkLength - pos >= length && chunk != null) {
+      String s = io.cassette.storage.io.RecentStrings.decode(chunk, pos, length);
+      pos += length;
+      return s;
+    }
+    return new String(readBytes(length), java.nio.charset.StandardCharsets.UTF_8);
+  }
+
   @Override
   public int readInt() {
     if (chunkLength - pos >= 4) {
-      int v = (chunk[pos] & 0xFF) << 24 | (chunk[pos + 1] & 0xFF) << 16 | (chunk[pos + 2] & 0xFF) << 8 | (chunk[pos + 3] & 0xFF);
+      int v = bigEndianInt(chunk, pos);
       pos += 4;
       return v;
     }
     return DataReader.super.readInt();
+  }
+
+  /*
+   * The fixed and variable-length numbers below are read straight from the chunk when they
+   * lie in it. DataReader's default methods are shared by every reader class (stream, array,
+   * chunk), so their calls to readByte were megamorphic and not inlined: the index walk of a
+   * point read spent its time there.
+   */
+
+  @Override
+  public long readLong() {
+    if (chunkLength - pos >= 8) {
+      long v = (long) LONG.get(chunk, pos);
+      pos += 8;
+      return v;
+    }
+    return ((long) readInt() << 32) | (readInt() & 0xFFFFFFFFL);
+  }
+
+  @Override
+  public long readVarLong() {
+    if (chunkLength - pos >= 10) {
+      byte[] c = chunk;
+      int p = pos;
+      long result = 0;
+      for (int shift = 0; shift < 64; shift += 7) {
+        int b = c[p++];
+        result |= (long) (b & 0x7F) << shift;
+        if (b >= 0) {
+          pos = p;
+          return result;
+        }
+      }
+      throw new StorageException("malformed varint: longer than 10 bytes");
+    }
+    long result = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      int b = readByte();
+      result |= (long) (b & 0x7F) << shift;
+      if ((b & 0x80) == 0) {
+        return result;
+      }
+    }
+    throw new StorageException("malformed varint: longer than 10 bytes");
+  }
+
+  @Override
+  public int readVarInt() {
+    long v = readVarLong();
+    if (v > 0xFFFFFFFFL) {
+      throw new StorageException("malformed varint: " + v + " (expected: <= 2^32-1)");
+    }
+    return (int) v;
+  }
+
+  @Override
+  public byte[] readBytes(int length) {
+    if (length == 0) {
+      return io.cassette.storage.Bytes.EMPTY;
+    }
+    if (chunkLength - pos >= length) {
+      byte[] b = java.util.Arrays.copyOfRange(chunk, pos, pos + length);
+      pos += length;
+      return b;
+    }
+    return DataReader.super.readBytes(length);
   }
 }

@@ -44,8 +44,9 @@ final class SSTablePartition implements PartitionSource {
       return;
     }
     in.seek(position);
-    byte[] k = in.readLengthPrefixed(PartitionSerializer.MAX_VALUE_LENGTH);
-    if (!java.util.Arrays.equals(k, key.key())) {
+    if (in.compareLengthPrefixed(key.key(), PartitionSerializer.MAX_VALUE_LENGTH) != 0) {
+      in.seek(position); // read again, for the message
+      byte[] k = in.readLengthPrefixed(PartitionSerializer.MAX_VALUE_LENGTH);
       throw new StorageException("corrupt SSTable: index points to partition " + Bytes.hex(k) + " at position "
           + SSTableDescriptor.chunkOffset(position) + "+" + SSTableDescriptor.inChunk(position)
           + " (expected: " + Bytes.hex(key.key()) + ")");

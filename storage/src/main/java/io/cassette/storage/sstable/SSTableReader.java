@@ -252,8 +252,8 @@ public final class SSTableReader {
     }
     int i = floorSummary(key.token(), key.key(), false);
     ChunkCache chunkCache = cache;
-    ChunkedFileReader index = new ChunkedFileReader(indexPath, indexChannel,
-        indexMap, stats.indexLength(), compressor, indexChunkLength, indexCache, cacheId * 2 + 1, true);
+    ChunkedFileReader index = ChunkedFileReader.forPointRead(indexPath, indexChannel,
+        indexMap, stats.indexLength(), compressor, indexChunkLength, indexCache, cacheId * 2 + 1);
     long dataPosition = -1;
     RowIndex rowIndex = null;
     try {
@@ -262,8 +262,7 @@ public final class SSTableReader {
         long token = index.readLong();
         int c = Long.compare(token, key.token());
         if (c == 0) {
-          byte[] k = index.readLengthPrefixed(io.cassette.storage.partition.PartitionSerializer.MAX_VALUE_LENGTH);
-          c = io.cassette.storage.Bytes.compare(k, key.key());
+          c = index.compareLengthPrefixed(key.key(), io.cassette.storage.partition.PartitionSerializer.MAX_VALUE_LENGTH);
         } else {
           index.skip(index.readVarInt());
         }
@@ -285,8 +284,8 @@ public final class SSTableReader {
       bloomFalsePositives.incrementAndGet();
       return null;
     }
-    ChunkedFileReader data = new ChunkedFileReader(dataPath, dataChannel,
-        dataMap, stats.dataLength(), compressor, chunkLength, chunkCache, cacheId * 2, true);
+    ChunkedFileReader data = ChunkedFileReader.forPointRead(dataPath, dataChannel,
+        dataMap, stats.dataLength(), compressor, chunkLength, chunkCache, cacheId * 2);
     return new SSTablePartition(data, key, dataPosition, rowIndex, true);
   }
 

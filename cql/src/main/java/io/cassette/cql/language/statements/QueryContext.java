@@ -100,6 +100,10 @@ public final class QueryContext {
       throw Errors.invalid("There were " + index + " markers(?) in CQL but " + values.size()
           + " bound variables");
     }
+    if (values instanceof io.cassette.cql.BoundValues bound) {
+      byte[] v = bound.bytes(index); // the decoder's own copy, made for this request: no wrapper, no second copy
+      return v == io.cassette.cql.BoundValues.UNSET ? UNSET : v;
+    }
     ByteBuffer b = values.get(index);
     if (b == null) {
       return null;

@@ -1081,8 +1081,15 @@ public final class SelectStatement implements Executable {
 
     private void counted(List<ByteBuffer> row) {
       long size = ResultSizeLimits.ROW_OVERHEAD;
-      for (ByteBuffer b : row) {
-        size += ResultSizeLimits.VALUE_OVERHEAD + (b == null ? 0 : b.remaining());
+      if (row instanceof io.cassette.cql.ValueRow values) {
+        for (int i = 0, n = values.size(); i < n; i++) {
+          byte[] b = values.bytes(i);
+          size += ResultSizeLimits.VALUE_OVERHEAD + (b == null ? 0 : b.length);
+        }
+      } else {
+        for (ByteBuffer b : row) {
+          size += ResultSizeLimits.VALUE_OVERHEAD + (b == null ? 0 : b.remaining());
+        }
       }
       bytes += size;
       countedRows++;
@@ -1186,11 +1193,7 @@ public final class SelectStatement implements Executable {
       if (selection.json) {
         return selection.toJson(values);
       }
-      List<ByteBuffer> out = new ArrayList<>(values.size());
-      for (byte[] v : values) {
-        out.add(v == null ? null : ByteBuffer.wrap(v));
-      }
-      return out;
+      return new io.cassette.cql.ValueRow(values); // the encoder writes the arrays: no wrapper per value
     }
   }
 }

@@ -206,7 +206,11 @@ public final class CqlCodec {
       out.writeInt(-1);
     } else {
       out.writeInt(b.remaining());
-      out.writeBytes(b.duplicate());
+      if (b.hasArray()) {
+        out.writeBytes(b.array(), b.arrayOffset() + b.position(), b.remaining()); // no duplicate per value
+      } else {
+        out.writeBytes(b.duplicate());
+      }
     }
   }
 

@@ -8,6 +8,7 @@ import static io.cassette.cql.transport.messages.CqlCodec.readShort;
 import static io.cassette.cql.transport.messages.CqlCodec.readString;
 
 import io.cassette.cql.BatchStatement;
+import io.cassette.cql.BoundValues;
 import io.cassette.cql.Consistency;
 import io.cassette.cql.CqlException;
 import io.cassette.cql.ErrorCode;
@@ -148,20 +149,22 @@ public final class RequestDecoder {
   }
 
   /**
-   * Bound value {@code index}: a well-formed value is read without building its description
-   * (a string per value per request); anything else goes the general way, for its error text.
+   * Bound value {@code index} as {@link BoundValues} keeps it: a well-formed value is read
+   * without building its description (a string per value per request) nor a ByteBuffer;
+   * anything else goes the general way, for its error text.
    */
-  private static ByteBuffer readValue(ByteBuf body, int version, int index, int maxValueBytes) {
+  private static byte[] readValueBytes(ByteBuf body, int version, int index, int maxValueBytes) {
     if (body.readableBytes() >= 4) {
       int length = body.getInt(body.readerIndex());
       if (length >= 0 && length <= maxValueBytes && length <= body.readableBytes() - 4) {
         body.skipBytes(4);
         byte[] b = new byte[length];
         body.readBytes(b);
-        return ByteBuffer.wrap(b);
+        return b;
       }
     }
-    return readValue(body, version, "value " + index, maxValueBytes);
+    ByteBuffer v = readValue(body, version, "value " + index, maxValueBytes);
+    return v == null ? null : v == QueryOptions.UNSET ? BoundValues.UNSET : v.array(); // a fresh, whole array
   }
 
   static QueryOptions readQueryParameters(ByteBuf body, int version, int maxValueBytes) {
@@ -171,7 +174,7 @@ public final class RequestDecoder {
     List<String> names = null;
     if ((flags & VALUES) != 0) {
       int n = readShort(body, "number of values");
-      values = new ArrayList<>(n);
+      BoundValues bound = new BoundValues(n);
       if ((flags & WITH_NAMES_FOR_VALUES) != 0) {
         names = new ArrayList<>(n);
       }
@@ -179,8 +182,9 @@ public final class RequestDecoder {
         if (names != null) {
           names.add(readString(body, "value name"));
         }
-        values.add(readValue(body, version, i, maxValueBytes));
+        bound.put(i, readValueBytes(body, version, i, maxValueBytes));
       }
+      values = bound;
     }
     boolean skipMetadata = (flags & SKIP_METADATA) != 0;
     int pageSize = -1;

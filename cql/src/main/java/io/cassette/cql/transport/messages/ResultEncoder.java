@@ -2,6 +2,7 @@ package io.cassette.cql.transport.messages;
 
 import io.cassette.cql.ColumnSpec;
 import io.cassette.cql.Result;
+import io.cassette.cql.ValueRow;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.nio.ByteBuffer;
@@ -82,8 +83,14 @@ public final class ResultEncoder {
         out.release();
         throw new IllegalStateException("Row of " + row.size() + " values for " + columns + " columns");
       }
-      for (int i = 0; i < columns; i++) {
-        CqlCodec.writeBytes(out, row.get(i));
+      if (row instanceof ValueRow values) {
+        for (int i = 0; i < columns; i++) {
+          CqlCodec.writeBytes(out, values.bytes(i)); // straight from the array: no wrapper
+        }
+      } else {
+        for (int i = 0; i < columns; i++) {
+          CqlCodec.writeBytes(out, row.get(i));
+        }
       }
     }
     return out;
@@ -104,8 +111,15 @@ public final class ResultEncoder {
       size += 4 + rows.pagingState().remaining();
     }
     for (List<ByteBuffer> row : data) {
-      for (ByteBuffer value : row) {
-        size += 4 + (value == null ? 0 : value.remaining());
+      if (row instanceof ValueRow values) {
+        for (int i = 0, n = values.size(); i < n; i++) {
+          byte[] value = values.bytes(i);
+          size += 4 + (value == null ? 0 : value.length);
+        }
+      } else {
+        for (ByteBuffer value : row) {
+          size += 4 + (value == null ? 0 : value.remaining());
+        }
       }
     }
     return (int) Math.min(Integer.MAX_VALUE - 8, size);
