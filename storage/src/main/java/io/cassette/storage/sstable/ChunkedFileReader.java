@@ -364,15 +364,7 @@ final class ChunkedFileReader implements DataReader {
       }
       throw new StorageException("malformed varint: longer than 10 bytes");
     }
-    long result = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      int b = readByte();
-      result |= (long) (b & 0x7F) << shift;
-      if ((b & 0x80) == 0) {
-        return result;
-      }
-    }
-    throw new StorageException("malformed varint: longer than 10 bytes");
+    return DataReader.super.readVarLong(); // near a chunk's end: byte by byte, across chunks
   }
 
   @Override
