@@ -100,13 +100,7 @@ class VectorGraphBuildTest {
     Random random = new Random(11);
     Path data = dir.resolve("data");
     try (Engine e = Engine.open(EngineOptions.defaults(data))) {
-      Table t = e.createTable(TableSpec.withDefaults("ks", "t", ID));
-      t.indexes().define(List.of(V_IDX));
-      for (int i = 0; i < 40_000; i++) { // a build of many seconds: close comes in the middle of it
-        write(t, i, gaussian(random));
-      }
-      t.flush();
-      Thread.sleep(100);
+      Table t = tableWithALongBuild(e, random);
       assertThat(t.indexes().graphsPending()).as("builds started or queued").isPositive();
       e.close();
       assertThat(t.indexes().graphsPending()).as("no build left after close").isZero();
@@ -139,13 +133,7 @@ class VectorGraphBuildTest {
     Random random = new Random(13);
     Path data = dir.resolve("data");
     try (Engine e = Engine.open(EngineOptions.defaults(data))) {
-      Table t = e.createTable(TableSpec.withDefaults("ks", "t", ID));
-      t.indexes().define(List.of(V_IDX));
-      for (int i = 0; i < 40_000; i++) {
-        write(t, i, gaussian(random));
-      }
-      t.flush();
-      Thread.sleep(100);
+      Table t = tableWithALongBuild(e, random);
       e.dropTable("ks", "t");
       assertThat(t.indexes().graphsPending()).isZero();
       CountDownLatch after = new CountDownLatch(1);
@@ -154,6 +142,18 @@ class VectorGraphBuildTest {
       assertThat(Files.exists(data.resolve("ks")) ? Files.list(data.resolve("ks")).count() : 0)
           .as("nothing recreated in the dropped table's place").isZero();
     }
+  }
+
+  /** A table of 40,000 indexed vectors, flushed: a build of many seconds, started or queued. */
+  private static Table tableWithALongBuild(Engine e, Random random) throws InterruptedException {
+    Table t = e.createTable(TableSpec.withDefaults("ks", "t", ID));
+    t.indexes().define(List.of(V_IDX));
+    for (int i = 0; i < 40_000; i++) {
+      write(t, i, gaussian(random));
+    }
+    t.flush();
+    Thread.sleep(100);
+    return t;
   }
 
   /** Queues a task that keeps the graph thread busy until the latch is released. */
