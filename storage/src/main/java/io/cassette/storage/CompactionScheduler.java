@@ -10,7 +10,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
@@ -30,8 +29,12 @@ final class CompactionScheduler {
   private final Throttle throttle;
   /** True while the engine is closing or closed: no new background work. */
   private final BooleanSupplier closed;
-  /** Tables with a background loop scheduled or running, by id. */
-  private final ConcurrentHashMap<UUID, AtomicBoolean> scheduled = new ConcurrentHashMap<>();
+  /**
+   * Per table id: 0 when no background loop is scheduled or running, else the requests made
+   * since the loop last looked. A request that arrives while the loop finds nothing to do (a
+   * flush just after the strategy said "nothing") makes the loop look again instead of being lost.
+   */
+  private final ConcurrentHashMap<UUID, AtomicInteger> scheduled = new ConcurrentHashMap<>();
   /** Compactions finished, engine-wide. */
   final LongAdder completed = new LongAdder();
   /** Bytes of SSTables written by compactions, engine-wide. */
@@ -53,30 +56,39 @@ final class CompactionScheduler {
     if (closed.getAsBoolean() || t.dropped) {
       return;
     }
-    AtomicBoolean flag = scheduled.computeIfAbsent(t.spec().id(), id -> new AtomicBoolean());
-    if (!flag.compareAndSet(false, true)) {
-      return;
+    AtomicInteger requests = scheduled.computeIfAbsent(t.spec().id(), id -> new AtomicInteger());
+    if (requests.getAndIncrement() != 0) {
+      return; // the running loop looks again before it stops
     }
     try {
       executor.execute(() -> {
         try {
-          while (!closed.getAsBoolean() && !t.dropped) {
-            List<SSTableReader> inputs = t.compactions.nextBackgroundTask();
-            if (inputs.isEmpty()) {
+          while (true) {
+            int seen = requests.get();
+            while (!closed.getAsBoolean() && !t.dropped) {
+              List<SSTableReader> inputs = t.compactions.nextBackgroundTask();
+              if (inputs.isEmpty()) {
+                break;
+              }
+              t.compactions.run(inputs, throttle);
+            }
+            if (closed.getAsBoolean() || t.dropped) {
+              requests.set(0);
               break;
             }
-            t.compactions.run(inputs, throttle);
+            if (requests.compareAndSet(seen, 0)) {
+              break; // nothing asked for since this look began
+            }
           }
         } catch (RuntimeException e) {
+          requests.set(0); // the next flush starts a new loop
           if (!closed.getAsBoolean()) {
             LOG.error("background compaction of {} failed", t, e);
           }
-        } finally {
-          flag.set(false);
         }
       });
     } catch (RejectedExecutionException e) {
-      flag.set(false);
+      requests.set(0);
     }
   }
 
