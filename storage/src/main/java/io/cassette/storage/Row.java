@@ -26,6 +26,19 @@ public record Row(byte[] clustering, LivenessInfo liveness, DeletionTime deletio
     return clustering.length == 0;
   }
 
+  /**
+   * The bytes of the row's data: its clustering, cell values and cell paths. What a read's byte
+   * limit ({@link ReadQuery#byteLimit}) counts.
+   */
+  public long dataSize() {
+    long size = clustering.length;
+    for (int i = 0, n = cells.size(); i < n; i++) {
+      Cell c = cells.get(i);
+      size += (c.value() == null ? 0 : c.value().length) + (c.path() == null ? 0 : c.path().length);
+    }
+    return size;
+  }
+
   /** The live cell of a simple column, or null. */
   public Cell cell(String column) {
     for (int i = 0, n = cells.size(); i < n; i++) { // indexed: no iterator per lookup

@@ -95,7 +95,7 @@ public final class ReadReconciler {
         rest.add(endsBefore ? s : new io.cassette.storage.Slice(s.start(), s.startInclusive(), edge, false));
       }
     }
-    return rest.isEmpty() ? null : new ReadQuery(rest, query.reversed(), query.rowLimit(), query.nowInSeconds());
+    return rest.isEmpty() ? null : query.withSlices(rest);
   }
 
   /** One replica's two answers for one partition as one (rows merged by clustering, deletions kept). */

@@ -127,8 +127,7 @@ public final class IndexedScan {
         } else if (slices.isEmpty()) {
           continue;
         }
-        next = read.apply(partition.key(), new ReadQuery(slices, query.reversed(), query.rowLimit(),
-            query.nowInSeconds()));
+        next = read.apply(partition.key(), query.withSlices(slices));
       }
       return true;
     }

@@ -51,8 +51,10 @@ public final class PartitionReader {
     if (slices.isEmpty()) {
       slices.add(new Slice(new byte[] {0}, true, new byte[] {0}, false)); // selects nothing
     }
+    long bytes = 0;
+    long byteLimit = query.byteLimit();
     for (Slice slice : slices) {
-      if (rows.size() >= limit) {
+      if (rows.size() >= limit || bytes >= byteLimit) {
         break;
       }
       List<Iterator<Row>> its = new ArrayList<>(sources.size());
@@ -60,7 +62,7 @@ public final class PartitionReader {
         its.add(s.rows(slice.start()));
       }
       MergingRowIterator merged = new MergingRowIterator(its);
-      while (merged.hasNext() && rows.size() < limit) {
+      while (merged.hasNext() && rows.size() < limit && bytes < byteLimit) {
         Row r = merged.next();
         if (r.clustering().length == 0) {
           if (!staticSeen) {
@@ -78,6 +80,7 @@ public final class PartitionReader {
         Row live = live(r, pd, rts, now);
         if (live != null) {
           rows.add(live);
+          bytes += byteLimit == Long.MAX_VALUE ? 0 : live.dataSize();
         }
       }
     }
@@ -98,14 +101,16 @@ public final class PartitionReader {
     }
     Row liveStatic = staticRow == null ? null : live(staticRow, pd, rts, now);
     List<Row> rows = new ArrayList<>();
-    for (int i = slices.size() - 1; i >= 0 && rows.size() < query.rowLimit(); i--) {
+    long bytes = 0;
+    long byteLimit = query.byteLimit();
+    for (int i = slices.size() - 1; i >= 0 && rows.size() < query.rowLimit() && bytes < byteLimit; i--) {
       Slice slice = slices.get(i);
       List<Iterator<Row>> its = new ArrayList<>(sources.size());
       for (PartitionSource s : sources) {
         its.add(s.rowsDescending(slice));
       }
       MergingRowIterator merged = new MergingRowIterator(its, true);
-      while (merged.hasNext() && rows.size() < query.rowLimit()) {
+      while (merged.hasNext() && rows.size() < query.rowLimit() && bytes < byteLimit) {
         Row r = merged.next();
         byte[] c = r.clustering();
         if (c.length == 0) {
@@ -120,6 +125,7 @@ public final class PartitionReader {
         Row live = live(r, pd, rts, now);
         if (live != null) {
           rows.add(live);
+          bytes += byteLimit == Long.MAX_VALUE ? 0 : live.dataSize();
         }
       }
     }

@@ -714,7 +714,7 @@ public final class SelectStatement implements Executable {
     while (true) {
       int taken = partition(pv, ctx, out, ppl, buffered, resuming);
       if (pv == null || out.done || distinct || q.rowLimit() == Integer.MAX_VALUE
-          || pv.rows().size() < q.rowLimit() || !out.sizeBounded()) {
+          || !q.mayHaveMore(pv.rows()) || !out.sizeBounded()) {
         return;
       }
       byte[] last = pv.rows().get(pv.rows().size() - 1).clustering();
@@ -813,10 +813,12 @@ public final class SelectStatement implements Executable {
       rowLimit = 1;
     }
     ctx.askedRowLimit(rowLimit);
+    long byteLimit = Long.MAX_VALUE;
     if (!distinct) {
       rowLimit = Math.min(rowLimit, out.rowsPerRead());
+      byteLimit = out.bytesPerRead();
     }
-    return new ReadQuery(slices, reversed, rowLimit, ctx.nowInSeconds());
+    return new ReadQuery(slices, reversed, rowLimit, ctx.nowInSeconds(), byteLimit);
   }
 
   /** Adds the rows of {@code pv} to {@code out}; returns how many count against the per-partition limit. */
@@ -1070,6 +1072,20 @@ public final class SelectStatement implements Executable {
       long average = Math.max(1, readBytes / readRows);
       long room = Math.max(budget - bytes, budget / 4);
       return (int) Math.max(1, Math.min(Integer.MAX_VALUE / 2, room / average + 1));
+    }
+
+    /**
+     * How many bytes of rows one storage read may return: what is left of the budget, at least a
+     * quarter of it (the rows' data; their heap size is larger, so a read stays under the budget's
+     * scale). Before any row is seen this bounds the {@link #PROBE_ROWS} probe: eight rows of 1 MiB
+     * read at once ran a 64 MiB node out of heap.
+     */
+    long bytesPerRead() {
+      long budget = Math.min(pageBytes, failBytes);
+      if (budget == Long.MAX_VALUE) {
+        return Long.MAX_VALUE;
+      }
+      return Math.max(1, Math.max(budget - bytes, budget / 4));
     }
 
     /** Whether reads may have been cut short by the size bound (then a full read is read on). */
