@@ -65,11 +65,16 @@ public final class CompactionMerger {
     DeletionTime outPd = !pd.isLive() && purgeable(pd.markedForDeleteAt(), pd.localDeletionTime(), maxPurgeable)
         ? DeletionTime.LIVE : pd;
     writer.beginPartition(key, outPd, kept);
-    List<Iterator<Row>> its = new ArrayList<>(sources.size());
-    for (PartitionSource s : sources) {
-      its.add(s.rows(Bytes.EMPTY));
+    Iterator<Row> rows;
+    if (sources.size() == 1) {
+      rows = sources.get(0).rows(Bytes.EMPTY); // most partitions: nothing to merge with
+    } else {
+      List<Iterator<Row>> its = new ArrayList<>(sources.size());
+      for (PartitionSource s : sources) {
+        its.add(s.rows(Bytes.EMPTY));
+      }
+      rows = new MergingRowIterator(its);
     }
-    MergingRowIterator rows = new MergingRowIterator(its);
     while (rows.hasNext()) {
       Row r = purgeRow(rows.next(), pd, all, maxPurgeable);
       if (r != null) {
@@ -96,24 +101,44 @@ public final class CompactionMerger {
         liveness = LivenessInfo.EMPTY;
       }
     }
-    List<Cell> cells = new ArrayList<>(row.cells().size());
-    for (Cell c : row.cells()) {
-      if (d.deletes(c.timestamp())) {
-        continue;
+    List<Cell> in = row.cells();
+    List<Cell> cells = null; // stays null while every cell is kept as it is: the row is then written as read
+    for (int i = 0; i < in.size(); i++) {
+      Cell c = in.get(i);
+      Cell out = purgeCell(c, d, maxPurgeable);
+      if (out != c && cells == null) {
+        cells = new ArrayList<>(in.size());
+        cells.addAll(in.subList(0, i));
       }
-      if (c.isExpiring() && c.localDeletionTime() <= nowInSeconds) {
-        // An expired cell still shadows older versions elsewhere: keep it as a tombstone
-        // dated from its write, so gc grace counts from when it was written (as Cassandra).
-        c = new Cell(c.column(), c.path(), null, c.timestamp(), 0, c.localDeletionTime() - c.ttl());
+      if (out != null && cells != null) {
+        cells.add(out);
       }
-      if (c.isTombstone() && purgeable(c.timestamp(), c.localDeletionTime(), maxPurgeable)) {
-        continue;
+    }
+    if (cells == null) {
+      if (liveness == row.liveness() && rowDeletion == row.deletion()) {
+        return row;
       }
-      cells.add(c);
+      cells = in;
     }
     if (liveness.isEmpty() && rowDeletion.isLive() && cells.isEmpty()) {
       return null;
     }
     return new Row(row.clustering(), liveness, rowDeletion, cells);
+  }
+
+  /** What is left of {@code c} under deletion {@code d}: null if nothing, {@code c} itself if unchanged. */
+  private Cell purgeCell(Cell c, DeletionTime d, long maxPurgeable) {
+    if (d.deletes(c.timestamp())) {
+      return null;
+    }
+    if (c.isExpiring() && c.localDeletionTime() <= nowInSeconds) {
+      // An expired cell still shadows older versions elsewhere: keep it as a tombstone
+      // dated from its write, so gc grace counts from when it was written (as Cassandra).
+      c = new Cell(c.column(), c.path(), null, c.timestamp(), 0, c.localDeletionTime() - c.ttl());
+    }
+    if (c.isTombstone() && purgeable(c.timestamp(), c.localDeletionTime(), maxPurgeable)) {
+      return null;
+    }
+    return c;
   }
 }
