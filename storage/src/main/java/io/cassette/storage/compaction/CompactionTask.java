@@ -141,7 +141,8 @@ public final class CompactionTask {
         }
       }
       if (keepToken == null || keepToken.test(min.token())) {
-        merger.write(w, min, parts, maxPurgeable.applyAsLong(min));
+        DecoratedKey key = min;
+        merger.write(w, min, parts, () -> maxPurgeable.applyAsLong(key));
       }
       for (PeekingSource p : sources) {
         if (p.head() != null && p.head().key().equals(min)) {
