@@ -19,7 +19,7 @@ class Lz4BlockEncoderTest {
   void blocksDecodeToTheInputInEveryDecoder() {
     Random r = new Random(17);
     for (int length : new int[] {0, 1, 4, 5, 12, 13, 14, 15, 16, 17, 19, 20, 31, 32, 33, 64, 255, 1000, 16384,
-        65536, 70_000, 200_000, 524_288}) {
+        65536, 70_000, 200_000}) {
       for (int kind = 0; kind < 5; kind++) {
         for (int round = 0; round < (length < 100 ? 20 : 2); round++) {
           byte[] in = Lz4BlockDecoderTest.sample(r, length, kind);
