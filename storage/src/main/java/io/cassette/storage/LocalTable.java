@@ -435,14 +435,7 @@ final class LocalTable implements Table, CompactableTable {
     SSTableDescriptor d = new SSTableDescriptor(directory, nextGeneration.getAndIncrement());
     try (SSTableWriter w = new SSTableWriter(d, Compressors.forOptions(s.compression()),
         Compressors.chunkLength(s.compression()), memtable.size(), s.bloomFilterFpChance(), null)) {
-      for (MemtablePartition p : memtable.partitions()) {
-        w.beginPartition(p.key(), p.partitionDeletion(), p.rangeTombstones());
-        Iterator<Row> rows = p.rows(Bytes.EMPTY);
-        while (rows.hasNext()) {
-          w.row(rows.next());
-        }
-        w.endPartition();
-      }
+      io.cassette.storage.memtable.MemtableFlush.write(memtable, w);
       SSTableDescriptor done = w.finish(upperBound);
       if (done == null) {
         return null;

@@ -30,11 +30,35 @@ public final class CompactionMerger {
     this.gcBefore = nowInSeconds - gcGraceSeconds;
   }
 
-  private boolean purgeable(long timestamp, long localDeletionTime, long maxPurgeable) {
-    return localDeletionTime < gcBefore && timestamp < maxPurgeable;
+  /**
+   * The current partition's smallest timestamp outside the compaction, asked for only when a
+   * tombstone past gc grace is met: finding it probes every other SSTable's Bloom filter and
+   * the memtables, a seventh of a compaction's samples (JFR) when asked for every partition.
+   */
+  private java.util.function.LongSupplier maxPurgeableSource;
+  private long maxPurgeable;
+  private boolean maxPurgeableKnown;
+
+  private boolean purgeable(long timestamp, long localDeletionTime) {
+    if (localDeletionTime >= gcBefore) {
+      return false;
+    }
+    if (!maxPurgeableKnown) {
+      maxPurgeable = maxPurgeableSource.getAsLong();
+      maxPurgeableKnown = true;
+    }
+    return timestamp < maxPurgeable;
   }
 
   public void write(SSTableWriter writer, DecoratedKey key, List<PartitionSource> sources, long maxPurgeable) {
+    write(writer, key, sources, () -> maxPurgeable);
+  }
+
+  /** As above, {@code maxPurgeable} asked for only if needed (at most once). */
+  public void write(SSTableWriter writer, DecoratedKey key, List<PartitionSource> sources,
+                    java.util.function.LongSupplier maxPurgeable) {
+    this.maxPurgeableSource = maxPurgeable;
+    this.maxPurgeableKnown = false;
     DeletionTime pd = DeletionTime.LIVE;
     List<RangeTombstone> all = new ArrayList<>();
     for (PartitionSource s : sources) {
@@ -45,7 +69,7 @@ public final class CompactionMerger {
     for (RangeTombstone rt : all) {
       DeletionTime d = rt.deletion();
       if (d.markedForDeleteAt() <= pd.markedForDeleteAt()
-          || purgeable(d.markedForDeleteAt(), d.localDeletionTime(), maxPurgeable)) {
+          || purgeable(d.markedForDeleteAt(), d.localDeletionTime())) {
         continue;
       }
       boolean duplicate = false;
@@ -62,16 +86,21 @@ public final class CompactionMerger {
         kept.add(rt);
       }
     }
-    DeletionTime outPd = !pd.isLive() && purgeable(pd.markedForDeleteAt(), pd.localDeletionTime(), maxPurgeable)
+    DeletionTime outPd = !pd.isLive() && purgeable(pd.markedForDeleteAt(), pd.localDeletionTime())
         ? DeletionTime.LIVE : pd;
     writer.beginPartition(key, outPd, kept);
-    List<Iterator<Row>> its = new ArrayList<>(sources.size());
-    for (PartitionSource s : sources) {
-      its.add(s.rows(Bytes.EMPTY));
+    Iterator<Row> rows;
+    if (sources.size() == 1) {
+      rows = sources.get(0).rows(Bytes.EMPTY); // most partitions: nothing to merge with
+    } else {
+      List<Iterator<Row>> its = new ArrayList<>(sources.size());
+      for (PartitionSource s : sources) {
+        its.add(s.rows(Bytes.EMPTY));
+      }
+      rows = new MergingRowIterator(its);
     }
-    MergingRowIterator rows = new MergingRowIterator(its);
     while (rows.hasNext()) {
-      Row r = purgeRow(rows.next(), pd, all, maxPurgeable);
+      Row r = purgeRow(rows.next(), pd, all);
       if (r != null) {
         writer.row(r);
       }
@@ -79,11 +108,11 @@ public final class CompactionMerger {
     writer.endPartition();
   }
 
-  private Row purgeRow(Row row, DeletionTime pd, List<RangeTombstone> rts, long maxPurgeable) {
+  private Row purgeRow(Row row, DeletionTime pd, List<RangeTombstone> rts) {
     DeletionTime covering = Reconcile.deletion(pd, Reconcile.covering(rts, row.clustering()));
     DeletionTime rowDeletion = row.deletion();
     if (rowDeletion.markedForDeleteAt() <= covering.markedForDeleteAt()
-        || purgeable(rowDeletion.markedForDeleteAt(), rowDeletion.localDeletionTime(), maxPurgeable)) {
+        || purgeable(rowDeletion.markedForDeleteAt(), rowDeletion.localDeletionTime())) {
       rowDeletion = DeletionTime.LIVE;
     }
     DeletionTime d = Reconcile.deletion(covering, row.deletion());
@@ -92,28 +121,48 @@ public final class CompactionMerger {
       if (d.deletes(liveness.timestamp())) {
         liveness = LivenessInfo.EMPTY;
       } else if (liveness.ttl() > 0 && liveness.localExpirationTime() <= nowInSeconds
-          && purgeable(liveness.timestamp(), liveness.localExpirationTime() - liveness.ttl(), maxPurgeable)) {
+          && purgeable(liveness.timestamp(), liveness.localExpirationTime() - liveness.ttl())) {
         liveness = LivenessInfo.EMPTY;
       }
     }
-    List<Cell> cells = new ArrayList<>(row.cells().size());
-    for (Cell c : row.cells()) {
-      if (d.deletes(c.timestamp())) {
-        continue;
+    List<Cell> in = row.cells();
+    List<Cell> cells = null; // stays null while every cell is kept as it is: the row is then written as read
+    for (int i = 0; i < in.size(); i++) {
+      Cell c = in.get(i);
+      Cell out = purgeCell(c, d);
+      if (out != c && cells == null) {
+        cells = new ArrayList<>(in.size());
+        cells.addAll(in.subList(0, i));
       }
-      if (c.isExpiring() && c.localDeletionTime() <= nowInSeconds) {
-        // An expired cell still shadows older versions elsewhere: keep it as a tombstone
-        // dated from its write, so gc grace counts from when it was written (as Cassandra).
-        c = new Cell(c.column(), c.path(), null, c.timestamp(), 0, c.localDeletionTime() - c.ttl());
+      if (out != null && cells != null) {
+        cells.add(out);
       }
-      if (c.isTombstone() && purgeable(c.timestamp(), c.localDeletionTime(), maxPurgeable)) {
-        continue;
+    }
+    if (cells == null) {
+      if (liveness == row.liveness() && rowDeletion == row.deletion()) {
+        return row;
       }
-      cells.add(c);
+      cells = in;
     }
     if (liveness.isEmpty() && rowDeletion.isLive() && cells.isEmpty()) {
       return null;
     }
     return new Row(row.clustering(), liveness, rowDeletion, cells);
+  }
+
+  /** What is left of {@code c} under deletion {@code d}: null if nothing, {@code c} itself if unchanged. */
+  private Cell purgeCell(Cell c, DeletionTime d) {
+    if (d.deletes(c.timestamp())) {
+      return null;
+    }
+    if (c.isExpiring() && c.localDeletionTime() <= nowInSeconds) {
+      // An expired cell still shadows older versions elsewhere: keep it as a tombstone
+      // dated from its write, so gc grace counts from when it was written (as Cassandra).
+      c = new Cell(c.column(), c.path(), null, c.timestamp(), 0, c.localDeletionTime() - c.ttl());
+    }
+    if (c.isTombstone() && purgeable(c.timestamp(), c.localDeletionTime())) {
+      return null;
+    }
+    return c;
   }
 }

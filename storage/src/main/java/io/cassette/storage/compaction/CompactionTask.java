@@ -22,7 +22,7 @@ import java.util.List;
  * deletes whichever side lost (the inputs, or the result when the table was truncated or
  * dropped meanwhile).
  */
-final class CompactionTask {
+public final class CompactionTask {
   private CompactionTask() {}
 
   /**
@@ -66,39 +66,9 @@ final class CompactionTask {
       SSTableDescriptor d = table.newSSTable();
       try (SSTableWriter w = new SSTableWriter(d, Compressors.forOptions(s.compression()),
           Compressors.chunkLength(s.compression()), expected, s.bloomFilterFpChance(), throttle)) {
-        List<PeekingSource> sources = new ArrayList<>();
-        for (SSTableReader r : inputs) {
-          SSTableScanner scanner = r.scanner(KeyRange.ALL);
-          scanners.add(scanner);
-          sources.add(new PeekingSource(scanner));
-        }
-        while (true) {
-          DecoratedKey min = null;
-          for (PeekingSource p : sources) {
-            if (p.head() != null && (min == null || p.head().key().compareTo(min) < 0)) {
-              min = p.head().key();
-            }
-          }
-          if (min == null) {
-            break;
-          }
-          List<PartitionSource> parts = new ArrayList<>();
-          for (PeekingSource p : sources) {
-            if (p.head() != null && p.head().key().equals(min)) {
-              parts.add(p.head());
-            }
-          }
-          if (keepToken == null || keepToken.test(min.token())) {
-            merger.write(w, min, parts, maxPurgeableTimestamp(min, table.view(), inputs));
-          }
-          for (PeekingSource p : sources) {
-            if (p.head() != null && p.head().key().equals(min)) {
-              p.advance();
-            }
-          }
-          if (table.dropped()) {
-            return;
-          }
+        if (!merge(inputs, w, merger, key -> maxPurgeableTimestamp(key, table.view(), inputs), keepToken,
+            table::dropped, scanners)) {
+          return;
         }
         SSTableDescriptor done = w.finish(upper);
         output = done == null ? null : table.open(done);
@@ -134,6 +104,54 @@ final class CompactionTask {
         r.release(); // ours
       }
       compactions.unmarkCompacting(inputs);
+    }
+  }
+
+  /**
+   * The merge loop: every partition of {@code inputs}, in token order, merged into {@code w}
+   * (the caller finishes it). {@code maxPurgeable} gives the smallest timestamp outside the
+   * compaction that may belong to a key; {@code keepToken} null keeps every partition. The
+   * scanners opened are added to {@code scanners} for the caller to close. False when
+   * {@code dropped} turned true meanwhile (the output is then to be abandoned).
+   */
+  public static boolean merge(List<SSTableReader> inputs, SSTableWriter w, CompactionMerger merger,
+                              java.util.function.ToLongFunction<DecoratedKey> maxPurgeable,
+                              java.util.function.LongPredicate keepToken, java.util.function.BooleanSupplier dropped,
+                              List<SSTableScanner> scanners) {
+    List<PeekingSource> sources = new ArrayList<>();
+    for (SSTableReader r : inputs) {
+      SSTableScanner scanner = r.scanner(KeyRange.ALL);
+      scanners.add(scanner);
+      sources.add(new PeekingSource(scanner));
+    }
+    while (true) {
+      DecoratedKey min = null;
+      for (PeekingSource p : sources) {
+        if (p.head() != null && (min == null || p.head().key().compareTo(min) < 0)) {
+          min = p.head().key();
+        }
+      }
+      if (min == null) {
+        return true;
+      }
+      List<PartitionSource> parts = new ArrayList<>();
+      for (PeekingSource p : sources) {
+        if (p.head() != null && p.head().key().equals(min)) {
+          parts.add(p.head());
+        }
+      }
+      if (keepToken == null || keepToken.test(min.token())) {
+        DecoratedKey key = min;
+        merger.write(w, min, parts, () -> maxPurgeable.applyAsLong(key));
+      }
+      for (PeekingSource p : sources) {
+        if (p.head() != null && p.head().key().equals(min)) {
+          p.advance();
+        }
+      }
+      if (dropped.getAsBoolean()) {
+        return false;
+      }
     }
   }
 

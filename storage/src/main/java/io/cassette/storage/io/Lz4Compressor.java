@@ -1,15 +1,10 @@
 package io.cassette.storage.io;
 
-import net.jpountz.lz4.LZ4Compressor;
-import net.jpountz.lz4.LZ4Factory;
-
 /**
- * LZ4 block format: compressed by lz4-java's pure-Java implementation (never the JNI one),
- * decoded by {@link Lz4BlockDecoder}.
+ * LZ4 block format: encoded by {@link Lz4BlockEncoder} (pure Java, as lz4-java's fast
+ * compressor does but reading 4 and 8 bytes at a time), decoded by {@link Lz4BlockDecoder}.
  */
 final class Lz4Compressor implements Compressor {
-  private static final LZ4Factory FACTORY = LZ4Factory.fastestJavaInstance();
-  private final LZ4Compressor compressor = FACTORY.fastCompressor();
 
   @Override
   public int id() {
@@ -23,12 +18,12 @@ final class Lz4Compressor implements Compressor {
 
   @Override
   public int maxCompressedLength(int length) {
-    return compressor.maxCompressedLength(length);
+    return Lz4BlockEncoder.maxEncodedLength(length);
   }
 
   @Override
   public int compress(byte[] src, int srcOff, int length, byte[] dst, int dstOff) {
-    return compressor.compress(src, srcOff, length, dst, dstOff);
+    return Lz4BlockEncoder.encode(src, srcOff, length, dst, dstOff);
   }
 
   /** Decoded by {@link Lz4BlockDecoder}: bounds-checked, and faster than lz4-java's safe decoder. */

@@ -274,6 +274,24 @@ public final class MemtablePartition implements PartitionSource {
     return decoding(head.descendingMap().entrySet().iterator());
   }
 
+  /**
+   * Every row, in clustering order, into {@code writer} straight from its packed bytes: no
+   * Row or Cell is built (the flush's decoding was a tenth of its time, JFR).
+   */
+  void writeRows(io.cassette.storage.sstable.SSTableWriter writer) {
+    ConcurrentSkipListMap<byte[], byte[]> rows = this.rows;
+    if (rows == null) {
+      byte[] packed = singleRow;
+      if (packed != null) {
+        writer.row(singleClustering, new PackedCellCursor(packed, columns));
+      }
+      return;
+    }
+    for (java.util.Map.Entry<byte[], byte[]> e : rows.entrySet()) {
+      writer.row(e.getKey(), new PackedCellCursor(e.getValue(), columns));
+    }
+  }
+
   public int rowCount() {
     ConcurrentSkipListMap<byte[], byte[]> map = rows;
     return map != null ? map.size() : singleRow == null ? 0 : 1;

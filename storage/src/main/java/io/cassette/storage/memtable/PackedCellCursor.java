@@ -6,34 +6,22 @@ package io.cassette.storage.memtable;
  * are given as offset and length). What {@link PackedRowMerger} merges from; one cursor per
  * row, not thread-safe (the row bytes themselves never change once published).
  */
-final class PackedCellCursor {
-  final byte[] in;
-  /** The row's liveness: timestamp {@link PackedRow#NO_TIMESTAMP} when it has none. */
-  final long livenessTimestamp;
-  final int livenessTtl;
-  final long livenessExpiration;
-  /** The row's deletion: markedForDeleteAt {@link PackedRow#NO_TIMESTAMP} when live. */
-  final long deletedAt;
-  final long deletionTime;
-  final int cellCount;
-
+final class PackedCellCursor extends io.cassette.storage.partition.RowCursor {
+  /** Names column numbers for {@link #columnName()}; null when only numbers are read. */
+  private final ColumnDictionary columns;
   private int pos;
   private int read;
   private long previous;
-
-  // the current cell, after next() returned true
-  int flags;
+  /** The current cell's column number. */
   int column;
-  int pathOffset = -1;
-  int pathLength;
-  long timestamp;
-  int ttl;
-  long localDeletionTime;
-  int valueOffset = -1;
-  int valueLength;
 
   PackedCellCursor(byte[] in) {
+    this(in, null);
+  }
+
+  PackedCellCursor(byte[] in, ColumnDictionary columns) {
     this.in = in;
+    this.columns = columns;
     int p = 0;
     int rowFlags = in[p++];
     if ((rowFlags & PackedRow.HAS_LIVENESS) != 0) {
@@ -65,8 +53,8 @@ final class PackedCellCursor {
     previous = livenessTimestamp;
   }
 
-  /** Moves to the next cell; false after the last. */
-  boolean next() {
+  @Override
+  public boolean next() {
     if (read == cellCount) {
       return false;
     }
@@ -113,12 +101,9 @@ final class PackedCellCursor {
     return true;
   }
 
-  boolean isTombstone() {
-    return (flags & PackedRow.TOMBSTONE) != 0;
-  }
-
-  boolean hasPath() {
-    return (flags & PackedRow.HAS_PATH) != 0;
+  @Override
+  public String columnName() {
+    return columns.name(column);
   }
 
   /** The varint at {@code p} (non-negative: written from an int by {@link PackedRow#putVarInt}). */

@@ -128,6 +128,64 @@ public final class PartitionDigest {
     }
   }
 
+  /**
+   * As {@link #row(Row)} for a row read by a cursor: its header here, then each cell by
+   * {@link #cell(RowCursor)} as the cursor reaches it (the same bytes are fed).
+   */
+  public void rowHeader(byte[] clustering, RowCursor c) {
+    putByte(ROW_MARK);
+    putBytes(clustering);
+    if (!c.hasLiveness()) {
+      putByte(0);
+      if (c.cellCount == 0) {
+        timeless = false; // a row of nothing: not in a scan's answer
+      }
+    } else {
+      putByte(1);
+      putLong(c.livenessTimestamp);
+      putInt(c.livenessTtl);
+      if (c.livenessTtl > 0) {
+        putLong(c.livenessExpiration);
+        timeless = false;
+      }
+    }
+    if (c.hasDeletion()) {
+      putByte(1);
+      putLong(c.deletedAt);
+      putLong(c.deletionTime);
+      timeless = false;
+    } else {
+      putByte(0);
+    }
+    putInt(c.cellCount);
+  }
+
+  /** The cursor's current cell; see {@link #rowHeader}. */
+  public void cell(RowCursor c) {
+    int kind = c.isTombstone() ? 2 : c.isExpiring() ? 1 : 0;
+    putByte(kind);
+    putString(c.columnName());
+    if (c.hasPath()) {
+      putInt(c.pathLength);
+      putRaw(c.in, c.pathOffset, c.pathLength);
+    } else {
+      putInt(-1);
+    }
+    putLong(c.timestamp);
+    if (kind == 1) {
+      putInt(c.ttl);
+      putLong(c.localDeletionTime);
+      timeless = false;
+    } else if (kind == 2) {
+      putLong(c.localDeletionTime);
+      timeless = false;
+    }
+    if (kind != 2) {
+      putInt(c.valueLength);
+      putRaw(c.in, c.valueOffset, c.valueLength);
+    }
+  }
+
   /** Ends the partition: {@link #high()} and {@link #low()} hold its digest. */
   public void end() {
     int full = staged & ~15;

@@ -170,6 +170,58 @@ public final class PartitionSerializer {
     }
   }
 
+  /**
+   * As {@link #writeRow(DataWriter, Row, boolean)} for a row read by a cursor: its header
+   * here, then each cell by {@link #writeCell(DataWriter, RowCursor, boolean)}; the same bytes.
+   */
+  public static void writeRowHeader(DataWriter out, byte[] clustering, RowCursor c) {
+    boolean hasLiveness = c.hasLiveness();
+    boolean hasDeletion = c.hasDeletion();
+    out.writeByte((hasLiveness ? ROW_HAS_LIVENESS : 0) | (hasDeletion ? ROW_HAS_DELETION : 0));
+    out.writeLengthPrefixed(clustering);
+    if (hasLiveness) {
+      out.writeLong(c.livenessTimestamp);
+      out.writeVarInt(c.livenessTtl);
+      if (c.livenessTtl > 0) {
+        out.writeLong(c.livenessExpiration);
+      }
+    }
+    if (hasDeletion) {
+      out.writeLong(c.deletedAt);
+      out.writeLong(c.deletionTime);
+    }
+    out.writeVarInt(c.cellCount);
+  }
+
+  /**
+   * The cursor's current cell; {@code sharedTimestamp}: its timestamp is the row's previous
+   * one (see {@link #writeRow(DataWriter, Row, boolean)}) and is left out.
+   */
+  public static void writeCell(DataWriter out, RowCursor c, boolean sharedTimestamp) {
+    boolean tombstone = c.isTombstone();
+    boolean expiring = c.isExpiring();
+    out.writeByte((tombstone ? CELL_TOMBSTONE : 0) | (expiring ? CELL_EXPIRING : 0)
+        | (c.hasPath() ? CELL_HAS_PATH : 0) | (sharedTimestamp ? CELL_SHARED_TIMESTAMP : 0));
+    writeName(out, c.columnName());
+    if (c.hasPath()) {
+      out.writeVarInt(c.pathLength);
+      out.writeBytes(c.in, c.pathOffset, c.pathLength);
+    }
+    if (!sharedTimestamp) {
+      out.writeLong(c.timestamp);
+    }
+    if (expiring) {
+      out.writeVarInt(c.ttl);
+      out.writeLong(c.localDeletionTime);
+    } else if (tombstone) {
+      out.writeLong(c.localDeletionTime);
+    }
+    if (!tombstone) {
+      out.writeVarInt(c.valueLength);
+      out.writeBytes(c.in, c.valueOffset, c.valueLength);
+    }
+  }
+
   public static Row readRow(DataReader in) {
     int flags = in.readByte();
     byte[] clustering = in.readLengthPrefixed(MAX_VALUE_LENGTH);

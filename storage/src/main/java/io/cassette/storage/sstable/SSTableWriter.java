@@ -12,6 +12,7 @@ import io.cassette.storage.io.Compressor;
 import io.cassette.storage.io.FileSync;
 import io.cassette.storage.io.Throttle;
 import io.cassette.storage.partition.PartitionSerializer;
+import io.cassette.storage.partition.RowCursor;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -159,8 +160,8 @@ public final class SSTableWriter implements AutoCloseable {
     maxLocalDeletionTime = Math.max(maxLocalDeletionTime, ldt);
   }
 
-  /** Appends a row. Requires: clustering greater than the previous row's in this partition. */
-  public void row(Row row) {
+  /** Starts a row: the partition's header first, and a row-index entry when a block is full. */
+  private void beginRow(byte[] clustering) {
     if (!headerWritten) {
       writeHeader();
     }
@@ -168,10 +169,61 @@ public final class SSTableWriter implements AutoCloseable {
     if (blockStart < 0) {
       blockStart = uncompressed; // the first block starts with the partition's first row
     } else if (uncompressed - blockStart >= SSTableDescriptor.ROW_INDEX_BLOCK_BYTES) {
-      rowIndexClusterings.add(row.clustering());
+      rowIndexClusterings.add(clustering);
       rowIndexPositions.add(data.position());
       blockStart = uncompressed;
     }
+  }
+
+  /**
+   * Appends the row {@code cursor} reads (from its first cell; it is read to its end), with
+   * {@code clustering}: the same bytes as {@link #row(Row)} of the decoded row, without
+   * building it (a flush hands the memtable's packed rows here). Requires: as {@link #row(Row)}.
+   */
+  public void row(byte[] clustering, RowCursor cursor) {
+    beginRow(clustering);
+    digest.rowHeader(clustering, cursor);
+    rowBuffer.reset();
+    PartitionSerializer.writeRowHeader(rowBuffer, clustering, cursor);
+    long previous = RowCursor.NO_TIMESTAMP;
+    if (cursor.hasLiveness()) {
+      previous = cursor.livenessTimestamp;
+      noteTimestamp(previous);
+      if (cursor.livenessTtl > 0) {
+        noteLocalDeletion(cursor.livenessExpiration);
+      }
+    }
+    if (cursor.hasDeletion()) {
+      tombstoneCount++;
+      noteTimestamp(cursor.deletedAt);
+      noteLocalDeletion(cursor.deletionTime);
+    }
+    long min = minTimestamp;
+    long max = maxTimestamp;
+    while (cursor.next()) {
+      long ts = cursor.timestamp;
+      digest.cell(cursor);
+      // format 2: cells share the row's timestamp
+      PartitionSerializer.writeCell(rowBuffer, cursor, previous != RowCursor.NO_TIMESTAMP && ts == previous);
+      previous = ts;
+      min = Math.min(min, ts);
+      max = Math.max(max, ts);
+      if (cursor.isTombstone()) {
+        tombstoneCount++;
+        noteLocalDeletion(cursor.localDeletionTime);
+      } else if (cursor.isExpiring()) {
+        noteLocalDeletion(cursor.localDeletionTime);
+      }
+    }
+    minTimestamp = min;
+    maxTimestamp = max;
+    data.writeVarInt(rowBuffer.length());
+    data.writeBytes(rowBuffer.buffer(), 0, rowBuffer.length());
+  }
+
+  /** Appends a row. Requires: clustering greater than the previous row's in this partition. */
+  public void row(Row row) {
+    beginRow(row.clustering());
     digest.row(row);
     rowBuffer.reset();
     PartitionSerializer.writeRow(rowBuffer, row, true); // format 2: cells share the row's timestamp

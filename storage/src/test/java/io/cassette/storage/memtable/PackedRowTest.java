@@ -95,7 +95,7 @@ class PackedRowTest {
     return new Row(row.clustering(), row.liveness(), row.deletion(), Reconcile.sortCells(row.cells()));
   }
 
-  private static Row randomRow(Random r, byte[] clustering) {
+  static Row randomRow(Random r, byte[] clustering) {
     return randomRow(r, clustering, 1000);
   }
 
