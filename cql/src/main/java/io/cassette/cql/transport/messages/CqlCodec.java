@@ -81,6 +81,51 @@ public final class CqlCodec {
     return b;
   }
 
+  /**
+   * Prepared ids of recent EXECUTEs: a client repeats a few statements, so an id read from a
+   * frame is compared in place with the one last seen in its slot and that array shared, not a
+   * new one copied per request (~240 B per stress read in JFR's allocation profile). Slots are
+   * published with release/acquire, so a shared array is always seen filled; nobody writes an
+   * id array after reading it (they are lookup keys, hex-dumped, echoed in UNPREPARED).
+   */
+  private static final java.util.concurrent.atomic.AtomicReferenceArray<byte[]> RECENT_IDS =
+      new java.util.concurrent.atomic.AtomicReferenceArray<>(64);
+
+  /** [short bytes] of a prepared id: the array of a recent equal id, or a new one. */
+  public static byte[] readPreparedId(ByteBuf in, String what) {
+    int length = readShort(in, what + " length");
+    need(in, length, what);
+    int at = in.readerIndex();
+    int slot = (length >= 4 ? in.getInt(at + length - 4) : length) & (RECENT_IDS.length() - 1);
+    byte[] recent = RECENT_IDS.getAcquire(slot);
+    if (recent != null && recent.length == length && sameBytes(in, at, recent)) {
+      in.skipBytes(length);
+      return recent;
+    }
+    byte[] b = new byte[length];
+    in.readBytes(b);
+    RECENT_IDS.setRelease(slot, b);
+    return b;
+  }
+
+  private static boolean sameBytes(ByteBuf in, int at, byte[] b) {
+    int i = 0;
+    for (; i + 8 <= b.length; i += 8) {
+      if (in.getLong(at + i) != (long) LONG.get(b, i)) {
+        return false;
+      }
+    }
+    for (; i < b.length; i++) {
+      if (in.getByte(at + i) != b[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static final java.lang.invoke.VarHandle LONG =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.BIG_ENDIAN);
+
   /** [bytes]: null when the length is negative. */
   public static byte[] readBytes(ByteBuf in, String what) {
     int length = readInt(in, what + " length");
