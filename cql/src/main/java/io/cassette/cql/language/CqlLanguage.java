@@ -298,8 +298,10 @@ public final class CqlLanguage implements QueryHandler {
   private Result executePrepared(byte[] id, QueryOptions options, ClientState state, QueryContext[] later) {
     String[] writeType = {null};
     return guard(options, writeType, () -> {
-      Executable e = lookup(id);
-      checkPrepared(state, id);
+      // one lookup per EXECUTE (a synchronized LRU map): the entry lookup returns is the one checked
+      Prepared p = lookupPrepared(id);
+      access.check(state, p.parsed(), p.keyspace());
+      Executable e = p.compiled();
       writeType[0] = writeTypeOf(e);
       List<ByteBuffer> values = orderValues(e, options);
       checkCount(e, values);
@@ -357,6 +359,11 @@ public final class CqlLanguage implements QueryHandler {
 
   /** The compiled form of a prepared id, recompiled if the schema changed since. */
   private Executable lookup(byte[] id) {
+    return lookupPrepared(id).compiled();
+  }
+
+  /** The prepared entry of an id, its statement recompiled if the schema changed since. */
+  private Prepared lookupPrepared(byte[] id) {
     Prepared p = prepared.get(id);
     if (p == null) {
       throw new CqlException.Unprepared(id, "Prepared query with ID " + hex(id)
@@ -376,7 +383,7 @@ public final class CqlLanguage implements QueryHandler {
       p = new Prepared(p.query(), p.keyspace(), p.parsed(), e, epoch, p.resultMetadataId());
       prepared.put(id, p, PreparedCache.weightOf(p.query().length()));
     }
-    return p.compiled();
+    return p;
   }
 
   @Override

@@ -297,6 +297,50 @@ final class ChunkedFileReader implements DataReader {
     }
   }
 
+  /**
+   * Consumes the Index.db entries that lie wholly in the loaded chunk, have a token below
+   * {@code token} and no row index, at most {@code max}; returns how many. A point read walks
+   * up to {@link SSTableDescriptor#SUMMARY_INTERVAL} entries from its summary position, and
+   * reading each field by field (token, key length, skip, position, row-index count) was a fifth
+   * of a stress read's CPU samples; here an entry costs a few array reads. Stops without
+   * consuming at anything else (a token at or past {@code token}, a row index, a chunk boundary,
+   * a varint it does not finish), which the caller then reads the ordinary, checked way.
+   * Layout as {@code SSTableWriter} writes it: token (8 bytes), key (varint length + bytes),
+   * data position (varlong), row-index block count (varint, 0 for a one-block partition).
+   */
+  int skipIndexEntriesBelow(long token, int max) {
+    byte[] c = chunk;
+    int end = chunkLength;
+    int p = pos;
+    int n = 0;
+    while (n < max && end - p >= 11) { // the smallest entry: 8 + 1 + 1 + 1 bytes
+      if ((long) LONG.get(c, p) >= token) {
+        break;
+      }
+      int q = p + 8;
+      int keyLength = c[q++];
+      if (keyLength < 0) { // keys of 128 bytes and more: two varint bytes
+        int b = c[q++];
+        if (b < 0) {
+          break;
+        }
+        keyLength = (keyLength & 0x7F) | b << 7;
+      }
+      q += keyLength;
+      int limit = Math.min(end, q + 10);
+      while (q < limit && c[q] < 0) {
+        q++;
+      }
+      if (q >= limit - 1 || c[q + 1] != 0) { // position not finished here, or no byte left for the count, or a row index
+        break;
+      }
+      p = q + 2;
+      n++;
+    }
+    pos = p;
+    return n;
+  }
+
   /** Compares in place when the value lies in the loaded chunk (nearly always): no copy. */
   @Override
   public int compareLengthPrefixed(byte[] other, int maxLength) {

@@ -41,6 +41,25 @@ public final class CqlCodec {
     return in.readUnsignedShort();
   }
 
+  /**
+   * The [short] length of {@code what}: its label ("... length") is only built for the error,
+   * not on every call (a String per prepared id and bound value showed in the allocation profile).
+   */
+  private static int readShortLength(ByteBuf in, String what) {
+    if (in.readableBytes() < 2) {
+      need(in, 2, what + " length");
+    }
+    return in.readUnsignedShort();
+  }
+
+  /** The [int] length of {@code what}, its label built only for the error. */
+  private static int readIntLength(ByteBuf in, String what) {
+    if (in.readableBytes() < 4) {
+      need(in, 4, what + " length");
+    }
+    return in.readInt();
+  }
+
   public static int readInt(ByteBuf in, String what) {
     need(in, 4, what);
     return in.readInt();
@@ -52,7 +71,7 @@ public final class CqlCodec {
   }
 
   public static String readString(ByteBuf in, String what) {
-    int length = readShort(in, what + " length");
+    int length = readShortLength(in, what);
     if (in.readableBytes() < length) {
       throw malformed("Not enough bytes to read an UTF8 serialized string of size " + length);
     }
@@ -62,7 +81,7 @@ public final class CqlCodec {
   }
 
   public static String readLongString(ByteBuf in, String what) {
-    int length = readInt(in, what + " length");
+    int length = readIntLength(in, what);
     if (length < 0 || in.readableBytes() < length) {
       // Cassandra's wording, for the same situation
       throw malformed("Not enough bytes to read an UTF8 serialized string preceded by its 4 bytes length");
@@ -74,16 +93,61 @@ public final class CqlCodec {
 
   /** [short bytes] as a new array. */
   public static byte[] readShortBytes(ByteBuf in, String what) {
-    int length = readShort(in, what + " length");
+    int length = readShortLength(in, what);
     need(in, length, what);
     byte[] b = new byte[length];
     in.readBytes(b);
     return b;
   }
 
+  /**
+   * Prepared ids of recent EXECUTEs: a client repeats a few statements, so an id read from a
+   * frame is compared in place with the one last seen in its slot and that array shared, not a
+   * new one copied per request (~240 B per stress read in JFR's allocation profile). Slots are
+   * published with release/acquire, so a shared array is always seen filled; nobody writes an
+   * id array after reading it (they are lookup keys, hex-dumped, echoed in UNPREPARED).
+   */
+  private static final java.util.concurrent.atomic.AtomicReferenceArray<byte[]> RECENT_IDS =
+      new java.util.concurrent.atomic.AtomicReferenceArray<>(64);
+
+  /** [short bytes] of a prepared id: the array of a recent equal id, or a new one. */
+  public static byte[] readPreparedId(ByteBuf in, String what) {
+    int length = readShortLength(in, what);
+    need(in, length, what);
+    int at = in.readerIndex();
+    int slot = (length >= 4 ? in.getInt(at + length - 4) : length) & (RECENT_IDS.length() - 1);
+    byte[] recent = RECENT_IDS.getAcquire(slot);
+    if (recent != null && recent.length == length && sameBytes(in, at, recent)) {
+      in.skipBytes(length);
+      return recent;
+    }
+    byte[] b = new byte[length];
+    in.readBytes(b);
+    RECENT_IDS.setRelease(slot, b);
+    return b;
+  }
+
+  private static boolean sameBytes(ByteBuf in, int at, byte[] b) {
+    int i = 0;
+    for (; i + 8 <= b.length; i += 8) {
+      if (in.getLong(at + i) != (long) LONG.get(b, i)) {
+        return false;
+      }
+    }
+    for (; i < b.length; i++) {
+      if (in.getByte(at + i) != b[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static final java.lang.invoke.VarHandle LONG =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.BIG_ENDIAN);
+
   /** [bytes]: null when the length is negative. */
   public static byte[] readBytes(ByteBuf in, String what) {
-    int length = readInt(in, what + " length");
+    int length = readIntLength(in, what);
     if (length < 0) {
       return null;
     }
@@ -95,7 +159,7 @@ public final class CqlCodec {
 
   /** [value]: null for -1, {@link QueryOptions#UNSET} for -2 (v4+), else a copy of the bytes. */
   public static ByteBuffer readValue(ByteBuf in, int version, String what) {
-    int length = readInt(in, what + " length");
+    int length = readIntLength(in, what);
     if (length == -1) {
       return null;
     }

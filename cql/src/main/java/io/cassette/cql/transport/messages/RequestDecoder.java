@@ -84,8 +84,8 @@ public final class RequestDecoder {
   }
 
   private static Request.Execute decodeExecute(ByteBuf body, int version, int maxValueBytes) {
-    byte[] id = CqlCodec.readShortBytes(body, "prepared statement id");
-    byte[] resultMetadataId = version >= 5 ? CqlCodec.readShortBytes(body, "result metadata id") : null;
+    byte[] id = CqlCodec.readPreparedId(body, "prepared statement id");
+    byte[] resultMetadataId = version >= 5 ? CqlCodec.readPreparedId(body, "result metadata id") : null;
     return new Request.Execute(id, resultMetadataId, readQueryParameters(body, version, maxValueBytes));
   }
 
