@@ -140,7 +140,7 @@ class LauncherIT {
         "start", "--heap", "64m", "--data-dir", data.toString(), "--http-port", String.valueOf(http),
         "--cql-port", String.valueOf(cql), "--resp-port", String.valueOf(resp));
     String sizing = run.await("Resources:", 60);
-    assertThat(sizing).contains("1 core(s)").contains("threads: io 1");
+    assertThat(sizing).contains("1 core(s)").contains("threads: io 1").endsWith("gc serial");
     String ready = run.await(" ready in ", 60);
     assertThat(ready).contains("CQL 127.0.0.1:" + cql).contains("HTTP 127.0.0.1:" + http)
         .contains("RESP 127.0.0.1:" + resp);
@@ -171,6 +171,18 @@ class LauncherIT {
     Path log = data.resolve("logs").resolve("cassette.0.log");
     assertThat(log).exists();
     assertThat(Files.readString(log)).contains(" ready in ").contains("Shutdown complete");
+  }
+
+  @Test
+  void aCollectorInJavaOptsWinsOverTheBoardsOne() throws Exception {
+    Run run = launch(Map.of("CASSETTE_JAVA_OPTS", "-XX:ActiveProcessorCount=1 -XX:+UseParallelGC"),
+        "start", "--heap", "64m", "--data-dir", dir.resolve("data").toString(), "--http-port", "0",
+        "--cql-port", "0", "--resp-port", "0");
+    try {
+      assertThat(run.await("Resources:", 60)).endsWith("gc parallel");
+    } finally {
+      run.process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    }
   }
 
   /** Sends one inline Redis command (as telnet would) and returns the first reply line. */

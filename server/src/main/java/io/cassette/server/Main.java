@@ -8,6 +8,7 @@ import io.cassette.server.config.ConfigLoader.FlagValue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -118,7 +119,7 @@ public final class Main {
           System.getProperty("os.name"), System.getProperty("os.arch"),
           config.dataDirectory().toAbsolutePath().normalize());
       config.warnings().forEach(w -> log.warn("{}", w));
-      log.info("{}", sizing.summary());
+      log.info("{}, gc {}", sizing.summary(), collector());
 
       Path conf = configFile();
       CassetteNode node = new CassetteNode(config, sizing,
@@ -190,5 +191,21 @@ public final class Main {
         flags.put(key, new FlagValue(value, "flag " + flag));
       }
     }
+  }
+
+  /** The collector the JVM runs (bin/cassette picks it from the heap), as the start line names it. */
+  static String collector() {
+    List<String> names = java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream()
+        .map(java.lang.management.GarbageCollectorMXBean::getName).toList();
+    if (names.contains("Copy") || names.contains("MarkSweepCompact")) {
+      return "serial";
+    }
+    if (names.contains("PS Scavenge")) {
+      return "parallel";
+    }
+    if (names.stream().anyMatch(n -> n.startsWith("G1 "))) {
+      return "G1";
+    }
+    return names.isEmpty() ? "?" : names.get(0).replaceAll(" (Cycles|Pauses)$", "");
   }
 }

@@ -1,5 +1,6 @@
 package io.cassette.storage;
 
+import io.cassette.storage.io.BackgroundPriority;
 import io.cassette.storage.io.Throttle;
 import io.cassette.storage.sstable.SSTableReader;
 import java.util.List;
@@ -24,6 +25,12 @@ import org.slf4j.LoggerFactory;
  */
 final class CompactionScheduler {
   private static final Logger LOG = LoggerFactory.getLogger(CompactionScheduler.class);
+  /**
+   * How far compaction threads are niced above the node. At the same nice a compaction takes
+   * as much of a one-core board as each request thread; 10 above (CFS weight 110 against 1024)
+   * it runs on what requests leave, and still gets the core whenever they wait on the network.
+   */
+  static final int COMPACTION_NICE = 10;
 
   private final ExecutorService executor;
   private final Throttle throttle;
@@ -43,7 +50,10 @@ final class CompactionScheduler {
   CompactionScheduler(int threads, long bytesPerSecond, BooleanSupplier closed) {
     AtomicInteger n = new AtomicInteger();
     this.executor = Executors.newFixedThreadPool(Math.max(1, threads), r -> {
-      Thread t = new Thread(r, "compaction-" + n.incrementAndGet());
+      Thread t = new Thread(() -> {
+        BackgroundPriority.lowerCurrentThread(COMPACTION_NICE);
+        r.run();
+      }, "compaction-" + n.incrementAndGet());
       t.setDaemon(true);
       return t;
     });
