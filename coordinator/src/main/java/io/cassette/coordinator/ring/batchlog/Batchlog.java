@@ -15,11 +15,15 @@ import io.cassette.storage.io.Throttle;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -45,7 +49,9 @@ import org.slf4j.LoggerFactory;
  * (their coordinator died or timed out) through {@link Replay}, then forgets them. Replay may
  * apply a batch that its coordinator also applied: writes are idempotent (counters are not
  * allowed in logged batches). It also keeps local batches ({@link #storeLocal}: a base
- * replica's materialized view updates), replayed the same way. Thread-safe.
+ * replica's materialized view updates), replayed the same way. The updates of a table dropped
+ * since are left out of a replay ({@link #tables}), said once per batch; the rest is replayed.
+ * Thread-safe.
  */
 public final class Batchlog implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Batchlog.class);
@@ -64,6 +70,12 @@ public final class Batchlog implements AutoCloseable {
     void apply(List<PartitionUpdate> updates);
   }
 
+  /** Whether a table exists now, in this node's schema. */
+  @FunctionalInterface
+  public interface Tables {
+    boolean exists(String keyspace, String table);
+  }
+
   private final BatchlogStore store;
   private final MessagingService messaging;
   private final Supplier<TokenRing> ring;
@@ -71,6 +83,9 @@ public final class Batchlog implements AutoCloseable {
   private final Replay replay;
   private final Throttle replayThrottle;
   private final ScheduledExecutorService timer;
+  private volatile Tables tables = (keyspace, table) -> true;
+  /** Live batches whose dropped tables were already logged (a batch kept for another round is not logged again). */
+  private final Set<UUID> droppedLogged = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
 
   /**
@@ -96,6 +111,18 @@ public final class Batchlog implements AutoCloseable {
 
   public BatchlogStore store() {
     return store;
+  }
+
+  /**
+   * Where replay learns which tables still exist (the coordinator's schema; until this is called,
+   * every table does). A replayed batch's updates of a table dropped since are dropped, as
+   * Cassandra's replay drops a batch whose mutation names an unknown table, except that the
+   * updates of the tables that remain are still replayed: the batch's promise holds for them,
+   * and a dropped table's updates have nowhere to go; without this, the replay's write fails
+   * on the unknown table and the batch is kept, and replayed and refused, for ever.
+   */
+  public void tables(Tables tables) {
+    this.tables = tables;
   }
 
   /** Serves BATCH_STORE_REQ and BATCH_REMOVE_REQ from peers. */
@@ -290,24 +317,53 @@ public final class Batchlog implements AutoCloseable {
   /** Replays the batches older than {@code ageMillis}; returns how many were replayed. */
   public int replayOlderThan(long ageMillis) {
     int done = 0;
-    for (BatchlogStore.Entry e : store.olderThan(ageMillis)) {
+    List<BatchlogStore.Entry> due = store.olderThan(ageMillis);
+    Set<UUID> dueIds = new HashSet<>();
+    due.forEach(e -> dueIds.add(e.id()));
+    droppedLogged.retainAll(dueIds); // bounded by the live batches
+    for (BatchlogStore.Entry e : due) {
       if (closed) {
         break;
       }
       replayThrottle.acquire(e.mutation().length);
       try {
-        replay.apply(MutationPayload.decode(e.mutation()));
+        List<PartitionUpdate> updates = withoutDroppedTables(e.id(), MutationPayload.decode(e.mutation()));
+        if (!updates.isEmpty()) {
+          replay.apply(updates);
+        }
       } catch (RuntimeException ex) {
         LOG.info("Batch log: replay of {} failed ({}); kept for the next round", e.id(), ex.toString());
         continue;
       }
       store.remove(e.id());
+      droppedLogged.remove(e.id());
       done++;
     }
     if (done > 0) {
       LOG.info("Batch log: replayed {} batches", done);
     }
     return done;
+  }
+
+  /** {@code updates} without those of tables that no longer exist, which are logged once per batch. */
+  private List<PartitionUpdate> withoutDroppedTables(UUID id, List<PartitionUpdate> updates) {
+    Tables t = tables;
+    List<PartitionUpdate> kept = new ArrayList<>(updates.size());
+    Set<String> dropped = null;
+    for (PartitionUpdate u : updates) {
+      if (t.exists(u.keyspace(), u.table())) {
+        kept.add(u);
+      } else {
+        dropped = dropped == null ? new TreeSet<>() : dropped;
+        dropped.add(u.keyspace() + "." + u.table());
+      }
+    }
+    if (dropped != null && droppedLogged.add(id)) {
+      LOG.warn("Batch log: batch {}: {} of its {} updates are of tables dropped since ({}) and are dropped; "
+          + "replaying the other {}", id, updates.size() - kept.size(), updates.size(), String.join(", ", dropped),
+          kept.size());
+    }
+    return kept;
   }
 
   private static UUID id(byte[] payload) {
