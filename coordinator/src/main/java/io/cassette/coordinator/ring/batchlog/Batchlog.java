@@ -100,7 +100,8 @@ public final class Batchlog implements AutoCloseable {
     this.writeTimeout = writeTimeout;
     this.replay = replay;
     this.replayThrottle = new Throttle(replayBytesPerSecond);
-    ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1, r -> {
+    // Two threads: the periodic fsync does not wait behind a long (throttled) replay.
+    ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(2, r -> {
       Thread th = new Thread(r, "batchlog-replay");
       th.setDaemon(true);
       return th;
@@ -150,12 +151,24 @@ public final class Batchlog implements AutoCloseable {
 
   /**
    * Starts replaying, every {@code interval} (Cassandra: 10 s), the batches older than twice
-   * the write timeout, and fsyncing the batch log as often.
+   * the write timeout, and fsyncing the batch log every sync period of its store (periodic mode).
    */
   public Batchlog start(Duration interval) {
     long every = Math.max(1, interval.toMillis());
     timer.scheduleWithFixedDelay(this::replayQuietly, every, every, TimeUnit.MILLISECONDS);
+    long syncEvery = store.syncPeriodMillis();
+    if (syncEvery > 0) {
+      timer.scheduleWithFixedDelay(this::syncQuietly, syncEvery, syncEvery, TimeUnit.MILLISECONDS);
+    }
     return this;
+  }
+
+  private void syncQuietly() {
+    try {
+      store.sync();
+    } catch (RuntimeException e) {
+      LOG.warn("Batch log: fsync failed: {}", e.toString());
+    }
   }
 
   // ------------------------------------------------------------------ the coordinator's side
@@ -229,8 +242,10 @@ public final class Batchlog implements AutoCloseable {
   /**
    * A batch only this node keeps (Cassandra's local batchlog of StorageProxy.mutateMV: a base
    * replica's view updates for other nodes; the base write is on every base replica already, so
-   * one copy here suffices). Written through to the file before this returns; replayed as every
-   * batch is until {@link #removeLocal} is called.
+   * one copy here suffices). In the file before this returns (it survives the process being
+   * killed) and on disk as the commit log's writes are (the store's sync period: fsynced before
+   * this returns with commitlog_sync batch or group, within commitlog_sync_period with periodic);
+   * replayed as every batch is until {@link #removeLocal} is called.
    */
   public UUID storeLocal(List<PartitionUpdate> updates) {
     UUID id = UUID.randomUUID();
@@ -307,7 +322,6 @@ public final class Batchlog implements AutoCloseable {
 
   private void replayQuietly() {
     try {
-      store.sync();
       replayOlderThan(2 * writeTimeout.toMillis());
     } catch (RuntimeException e) {
       LOG.warn("Batch log: replay failed: {}", e.toString());
