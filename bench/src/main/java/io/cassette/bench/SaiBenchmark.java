@@ -136,7 +136,7 @@ public final class SaiBenchmark {
     long t0 = System.nanoTime();
     long c0 = THREADS.getCurrentThreadCpuTime();
     for (int id = 0; id < count; id++) {
-      data[id] = vector(random, dims, clustered ? centres[random.nextInt(centres.length)] : null);
+      data[id] = AnnData.gaussian(random, dims, clustered ? centres[random.nextInt(centres.length)] : null);
       s.run("INSERT INTO b.vec (id, v) VALUES (?, ?)", id, bytes(data[id]));
     }
     double loadS = (System.nanoTime() - t0) / 1e9;
@@ -157,7 +157,7 @@ public final class SaiBenchmark {
     double[] writeMs = new double[extra];
     for (int i = 0; i < extra; i++) {
       int id = count + i;
-      data[id] = vector(random, dims, clustered ? centres[random.nextInt(centres.length)] : null);
+      data[id] = AnnData.gaussian(random, dims, clustered ? centres[random.nextInt(centres.length)] : null);
       long w0 = System.nanoTime();
       s.run("INSERT INTO b.vec (id, v) VALUES (?, ?)", id, bytes(data[id]));
       writeMs[i] = (System.nanoTime() - w0) / 1e6;
@@ -209,7 +209,7 @@ public final class SaiBenchmark {
     double[] wall = new double[queries];
     float[][] known = Arrays.copyOf(data, live);
     for (int i = 0; i < queries; i++) {
-      float[] query = vector(random, dims, centres == null ? null : centres[random.nextInt(centres.length)]);
+      float[] query = AnnData.gaussian(random, dims, centres == null ? null : centres[random.nextInt(centres.length)]);
       long c0 = THREADS.getCurrentThreadCpuTime();
       long w0 = System.nanoTime();
       Result.Rows r = s.run("SELECT id FROM b.vec ORDER BY v ANN OF ? LIMIT 10", bytes(query));
@@ -219,7 +219,7 @@ public final class SaiBenchmark {
       for (List<ByteBuffer> row : r.rows()) {
         got.add(row.get(0).getInt(0));
       }
-      recall += overlap(got, exact(known, query, sim, 10)) / 10.0;
+      recall += overlap(got, AnnData.exactNearest(known, query, sim, 10)) / 10.0;
     }
     Arrays.sort(wall);
     return new Search(recall / queries, cpu / 1e3 / queries, wall[queries / 2],
@@ -240,7 +240,7 @@ public final class SaiBenchmark {
     return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
-  private static int overlap(Set<Integer> got, List<Integer> expected) {
+  private static int overlap(Set<Integer> got, int[] expected) {
     int n = 0;
     for (int id : expected) {
       n += got.contains(id) ? 1 : 0;
@@ -248,24 +248,7 @@ public final class SaiBenchmark {
     return n;
   }
 
-  private static List<Integer> exact(float[][] data, float[] q, io.cassette.storage.index.VectorSimilarity sim, int k) {
-    Integer[] ids = new Integer[data.length];
-    float[] scores = new float[data.length];
-    for (int i = 0; i < data.length; i++) {
-      ids[i] = i;
-      scores[i] = sim.score(q, data[i]);
-    }
-    Arrays.sort(ids, (a, b) -> Float.compare(scores[b], scores[a]));
-    return Arrays.asList(ids).subList(0, k);
-  }
 
-  private static float[] vector(Random random, int dims, float[] centre) {
-    float[] v = new float[dims];
-    for (int d = 0; d < dims; d++) {
-      v[d] = (float) random.nextGaussian() + (centre == null ? 0 : centre[d]);
-    }
-    return v;
-  }
 
   private static byte[] bytes(float[] v) {
     ByteBuffer b = ByteBuffer.allocate(v.length * 4);

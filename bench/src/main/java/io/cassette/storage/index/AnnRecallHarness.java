@@ -1,5 +1,6 @@
 package io.cassette.storage.index;
 
+import io.cassette.bench.AnnData;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -49,13 +50,7 @@ public final class AnnRecallHarness {
     }
 
     VectorGraph.linkByFullPrune = Boolean.getBoolean("ann.fullPrune");
-    Random random = new Random(3);
-    float[][] data = new float[n][dims];
-    for (float[] v : data) {
-      for (int d = 0; d < dims; d++) {
-        v[d] = (float) random.nextGaussian();
-      }
-    }
+    float[][] data = AnnData.gaussian(new Random(3), n, dims);
     Path dir = Files.createTempDirectory("ann-recall");
     VectorGraph.Vectors[] sources = new VectorGraph.Vectors[segments.length];
     VectorGraph[] graphs = new VectorGraph[segments.length];
@@ -86,13 +81,11 @@ public final class AnnRecallHarness {
           edges / (double) n, heap / (double) n);
 
       Random qr = new Random(4);
-      float[][] qs = new float[queries][dims];
+      float[][] qs = new float[queries][];
       int[][] truth = new int[queries][];
       for (int i = 0; i < queries; i++) {
-        for (int d = 0; d < dims; d++) {
-          qs[i][d] = (float) qr.nextGaussian();
-        }
-        truth[i] = exact(data, qs[i], sim, 10);
+        qs[i] = AnnData.gaussian(qr, dims, null);
+        truth[i] = AnnData.exactNearest(data, qs[i], sim, 10);
       }
       // warm the search code before timing
       for (int i = 0; i < Math.min(queries, 50); i++) {
@@ -180,18 +173,4 @@ public final class AnnRecallHarness {
     }
   }
 
-  private static int[] exact(float[][] data, float[] q, VectorSimilarity sim, int k) {
-    Integer[] ids = new Integer[data.length];
-    float[] scores = new float[data.length];
-    for (int i = 0; i < data.length; i++) {
-      ids[i] = i;
-      scores[i] = sim.score(q, data[i]);
-    }
-    Arrays.sort(ids, (a, b) -> Float.compare(scores[b], scores[a]));
-    int[] out = new int[k];
-    for (int i = 0; i < k; i++) {
-      out[i] = ids[i];
-    }
-    return out;
-  }
 }

@@ -100,7 +100,7 @@ final class PairedViewReplicas implements ViewUpdateSink {
     }
     if (!sends.isEmpty()) {
       Batchlog log = batchlog;
-      // Durable (written through to the file) before the base write is applied and acknowledged.
+      // In the batch log before the base write is applied and acknowledged (fsynced first in batch mode).
       Pending batch = log == null ? null : new Pending(log, log.storeLocal(remote), sends.size());
       for (Send s : sends) {
         send(r, s.to(), s.update(), batch);

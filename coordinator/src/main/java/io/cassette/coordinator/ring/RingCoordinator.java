@@ -139,9 +139,13 @@ public final class RingCoordinator implements Coordinator {
 
   /**
    * LOGGED batches of several partitions go through {@code batchlog} (null: none, atomic per node
-   * only), and so do, as local batches, the view updates this node sends as a base replica.
+   * only), and so do, as local batches, the view updates this node sends as a base replica. Its
+   * replay learns from this node's schema which tables were dropped.
    */
   public void batchlog(io.cassette.coordinator.ring.batchlog.Batchlog batchlog) {
+    if (batchlog != null) {
+      batchlog.tables((keyspace, table) -> local.table(keyspace, table).isPresent()); // replay skips dropped tables
+    }
     this.batchlog = batchlog;
     viewReplicas.batchlog(batchlog);
   }

@@ -234,6 +234,61 @@ class HandoffAndBatchlogRingTest {
   }
 
   @Test
+  void aReplayedBatchLeavesOutTheUpdatesOfATableDroppedSinceAndReplaysTheRest() throws Exception {
+    Map<String, String> rf3 = Map.of("class", "SimpleStrategy", "replication_factor", "3");
+    TableSpec t = TableSpec.withDefaults("ks", "t", UUID.nameUUIDFromBytes("ks.t".getBytes()));
+    ring.schema(new KeyspaceDefinition("ks", rf3,
+        List.of(t, TableSpec.withDefaults("ks", "gone", UUID.nameUUIDFromBytes("ks.gone".getBytes()))), null));
+    List<PartitionUpdate> batch = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      batch.add(put("r" + i, "v"));
+      batch.add(PartitionUpdate.builder("ks", "gone", b("r" + i))
+          .row(Row.of(new byte[0], List.of(Cell.live("v", b("v"), 1)))).build());
+    }
+    List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
+    java.util.logging.Logger log = java.util.logging.Logger.getLogger(Batchlog.class.getName());
+    java.util.logging.Handler capture = new java.util.logging.Handler() {
+      @Override
+      public void publish(java.util.logging.LogRecord r) {
+        if (r.getLevel() == java.util.logging.Level.WARNING) {
+          warnings.add(new java.util.logging.SimpleFormatter().formatMessage(r));
+        }
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
+    log.addHandler(capture);
+    try {
+      // The coordinator dies after storing the batch on nodes 1 and 2; then the table is dropped.
+      ring.filters().verbs(Verb.MUTATION_REQ).from(RingHarness.address(0)).drop();
+      assertThatThrownBy(() -> coordinators[0].batch(batch, BatchType.LOGGED, Request.of(ConsistencyLevel.QUORUM)))
+          .isInstanceOf(CoordinatorException.Timeout.class);
+      assertThat(logs[1].store().size() + logs[2].store().size()).isEqualTo(2);
+      ring.schema(new KeyspaceDefinition("ks", rf3, List.of(t), null));
+      ring.filters().reset();
+      ring.filters().allVerbs().from(RingHarness.address(0)).drop();
+      ring.filters().allVerbs().to(RingHarness.address(0)).drop();
+      ring.markDown(0, true);
+      hints[0].close();
+      // Replayed (after 2 x write_request_timeout, then every 100 ms) once, not refused for ever.
+      await(() -> rowsOn(1, "r", 5) == 5 && rowsOn(2, "r", 5) == 5
+          && logs[1].store().size() + logs[2].store().size() == 0, 20_000);
+      assertThat(rowsOn(1, "r", 5)).as("the rest of the batch is replayed").isEqualTo(5);
+      assertThat(rowsOn(2, "r", 5)).isEqualTo(5);
+      assertThat(logs[1].store().size() + logs[2].store().size()).as("and the batch is gone").isZero();
+      Thread.sleep(500); // several more replay rounds
+      assertThat(warnings).as("said once by each batch log node").hasSize(2)
+          .allSatisfy(w -> assertThat(w).contains("5 of its 10 updates are of tables dropped since (ks.gone)"));
+    } finally {
+      log.removeHandler(capture);
+    }
+  }
+
+  @Test
   void aBatchLogStoreThatTimesOutIsAWriteTimeoutOfTypeBatchLog() {
     ring.filters().verbs(Verb.BATCH_STORE_REQ).drop();
     List<PartitionUpdate> batch = List.of(put("x1", "v"), put("x2", "v"));

@@ -1,9 +1,7 @@
 package io.cassette.tools.ring;
 
-import static io.cassette.tools.ring.RingProcesses.DDL_TIMEOUT;
 import static io.cassette.tools.ring.RingProcesses.DOWN_BOUND;
 import static io.cassette.tools.ring.RingProcesses.START_TIMEOUT;
-import static io.cassette.tools.ring.RingProcesses.countState;
 import static io.cassette.tools.ring.RingProcesses.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,12 +9,9 @@ import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.metadata.Node;
-import java.net.InetSocketAddress;
-import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Hinted handoff with real node processes (issue 16): three nodes, RF=3; node 3 is killed with
@@ -28,30 +23,18 @@ import org.junit.jupiter.api.io.TempDir;
 class HintedHandoffProcessTest {
   private static final int ROWS = 50;
 
-  @TempDir
-  Path dir;
-  private RingProcesses ring;
-
-  @AfterEach
-  void stopAll() throws InterruptedException {
-    if (ring != null) {
-      ring.close();
-    }
-  }
+  @RegisterExtension
+  final RingProcesses ring = new RingProcesses(3);
 
   @Test
   void hintsLeftForAKilledNodeReachItWhenItRestarts() throws Exception {
-    ring = new RingProcesses(dir, 3).pickPorts(false);
+    ring.pickPorts(false);
     ring.startAll(3);
-    ring.await("3 UN on node 1", START_TIMEOUT, () -> countState(ring.status(1), "UN") == 3);
-    try (CqlSession session = CqlSession.builder()
-        .addContactPoint(new InetSocketAddress("127.0.0.1", ring.cqlPort))
-        .withLocalDatacenter("datacenter1")
-        .build()) {
-      session.execute(SimpleStatement.newInstance("CREATE KEYSPACE h WITH replication = "
-          + "{'class': 'SimpleStrategy', 'replication_factor': 3}").setTimeout(DDL_TIMEOUT));
-      session.execute(SimpleStatement.newInstance("CREATE TABLE h.t (k int PRIMARY KEY, v text)")
-          .setTimeout(DDL_TIMEOUT));
+    ring.awaitUp(1, 3);
+    try (CqlSession session = ring.session(1)) {
+      ring.ddl(session, "CREATE KEYSPACE h WITH replication = "
+          + "{'class': 'SimpleStrategy', 'replication_factor': 3}");
+      ring.ddl(session, "CREATE TABLE h.t (k int PRIMARY KEY, v text)");
       assertThat(ring.nodetool(1, "listpendinghints")).isEqualTo("This node does not have any pending hints\n");
 
       ring.kill(3);
@@ -78,10 +61,7 @@ class HintedHandoffProcessTest {
     ring.kill(2);
     ring.await("nodes 1 and 2 are DN on node 3", DOWN_BOUND,
         () -> ring.status(3).contains("DN  127.0.0.1") && ring.status(3).contains("DN  127.0.0.2"));
-    try (CqlSession session = CqlSession.builder()
-        .addContactPoint(new InetSocketAddress("127.0.0.3", ring.cqlPort))
-        .withLocalDatacenter("datacenter1")
-        .build()) {
+    try (CqlSession session = ring.session(3)) {
       Node node3 = node(session, "127.0.0.3");
       assertThat(session.execute(SimpleStatement.newInstance("SELECT k FROM h.t").setNode(node3)
           .setConsistencyLevel(ConsistencyLevel.ONE)).all()).as("rows node 3 holds itself").hasSize(ROWS);

@@ -6,7 +6,6 @@ import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
-import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,10 +13,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A crash of the joining node at each step of its join (issue 17), with real processes: three
@@ -37,29 +35,20 @@ class JoinCrashProcessTest {
   private static final Duration CHANGE_TIMEOUT = Duration.ofSeconds(240);
   private static final List<String> STEPS = List.of("FRESH", "REGISTERED", "STREAMED", "NORMAL");
 
-  @TempDir
-  Path dir;
-  private RingProcesses ring;
-
-  @AfterEach
-  void stopAll() throws InterruptedException {
-    if (ring != null) {
-      ring.close();
-    }
-  }
+  @RegisterExtension
+  final RingProcesses ring = new RingProcesses(3 + STEPS.size());
 
   @Test
   void aJoinKilledAtEachStepFinishesWhenTheNodeComesBack() throws Exception {
     // Nodes 4, 5, 6: one fresh joining node per step, all on 127.0.0.4 (each leaves before the next).
-    ring = new RingProcesses(dir, 3 + STEPS.size()).addresses(i -> "127.0.0." + Math.min(i, 4));
+    ring.addresses(i -> "127.0.0." + Math.min(i, 4));
     ring.pickPorts(false);
     ring.startAll(3);
-    ring.await("3 UN on node 1", RingProcesses.START_TIMEOUT, () -> RingProcesses.countState(ring.status(1), "UN") == 3);
+    ring.awaitUp(1, 3);
     try (CqlSession session = ring.session(1, "QUORUM")) {
-      session.execute(SimpleStatement.newInstance("CREATE KEYSPACE j WITH replication = "
-          + "{'class': 'SimpleStrategy', 'replication_factor': 3}").setTimeout(RingProcesses.DDL_TIMEOUT));
-      session.execute(SimpleStatement.newInstance("CREATE TABLE j.t (k int PRIMARY KEY, v text)")
-          .setTimeout(RingProcesses.DDL_TIMEOUT));
+      ring.ddl(session, "CREATE KEYSPACE j WITH replication = "
+          + "{'class': 'SimpleStrategy', 'replication_factor': 3}");
+      ring.ddl(session, "CREATE TABLE j.t (k int PRIMARY KEY, v text)");
       PreparedStatement insert = session.prepare("INSERT INTO j.t (k, v) VALUES (?, ?)");
       for (int k = 0; k < ROWS; k++) {
         session.execute(insert.bind(k, "v" + k).setConsistencyLevel(ConsistencyLevel.QUORUM));
@@ -68,7 +57,7 @@ class JoinCrashProcessTest {
       for (int s = 0; s < STEPS.size(); s++) {
         String step = STEPS.get(s);
         int node = 4 + s;
-        Path log = dir.resolve("n" + node + ".log");
+        Path log = ring.dir().resolve("n" + node + ".log");
         long resumed = System.nanoTime();
         if (!step.equals("FRESH")) {
           ring.jvmOptionsOnce(node, "-Dcassette.test_fault.join_pause_at=" + step);

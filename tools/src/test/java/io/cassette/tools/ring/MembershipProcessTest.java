@@ -8,7 +8,6 @@ import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
-import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,10 +20,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Ring changes under load with real node processes (issue 17), RF=3, writes and reads at
@@ -59,24 +57,16 @@ class MembershipProcessTest {
   private static final Duration MAX_LOAD_TIME = Duration.ofMinutes(12);
   private static final Duration CHANGE_TIMEOUT = Duration.ofSeconds(240);
 
-  @TempDir
-  Path dir;
-  private RingProcesses ring;
-
-  @AfterEach
-  void stopAll() throws InterruptedException {
-    if (ring != null) {
-      ring.close();
-    }
-  }
+  @RegisterExtension
+  final RingProcesses ring = new RingProcesses(6);
 
   @Test
   void joinDecommissionAndReplaceUnderQuorumLoseNoAcknowledgedWrite() throws Exception {
     // Node 5 is the replacement: a fresh data directory on 127.0.0.2 (free once node 2 has left).
-    ring = new RingProcesses(dir, 6).addresses(i -> "127.0.0." + (i == 5 ? 2 : i == 6 ? 3 : i));
+    ring.addresses(i -> "127.0.0." + (i == 5 ? 2 : i == 6 ? 3 : i));
     ring.pickPorts(false);
     ring.startAll(3);
-    ring.await("3 UN on node 1", RingProcesses.START_TIMEOUT, () -> RingProcesses.countState(ring.status(1), "UN") == 3);
+    ring.awaitUp(1, 3);
     DriverConfigLoader loader = DriverConfigLoader.programmaticBuilder()
         .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(10)).build();
     Map<Integer, Integer> acked = new ConcurrentHashMap<>();
@@ -91,10 +81,9 @@ class MembershipProcessTest {
     List<String> wrongReads = new java.util.concurrent.CopyOnWriteArrayList<>();
     try (CqlSession session = CqlSession.builder().addContactPoint(new InetSocketAddress("127.0.0.1", ring.cqlPort))
         .withLocalDatacenter("datacenter1").withConfigLoader(loader).build()) {
-      session.execute(SimpleStatement.newInstance("CREATE KEYSPACE m WITH replication = "
-          + "{'class': 'SimpleStrategy', 'replication_factor': 3}").setTimeout(RingProcesses.DDL_TIMEOUT));
-      session.execute(SimpleStatement.newInstance("CREATE TABLE m.t (k int PRIMARY KEY, v int, pad text)")
-          .setTimeout(RingProcesses.DDL_TIMEOUT));
+      ring.ddl(session, "CREATE KEYSPACE m WITH replication = "
+          + "{'class': 'SimpleStrategy', 'replication_factor': 3}");
+      ring.ddl(session, "CREATE TABLE m.t (k int PRIMARY KEY, v int, pad text)");
       PreparedStatement insert = session.prepare("INSERT INTO m.t (k, v, pad) VALUES (?, ?, ?)");
       String pad = "x".repeat(200);
       for (int k = 0; k < PRELOAD; k++) {
@@ -148,7 +137,7 @@ class MembershipProcessTest {
 
       // 1. Node 4 joins; killed at PREPARED and at STARTED, each time it resumes.
       long stepStart = System.nanoTime();
-      Path log4 = dir.resolve("n4.log");
+      Path log4 = ring.dir().resolve("n4.log");
       for (String step : List.of("PREPARED", "STARTED")) {
         ring.jvmOptionsOnce(4, "-Dcassette.test_fault.join_pause_at=" + step);
         ring.start(4);
@@ -205,7 +194,7 @@ class MembershipProcessTest {
         return RingProcesses.countState(s, "UN") == 3 && !s.contains("127.0.0.3 ");
       });
       assertThat(ring.nodetool(5, "netstats")).startsWith("Mode: NORMAL");
-      Path log5 = dir.resolve("n5.log");
+      Path log5 = ring.dir().resolve("n5.log");
       assertThat(Files.readString(log5, StandardCharsets.ISO_8859_1)).contains("Replace streamed");
       printLines(log5, "");
       stepStart = lap(stepMillis, "replace (from start to 3 UN)", stepStart);
@@ -214,7 +203,7 @@ class MembershipProcessTest {
       // back (its tokens are free, other changes can go on). Started again, it joins anew;
       // killed for good, removenode removes it and the others re-replicate its ranges.
       stepStart = System.nanoTime();
-      Path log6 = dir.resolve("n6.log");
+      Path log6 = ring.dir().resolve("n6.log");
       ring.jvmOptionsOnce(6, "-Dcassette.test_fault.join_pause_at=STARTED");
       ring.start(6);
       ring.await("node 6 paused at STARTED", CHANGE_TIMEOUT, () -> logContains(log6, "join paused at STARTED"));

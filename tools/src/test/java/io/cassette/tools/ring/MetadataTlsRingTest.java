@@ -15,10 +15,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Three real node processes with {@code internode_encryption: all} and
@@ -31,16 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 class MetadataTlsRingTest {
   private static final String PASSWORD = "ring-store-pw";
   private static final Duration TLS_START_TIMEOUT = Duration.ofSeconds(300);
-  @TempDir
-  Path dir;
-  private RingProcesses ring;
-
-  @AfterEach
-  void stopAll() throws InterruptedException {
-    if (ring != null) {
-      ring.close();
-    }
-  }
+  @RegisterExtension
+  final RingProcesses ring = new RingProcesses(6);
 
   private static String[] tlsFlags(HomeRingCertificates.Issued id, Path trustStore) {
     List<String> flags = new ArrayList<>();
@@ -54,20 +45,20 @@ class MetadataTlsRingTest {
 
   @Test
   void aTlsRingFormsAndStrangersStayOut() throws Exception {
-    HomeRingCertificates ca = new HomeRingCertificates(dir.resolve("certs"), PASSWORD);
+    HomeRingCertificates ca = new HomeRingCertificates(ring.dir().resolve("certs"), PASSWORD);
     ca.openOrCreateCa("Ring CA", Duration.ofDays(2));
-    HomeRingCertificates other = new HomeRingCertificates(dir.resolve("other"), PASSWORD);
+    HomeRingCertificates other = new HomeRingCertificates(ring.dir().resolve("other"), PASSWORD);
     other.openOrCreateCa("Other CA", Duration.ofDays(2));
     List<String> addresses = List.of("127.0.0.1", "127.0.0.2", "127.0.0.3", "127.0.0.4");
 
-    ring = new RingProcesses(dir, 6).pickPorts(false).seeds("127.0.0.1,127.0.0.2,127.0.0.3");
+    ring.pickPorts(false).seeds("127.0.0.1,127.0.0.2,127.0.0.3");
     for (int i = 1; i <= 3; i++) {
       ring.start(i, tlsFlags(ca.issue("node" + i, addresses, Duration.ofDays(1)), ca.trustStore()));
     }
     // Raft's cold start alone took 37-49 s per node at load average 45 here, before any TLS
     // handshake: a longer bound than the plain ring tests' START_TIMEOUT.
     for (int i = 1; i <= 3; i++) {
-      Path log = dir.resolve("n" + i + ".log");
+      Path log = ring.dir().resolve("n" + i + ".log");
       int node = i;
       ring.await("node " + i + " ready", TLS_START_TIMEOUT, () -> {
         assertThat(ring.process(node).isAlive()).as("node %d alive", node).isTrue();
@@ -78,9 +69,9 @@ class MetadataTlsRingTest {
         }
       });
     }
-    ring.await("nodetool status on node 1 shows 3 UN", START_TIMEOUT, () -> countState(ring.status(1), "UN") == 3);
+    ring.awaitUp(1, 3);
     for (int i = 1; i <= 3; i++) {
-      assertThat(Files.readString(dir.resolve("n" + i + ".log"), StandardCharsets.ISO_8859_1))
+      assertThat(Files.readString(ring.dir().resolve("n" + i + ".log"), StandardCharsets.ISO_8859_1))
           .contains("metadata service member started with TLS");
     }
 
@@ -97,7 +88,7 @@ class MetadataTlsRingTest {
       assertThat(countState(status, "UN")).isEqualTo(3);
       Thread.sleep(2000);
     }
-    String intruderLog = Files.readString(dir.resolve("n4.log"), StandardCharsets.ISO_8859_1);
+    String intruderLog = Files.readString(ring.dir().resolve("n4.log"), StandardCharsets.ISO_8859_1);
     assertThat(intruderLog).doesNotContain("ready in");
   }
 

@@ -2,7 +2,6 @@ package io.cassette.tools.ring;
 
 import static io.cassette.tools.ring.RingProcesses.DDL_TIMEOUT;
 import static io.cassette.tools.ring.RingProcesses.DOWN_BOUND;
-import static io.cassette.tools.ring.RingProcesses.START_TIMEOUT;
 import static io.cassette.tools.ring.RingProcesses.countState;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -26,7 +25,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Three real nodes ({@code Main start}, the java command bin/cassette runs), each in its own
@@ -61,11 +60,10 @@ class PartitionedRingTest {
   private static final int HTTP_PORT = 9180;
   private static final String CUT_TABLE = "cassette_test_cut";
 
-  @TempDir
-  Path dir;
   private final String prefix = String.format("cst%04x", new Random().nextInt(0x10000));
   private final List<String> namespaces = new ArrayList<>();
-  private RingProcesses ring;
+  @RegisterExtension
+  final RingProcesses ring = new RingProcesses(3);
   private String subnet;
   private String hostLink;
 
@@ -91,15 +89,13 @@ class PartitionedRingTest {
     createNetwork();
 
     long start = System.nanoTime();
-    ring = new RingProcesses(dir, 3).addresses(this::address)
+    ring.addresses(this::address)
         .launcher(i -> List.of("ip", "netns", "exec", ns(i)))
         .seeds(address(1) + "," + address(2) + "," + address(3))
         .ports(CQL_PORT, HTTP_PORT, 0, 0, 0);
     ring.startAll(3);
     for (int i = 1; i <= 3; i++) {
-      int node = i;
-      ring.await("nodetool status on node " + node + " shows 3 UN", START_TIMEOUT,
-          () -> countState(ring.status(node), "UN") == 3);
+      ring.awaitUp(i, 3);
     }
     System.out.printf("ring of 3 namespaces formed in %d ms%n", (System.nanoTime() - start) / 1_000_000);
 
@@ -126,7 +122,7 @@ class PartitionedRingTest {
       // Cut board 3 off from boards 1 and 2.
       long cut = System.nanoTime();
       if (nft) {
-        Path rules = dir.resolve("cut.nft");
+        Path rules = ring.dir().resolve("cut.nft");
         Files.writeString(rules, "table inet " + CUT_TABLE + " {\n"
             + "  chain in { type filter hook input priority 0; policy accept; ip saddr { "
             + address(1) + ", " + address(2) + " } drop; }\n"

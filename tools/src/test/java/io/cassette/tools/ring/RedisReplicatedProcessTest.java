@@ -3,7 +3,6 @@ package io.cassette.tools.ring;
 import static io.cassette.tools.ring.RingProcesses.countState;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,10 +10,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Jedis;
 
 /**
@@ -31,30 +29,15 @@ import redis.clients.jedis.Jedis;
 @Tag("slow")
 class RedisReplicatedProcessTest {
   private static final String RF = "resp_replication_factor=3";
-  @TempDir
-  Path dir;
-  RingProcesses ring;
-
-  @AfterEach
-  void stop() throws Exception {
-    if (ring != null) {
-      ring.close();
-    }
-  }
+  @RegisterExtension
+  final RingProcesses ring = new RingProcesses(3);
 
   @Test
   void killingAKeysExecutorLosesNoAcknowledgedIncrOrSet() throws Exception {
-    ring = new RingProcesses(dir, 3).pickPorts(true);
+    ring.pickPorts(true);
+    ring.startAll(3, "--set", RF);
     for (int i = 1; i <= 3; i++) {
-      ring.start(i, "--set", RF);
-    }
-    for (int i = 1; i <= 3; i++) {
-      ring.awaitReady(i, 1);
-    }
-    for (int i = 1; i <= 3; i++) {
-      int node = i;
-      ring.await("nodetool status on node " + node + " shows 3 UN", RingProcesses.START_TIMEOUT,
-          () -> countState(ring.status(node), "UN") == 3);
+      ring.awaitUp(i, 3);
     }
     // A key executed by node 2 or 3 (node 1 is the metadata service: killing it is another test).
     String counter = null;

@@ -1,6 +1,5 @@
 package io.cassette.tools.ring;
 
-import static io.cassette.tools.ring.RingProcesses.DDL_TIMEOUT;
 import static io.cassette.tools.ring.RingProcesses.DOWN_BOUND;
 import static io.cassette.tools.ring.RingProcesses.START_TIMEOUT;
 import static io.cassette.tools.ring.RingProcesses.countState;
@@ -11,14 +10,11 @@ import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.metadata.Node;
-import java.net.InetSocketAddress;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code nodetool repair} with real node processes (issue 17): three nodes, RF=3, hints off;
@@ -32,35 +28,18 @@ class RepairProcessTest {
   private static final int ROWS = 200;
   private static final int DELETED = 20;
 
-  @TempDir
-  Path dir;
-  private RingProcesses ring;
-
-  @AfterEach
-  void stopAll() throws InterruptedException {
-    if (ring != null) {
-      ring.close();
-    }
-  }
+  @RegisterExtension
+  final RingProcesses ring = new RingProcesses(3);
 
   @Test
   void repairBringsARestartedNodeTheRowsAndTombstonesItMissed() throws Exception {
-    ring = new RingProcesses(dir, 3).pickPorts(false);
-    for (int i = 1; i <= 3; i++) {
-      ring.start(i, "--set", "hinted_handoff_enabled=false");
-    }
-    for (int i = 1; i <= 3; i++) {
-      ring.awaitReady(i, 1);
-    }
-    ring.await("3 UN on node 1", START_TIMEOUT, () -> countState(ring.status(1), "UN") == 3);
-    try (CqlSession session = CqlSession.builder()
-        .addContactPoint(new InetSocketAddress("127.0.0.1", ring.cqlPort))
-        .withLocalDatacenter("datacenter1")
-        .build()) {
-      session.execute(SimpleStatement.newInstance("CREATE KEYSPACE r WITH replication = "
-          + "{'class': 'SimpleStrategy', 'replication_factor': 3}").setTimeout(DDL_TIMEOUT));
-      session.execute(SimpleStatement.newInstance("CREATE TABLE r.t (k int PRIMARY KEY, v text)")
-          .setTimeout(DDL_TIMEOUT));
+    ring.pickPorts(false);
+    ring.startAll(3, "--set", "hinted_handoff_enabled=false");
+    ring.awaitUp(1, 3);
+    try (CqlSession session = ring.session(1)) {
+      ring.ddl(session, "CREATE KEYSPACE r WITH replication = "
+          + "{'class': 'SimpleStrategy', 'replication_factor': 3}");
+      ring.ddl(session, "CREATE TABLE r.t (k int PRIMARY KEY, v text)");
       Node node1 = node(session, "127.0.0.1");
       for (int i = 0; i < DELETED; i++) { // written everywhere, deleted while node 3 is away
         session.execute(SimpleStatement.newInstance("INSERT INTO r.t (k, v) VALUES (?, ?)", i, "old" + i)
@@ -100,10 +79,7 @@ class RepairProcessTest {
     ring.kill(2);
     ring.await("nodes 1 and 2 are DN on node 3", DOWN_BOUND,
         () -> ring.status(3).contains("DN  127.0.0.1") && ring.status(3).contains("DN  127.0.0.2"));
-    try (CqlSession session = CqlSession.builder()
-        .addContactPoint(new InetSocketAddress("127.0.0.3", ring.cqlPort))
-        .withLocalDatacenter("datacenter1")
-        .build()) {
+    try (CqlSession session = ring.session(3)) {
       Node node3 = node(session, "127.0.0.3");
       List<Integer> keys = new ArrayList<>();
       session.execute(SimpleStatement.newInstance("SELECT k FROM r.t").setNode(node3)

@@ -13,14 +13,12 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.metadata.Node;
 import com.datastax.oss.driver.api.core.metadata.NodeState;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The long form (-Pslow) of ThreeNodeRingTest's RF=3 test: three rounds over three real nodes,
@@ -36,23 +34,15 @@ class RepeatedKillsProcessTest {
   private static final int WRITES_PER_ROUND = 1000;
   private static final Duration TEST_BOUND = Duration.ofMinutes(20);
 
-  @TempDir
-  Path dir;
-  private RingProcesses ring;
-
-  @AfterEach
-  void stopAll() throws InterruptedException {
-    if (ring != null) {
-      ring.close();
-    }
-  }
+  @RegisterExtension
+  final RingProcesses ring = new RingProcesses(3);
 
   @Test
   void quorumWritesSurviveRepeatedKillsAndRestarts() throws Exception {
     long deadline = System.nanoTime() + TEST_BOUND.toNanos();
-    ring = new RingProcesses(dir, 3).pickPorts(false);
+    ring.pickPorts(false);
     ring.startAll(3);
-    ring.await("3 UN on node 1", START_TIMEOUT, () -> countState(ring.status(1), "UN") == 3);
+    ring.awaitUp(1, 3);
     int[] starts = {0, 1, 1, 1};
     List<Integer> acknowledged = new ArrayList<>();
     int failed = 0;

@@ -3,6 +3,7 @@ package io.cassette.tools.ring;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.metadata.Node;
 import io.cassette.server.Main;
 import java.io.ByteArrayOutputStream;
@@ -21,17 +22,25 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntFunction;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * Real node processes for the ring tests: {@code Main start} (the java command bin/cassette
- * runs) per node, with the test's class path, a 128 MB heap and 200 ms heartbeats, each
- * logging to {@code n<i>.log} in the test's directory. Node {@code i} listens on
- * {@link #address}(i), 127.0.0.i by default; every node uses the same ports (picked free on
- * 127.0.0.1-6 by {@link #pickPorts}, or fixed). Also the waits the tests share (ready, a
- * condition with the nodes' last log lines on a timeout) and nodetool in-process.
- * {@link #close} kills every node started. Not thread-safe.
+ * Real node processes for the ring tests, as a JUnit 5 extension each test class registers
+ * ({@code @RegisterExtension final RingProcesses ring = new RingProcesses(3);}): before each
+ * test a new directory ({@link #dir}), after it every node started is killed (pass or fail, so
+ * none outlives its test holding the ports) and the directory deleted, or kept and named when
+ * the test failed (the nodes' logs).
+ *
+ * <p>A node is {@code Main start} (the java command bin/cassette runs) with the test's class
+ * path, a 128 MB heap and 200 ms heartbeats, logging to {@code n<i>.log} in {@link #dir}. Node
+ * {@code i} listens on {@link #address}(i), 127.0.0.i by default; every node uses the same ports
+ * (picked free on 127.0.0.1-6 by {@link #pickPorts}, or fixed). Also the waits the tests share
+ * (ready, a ring of n UN, a condition with the nodes' last log lines on a timeout), driver
+ * sessions, DDL and nodetool in-process. Not thread-safe.
  */
-final class RingProcesses implements AutoCloseable {
+final class RingProcesses implements AutoCloseable, BeforeEachCallback, AfterEachCallback {
   /** Heartbeats every 200 ms: a silent peer is DOWN after a few seconds instead of ~18 s. */
   static final String HEARTBEAT = "200ms";
   /** Ring formation (Raft cold start) took 21-35 s at load 30: slack for a loaded machine. */
@@ -43,7 +52,7 @@ final class RingProcesses implements AutoCloseable {
   /** Lines of each node's log shown when a wait times out. */
   private static final int LOG_TAIL_LINES = 30;
 
-  private final Path dir;
+  private Path dir;
   private final Process[] nodes;
   private IntFunction<String> address = i -> "127.0.0." + i;
   private IntFunction<List<String>> launcher = i -> List.of();
@@ -57,10 +66,33 @@ final class RingProcesses implements AutoCloseable {
   int metadataPort;
   int respPort;
 
-  /** Up to {@code maxNodes} nodes (1..maxNodes), logging into {@code dir}. */
-  RingProcesses(Path dir, int maxNodes) {
-    this.dir = dir;
+  /** Up to {@code maxNodes} nodes (1..maxNodes), logging into the test's {@link #dir}. */
+  RingProcesses(int maxNodes) {
     this.nodes = new Process[maxNodes + 1];
+  }
+
+  @Override
+  public void beforeEach(ExtensionContext context) throws IOException {
+    dir = Files.createTempDirectory("cassette-ring-");
+  }
+
+  @Override
+  public void afterEach(ExtensionContext context) throws Exception {
+    close();
+    if (context.getExecutionException().isPresent()) {
+      System.out.println("The nodes' logs are kept in " + dir);
+      return;
+    }
+    try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+      for (Path p : (Iterable<Path>) files.sorted(java.util.Comparator.reverseOrder())::iterator) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+
+  /** This test's directory: the nodes' data ({@code n<i>}) and logs ({@code n<i>.log}). */
+  Path dir() {
+    return dir;
   }
 
   /** Where node {@code i} listens (and is reached by nodetool). */
@@ -139,14 +171,19 @@ final class RingProcesses implements AutoCloseable {
     return nodes[i];
   }
 
-  /** Starts nodes 1..n, then waits until each has logged "ready in" once. */
-  void startAll(int n) throws Exception {
+  /** Starts nodes 1..n with {@code extra} flags, then waits until each has logged "ready in" once. */
+  void startAll(int n, String... extra) throws Exception {
     for (int i = 1; i <= n; i++) {
-      start(i);
+      start(i, extra);
     }
     for (int i = 1; i <= n; i++) {
       awaitReady(i, 1);
     }
+  }
+
+  /** Waits (up to {@link #START_TIMEOUT}) until nodetool status on node {@code viewer} shows {@code count} UN. */
+  void awaitUp(int viewer, int count) throws Exception {
+    await(count + " UN on node " + viewer, START_TIMEOUT, () -> countState(status(viewer), "UN") == count);
   }
 
   Process process(int i) {
@@ -226,6 +263,17 @@ final class RingProcesses implements AutoCloseable {
     return session.getMetadata().getNodes().values().stream()
         .filter(n -> n.getBroadcastRpcAddress().get().getAddress().getHostAddress().equals(address))
         .findFirst().orElseThrow();
+  }
+
+  /** A driver session with node {@code i} as contact point, the driver's defaults otherwise. */
+  CqlSession session(int i) {
+    return CqlSession.builder().addContactPoint(new InetSocketAddress(address(i), cqlPort))
+        .withLocalDatacenter("datacenter1").build();
+  }
+
+  /** Runs a schema change, waiting {@link #DDL_TIMEOUT} for it. */
+  void ddl(CqlSession session, String cql) {
+    session.execute(SimpleStatement.newInstance(cql).setTimeout(DDL_TIMEOUT));
   }
 
   /** A driver session with node {@code i} as contact point, at {@code consistency}, 10 s per request. */

@@ -6,18 +6,15 @@ import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
-import com.datastax.oss.driver.api.core.cql.SimpleStatement;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 17's {@code nodetool netstats} and {@code stream_throughput_outbound}, with real
@@ -35,27 +32,18 @@ class StreamingProgressProcessTest {
   private static final Duration CHANGE_TIMEOUT = Duration.ofSeconds(240);
   private static final Pattern SENT = Pattern.compile("Total sent: ([0-9]+) bytes");
 
-  @TempDir
-  Path dir;
-  private RingProcesses ring;
-
-  @AfterEach
-  void stopAll() throws InterruptedException {
-    if (ring != null) {
-      ring.close();
-    }
-  }
+  @RegisterExtension
+  final RingProcesses ring = new RingProcesses(4);
 
   @Test
   void netstatsShowsABootstrapMovingAndTheCapChangesLive() throws Exception {
-    ring = new RingProcesses(dir, 4).pickPorts(false);
+    ring.pickPorts(false);
     ring.startAll(3);
-    ring.await("3 UN on node 1", RingProcesses.START_TIMEOUT, () -> RingProcesses.countState(ring.status(1), "UN") == 3);
+    ring.awaitUp(1, 3);
     try (CqlSession session = ring.session(1, "QUORUM")) {
-      session.execute(SimpleStatement.newInstance("CREATE KEYSPACE s WITH replication = "
-          + "{'class': 'SimpleStrategy', 'replication_factor': 3}").setTimeout(RingProcesses.DDL_TIMEOUT));
-      session.execute(SimpleStatement.newInstance("CREATE TABLE s.t (k int PRIMARY KEY, pad text)")
-          .setTimeout(RingProcesses.DDL_TIMEOUT));
+      ring.ddl(session, "CREATE KEYSPACE s WITH replication = "
+          + "{'class': 'SimpleStrategy', 'replication_factor': 3}");
+      ring.ddl(session, "CREATE TABLE s.t (k int PRIMARY KEY, pad text)");
       PreparedStatement insert = session.prepare("INSERT INTO s.t (k, pad) VALUES (?, ?)");
       String pad = "p".repeat(500);
       List<CompletionStage<AsyncResultSet>> inFlight = new ArrayList<>();

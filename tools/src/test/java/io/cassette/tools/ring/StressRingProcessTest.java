@@ -1,20 +1,16 @@
 package io.cassette.tools.ring;
 
-import static io.cassette.tools.ring.RingProcesses.START_TIMEOUT;
-import static io.cassette.tools.ring.RingProcesses.countState;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cassette.tools.stress.StressMain;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 16's "Done when": {@code bin/cassette stress -node} against a ring of three real
@@ -24,23 +20,15 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("slow")
 class StressRingProcessTest {
-  @TempDir
-  Path dir;
-  RingProcesses ring;
-
-  @AfterEach
-  void stopAll() throws InterruptedException {
-    if (ring != null) {
-      ring.close();
-    }
-  }
+  @RegisterExtension
+  final RingProcesses ring = new RingProcesses(3);
 
   @Test
   @Timeout(value = 600, unit = TimeUnit.SECONDS)
   void stressWritesAndReadsAtQuorumThroughEveryNode() throws Exception {
-    ring = new RingProcesses(dir, 3).pickPorts(false);
+    ring.pickPorts(false);
     ring.startAll(3);
-    ring.await("3 UN on node 1", START_TIMEOUT, () -> countState(ring.status(1), "UN") == 3);
+    ring.awaitUp(1, 3);
     String nodes = " -node 127.0.0.1,127.0.0.2,127.0.0.3 -port native=" + ring.cqlPort + " -log no-settings"
         + " -rate threads=8";
     String write = stress("write n=3000 no-warmup cl=QUORUM -schema replication(factor=3)" + nodes);

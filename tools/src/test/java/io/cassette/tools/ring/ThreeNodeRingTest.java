@@ -13,7 +13,6 @@ import com.datastax.oss.driver.api.core.metadata.Node;
 import com.datastax.oss.driver.internal.core.context.InternalDriverContext;
 import com.datastax.oss.driver.internal.core.metadata.TopologyEvent;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,9 +22,8 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Three real node processes ({@code Main start}, the java command bin/cassette runs) on
@@ -37,27 +35,17 @@ import org.junit.jupiter.api.io.TempDir;
 class ThreeNodeRingTest {
   private static final Pattern PERCENT = Pattern.compile("(\\d+\\.\\d)%");
 
-  @TempDir
-  Path dir;
-  private RingProcesses ring;
-
-  @AfterEach
-  void stopAll() throws InterruptedException {
-    if (ring != null) {
-      ring.close();
-    }
-  }
+  @RegisterExtension
+  final RingProcesses ring = new RingProcesses(6);
 
   @Test
   void threeProcessesFormOneRing() throws Exception {
-    ring = new RingProcesses(dir, 6).pickPorts(false);
+    ring.pickPorts(false);
     long start = System.nanoTime();
     ring.startAll(3);
     for (int i = 1; i <= 3; i++) {
-      int node = i;
-      ring.await("nodetool status on node " + node + " shows 3 UN", START_TIMEOUT,
-          () -> countState(ring.status(node), "UN") == 3);
-      String status = ring.status(node);
+      ring.awaitUp(i, 3);
+      String status = ring.status(i);
       double owns = 0;
       Matcher m = PERCENT.matcher(status);
       while (m.find()) {
@@ -73,14 +61,11 @@ class ThreeNodeRingTest {
     ring.start(4, "--set", "cluster_name=Other Ring");
     assertThat(ring.process(4).waitFor(START_TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)).isTrue();
     assertThat(ring.process(4).exitValue()).isEqualTo(1);
-    assertThat(Files.readString(dir.resolve("n4.log"), StandardCharsets.ISO_8859_1))
+    assertThat(Files.readString(ring.dir().resolve("n4.log"), StandardCharsets.ISO_8859_1))
         .contains("cluster name mismatch: the cluster is 'Test Cluster'");
 
     List<TopologyEvent> events = new CopyOnWriteArrayList<>();
-    try (CqlSession session = CqlSession.builder()
-        .addContactPoint(new InetSocketAddress("127.0.0.1", ring.cqlPort))
-        .withLocalDatacenter("datacenter1")
-        .build()) {
+    try (CqlSession session = ring.session(1)) {
       ((InternalDriverContext) session.getContext()).getEventBus().register(TopologyEvent.class, events::add);
       assertThat(session.getMetadata().getNodes()).hasSize(3);
       Node node2 = node(session, "127.0.0.2");
@@ -178,9 +163,9 @@ class ThreeNodeRingTest {
    */
   @Test
   void replicationFactorThreeSurvivesAKilledNode() throws Exception {
-    ring = new RingProcesses(dir, 6).pickPorts(false);
+    ring.pickPorts(false);
     ring.startAll(3);
-    ring.await("3 UN on node 1", START_TIMEOUT, () -> countState(ring.status(1), "UN") == 3);
+    ring.awaitUp(1, 3);
     try (CqlSession session = ring.session(1, "QUORUM")) {
       Node node1 = node(session, "127.0.0.1");
       // RF 3 on three nodes draws no warning; RF 4 names the ring's node count (the fault lab
@@ -262,12 +247,10 @@ class ThreeNodeRingTest {
   void redisCommandsRunOnTheirKeysNode() throws Exception {
     org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/redis-cli")),
         "redis-cli is not installed");
-    ring = new RingProcesses(dir, 6).pickPorts(true); // with the Redis door
+    ring.pickPorts(true); // with the Redis door
     ring.startAll(3);
     for (int i = 1; i <= 3; i++) {
-      int node = i;
-      ring.await("nodetool status on node " + node + " shows 3 UN", START_TIMEOUT,
-          () -> countState(ring.status(node), "UN") == 3);
+      ring.awaitUp(i, 3);
     }
     // Two loops of 200 INCRs through nodes 2 and 3, at once; and SELECT 3 / SELECT 4 at once.
     int n = 200;
@@ -344,26 +327,20 @@ class ThreeNodeRingTest {
   @Test
   @org.junit.jupiter.api.Tag("slow")
   void fiveProcessesAndAThreeMemberMetadataService() throws Exception {
-    ring = new RingProcesses(dir, 6).seeds("127.0.0.1,127.0.0.2,127.0.0.3").pickPorts(false);
+    ring.seeds("127.0.0.1,127.0.0.2,127.0.0.3").pickPorts(false);
     long start = System.nanoTime();
     ring.startAll(5);
     for (int i = 1; i <= 5; i++) {
-      int node = i;
-      ring.await("nodetool status on node " + node + " shows 5 UN", START_TIMEOUT,
-          () -> countState(ring.status(node), "UN") == 5);
+      ring.awaitUp(i, 5);
     }
     System.out.printf("ring of 5 formed in %d ms%n", (System.nanoTime() - start) / 1_000_000);
-    try (CqlSession session = CqlSession.builder()
-        .addContactPoint(new InetSocketAddress("127.0.0.4", ring.cqlPort))
-        .withLocalDatacenter("datacenter1")
-        .build()) {
+    try (CqlSession session = ring.session(4)) {
       assertThat(session.getMetadata().getNodes()).hasSize(5);
-      session.execute(SimpleStatement.newInstance("CREATE KEYSPACE five WITH replication = "
-          + "{'class': 'SimpleStrategy', 'replication_factor': 1}").setTimeout(DDL_TIMEOUT));
+      ring.ddl(session, "CREATE KEYSPACE five WITH replication = "
+          + "{'class': 'SimpleStrategy', 'replication_factor': 1}");
       ring.kill(3);
       ring.await("node 3 is DN on node 4", DOWN_BOUND, () -> ring.status(4).contains("DN  127.0.0.3"));
-      session.execute(SimpleStatement.newInstance("CREATE TABLE five.t (k int PRIMARY KEY, v int)")
-          .setTimeout(DDL_TIMEOUT));
+      ring.ddl(session, "CREATE TABLE five.t (k int PRIMARY KEY, v int)");
       ring.kill(2);
       Throwable ddl = org.assertj.core.api.Assertions.catchThrowable(() -> session.execute(
           SimpleStatement.newInstance("CREATE TABLE five.t2 (k int PRIMARY KEY)").setTimeout(DDL_TIMEOUT)));
@@ -450,7 +427,7 @@ class ThreeNodeRingTest {
           + "the Python driver at QUORUM is skipped");
       return 0;
     }
-    Path script = dir.resolve("python_rf3_check.py");
+    Path script = ring.dir().resolve("python_rf3_check.py");
     try (var in = ThreeNodeRingTest.class.getResourceAsStream("python_rf3_check.py")) {
       Files.write(script, in.readAllBytes());
     }
@@ -522,7 +499,7 @@ class ThreeNodeRingTest {
       System.out.println("python3-cassandra not installed: the Python driver part is skipped");
       return;
     }
-    Path script = dir.resolve("python_ring_check.py");
+    Path script = ring.dir().resolve("python_ring_check.py");
     try (var in = ThreeNodeRingTest.class.getResourceAsStream("python_ring_check.py")) {
       Files.write(script, in.readAllBytes());
     }

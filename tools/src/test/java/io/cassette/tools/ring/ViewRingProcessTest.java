@@ -1,9 +1,6 @@
 package io.cassette.tools.ring;
 
-import static io.cassette.tools.ring.RingProcesses.DDL_TIMEOUT;
 import static io.cassette.tools.ring.RingProcesses.DOWN_BOUND;
-import static io.cassette.tools.ring.RingProcesses.START_TIMEOUT;
-import static io.cassette.tools.ring.RingProcesses.countState;
 import static io.cassette.tools.ring.RingProcesses.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,17 +9,15 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.metadata.Node;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Materialized views on a ring of real node processes (issue 22): three nodes, RF=3, a view
@@ -44,42 +39,24 @@ class ViewRingProcessTest {
   /** Delivery after the restarts: hints on UP, the batch log's first replay round 10 s after start. */
   private static final Duration DELIVERY_BOUND = Duration.ofSeconds(120);
 
-  @TempDir
-  Path dir;
-  private RingProcesses ring;
-
-  @AfterEach
-  void stopAll() throws InterruptedException {
-    if (ring != null) {
-      ring.close();
-    }
-  }
-
-  private void start(int i) throws Exception {
-    ring.start(i, "--set", "materialized_views_enabled=true");
-  }
+  @RegisterExtension
+  final RingProcesses ring = new RingProcesses(3);
 
   @Test
   void aKilledViewReplicaGetsEveryViewRowAfterItAndABaseReplicaRestart() throws Exception {
-    ring = new RingProcesses(dir, 3).pickPorts(false);
-    for (int i = 1; i <= 3; i++) {
-      start(i);
-    }
-    for (int i = 1; i <= 3; i++) {
-      ring.awaitReady(i, 1);
-    }
-    ring.await("3 UN on node 1", START_TIMEOUT, () -> countState(ring.status(1), "UN") == 3);
+    ring.pickPorts(false);
+    ring.startAll(3, "--set", "materialized_views_enabled=true");
+    ring.awaitUp(1, 3);
     Map<Integer, Integer> status = new TreeMap<>(); // user -> status, what the base table holds
     try (CqlSession session = ring.session(2, "QUORUM")) {
-      session.execute(SimpleStatement.newInstance("CREATE KEYSPACE mv WITH replication = "
-          + "{'class': 'SimpleStrategy', 'replication_factor': 3}").setTimeout(DDL_TIMEOUT));
-      session.execute(SimpleStatement.newInstance("CREATE TABLE mv.users (user int PRIMARY KEY, status int, email text)")
-          .setTimeout(DDL_TIMEOUT));
+      ring.ddl(session, "CREATE KEYSPACE mv WITH replication = "
+          + "{'class': 'SimpleStrategy', 'replication_factor': 3}");
+      ring.ddl(session, "CREATE TABLE mv.users (user int PRIMARY KEY, status int, email text)");
       for (int u = 0; u < BEFORE_VIEW; u++) {
         insert(session, null, u, status);
       }
-      session.execute(SimpleStatement.newInstance("CREATE MATERIALIZED VIEW mv.by_status AS SELECT * FROM mv.users"
-          + " WHERE status IS NOT NULL AND user IS NOT NULL PRIMARY KEY (status, user)").setTimeout(DDL_TIMEOUT));
+      ring.ddl(session, "CREATE MATERIALIZED VIEW mv.by_status AS SELECT * FROM mv.users"
+          + " WHERE status IS NOT NULL AND user IS NOT NULL PRIMARY KEY (status, user)");
 
       ring.kill(3);
       ring.await("node 3 is DN on node 1", DOWN_BOUND, () -> ring.status(1).contains("DN  127.0.0.3"));
@@ -104,7 +81,7 @@ class ViewRingProcessTest {
     ring.awaitReady(3, 2);
     ring.start(1);
     ring.awaitReady(1, 2);
-    ring.await("3 UN on node 2", START_TIMEOUT, () -> countState(ring.status(2), "UN") == 3);
+    ring.awaitUp(2, 3);
     long restarted = System.nanoTime();
 
     Map<Integer, List<Integer>> expected = new TreeMap<>(); // status -> users, what the view must hold

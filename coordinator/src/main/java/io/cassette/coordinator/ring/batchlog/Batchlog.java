@@ -15,11 +15,15 @@ import io.cassette.storage.io.Throttle;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -45,7 +49,9 @@ import org.slf4j.LoggerFactory;
  * (their coordinator died or timed out) through {@link Replay}, then forgets them. Replay may
  * apply a batch that its coordinator also applied: writes are idempotent (counters are not
  * allowed in logged batches). It also keeps local batches ({@link #storeLocal}: a base
- * replica's materialized view updates), replayed the same way. Thread-safe.
+ * replica's materialized view updates), replayed the same way. The updates of a table dropped
+ * since are left out of a replay ({@link #tables}), said once per batch; the rest is replayed.
+ * Thread-safe.
  */
 public final class Batchlog implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Batchlog.class);
@@ -64,6 +70,12 @@ public final class Batchlog implements AutoCloseable {
     void apply(List<PartitionUpdate> updates);
   }
 
+  /** Whether a table exists now, in this node's schema. */
+  @FunctionalInterface
+  public interface Tables {
+    boolean exists(String keyspace, String table);
+  }
+
   private final BatchlogStore store;
   private final MessagingService messaging;
   private final Supplier<TokenRing> ring;
@@ -71,6 +83,9 @@ public final class Batchlog implements AutoCloseable {
   private final Replay replay;
   private final Throttle replayThrottle;
   private final ScheduledExecutorService timer;
+  private volatile Tables tables = (keyspace, table) -> true;
+  /** Live batches whose dropped tables were already logged (a batch kept for another round is not logged again). */
+  private final Set<UUID> droppedLogged = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
 
   /**
@@ -85,7 +100,8 @@ public final class Batchlog implements AutoCloseable {
     this.writeTimeout = writeTimeout;
     this.replay = replay;
     this.replayThrottle = new Throttle(replayBytesPerSecond);
-    ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1, r -> {
+    // Two threads: the periodic fsync does not wait behind a long (throttled) replay.
+    ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(2, r -> {
       Thread th = new Thread(r, "batchlog-replay");
       th.setDaemon(true);
       return th;
@@ -96,6 +112,18 @@ public final class Batchlog implements AutoCloseable {
 
   public BatchlogStore store() {
     return store;
+  }
+
+  /**
+   * Where replay learns which tables still exist (the coordinator's schema; until this is called,
+   * every table does). A replayed batch's updates of a table dropped since are dropped, as
+   * Cassandra's replay drops a batch whose mutation names an unknown table, except that the
+   * updates of the tables that remain are still replayed: the batch's promise holds for them,
+   * and a dropped table's updates have nowhere to go; without this, the replay's write fails
+   * on the unknown table and the batch is kept, and replayed and refused, for ever.
+   */
+  public void tables(Tables tables) {
+    this.tables = tables;
   }
 
   /** Serves BATCH_STORE_REQ and BATCH_REMOVE_REQ from peers. */
@@ -123,12 +151,24 @@ public final class Batchlog implements AutoCloseable {
 
   /**
    * Starts replaying, every {@code interval} (Cassandra: 10 s), the batches older than twice
-   * the write timeout, and fsyncing the batch log as often.
+   * the write timeout, and fsyncing the batch log every sync period of its store (periodic mode).
    */
   public Batchlog start(Duration interval) {
     long every = Math.max(1, interval.toMillis());
     timer.scheduleWithFixedDelay(this::replayQuietly, every, every, TimeUnit.MILLISECONDS);
+    long syncEvery = store.syncPeriodMillis();
+    if (syncEvery > 0) {
+      timer.scheduleWithFixedDelay(this::syncQuietly, syncEvery, syncEvery, TimeUnit.MILLISECONDS);
+    }
     return this;
+  }
+
+  private void syncQuietly() {
+    try {
+      store.sync();
+    } catch (RuntimeException e) {
+      LOG.warn("Batch log: fsync failed: {}", e.toString());
+    }
   }
 
   // ------------------------------------------------------------------ the coordinator's side
@@ -202,8 +242,10 @@ public final class Batchlog implements AutoCloseable {
   /**
    * A batch only this node keeps (Cassandra's local batchlog of StorageProxy.mutateMV: a base
    * replica's view updates for other nodes; the base write is on every base replica already, so
-   * one copy here suffices). Written through to the file before this returns; replayed as every
-   * batch is until {@link #removeLocal} is called.
+   * one copy here suffices). In the file before this returns (it survives the process being
+   * killed) and on disk as the commit log's writes are (the store's sync period: fsynced before
+   * this returns with commitlog_sync batch or group, within commitlog_sync_period with periodic);
+   * replayed as every batch is until {@link #removeLocal} is called.
    */
   public UUID storeLocal(List<PartitionUpdate> updates) {
     UUID id = UUID.randomUUID();
@@ -280,7 +322,6 @@ public final class Batchlog implements AutoCloseable {
 
   private void replayQuietly() {
     try {
-      store.sync();
       replayOlderThan(2 * writeTimeout.toMillis());
     } catch (RuntimeException e) {
       LOG.warn("Batch log: replay failed: {}", e.toString());
@@ -290,24 +331,53 @@ public final class Batchlog implements AutoCloseable {
   /** Replays the batches older than {@code ageMillis}; returns how many were replayed. */
   public int replayOlderThan(long ageMillis) {
     int done = 0;
-    for (BatchlogStore.Entry e : store.olderThan(ageMillis)) {
+    List<BatchlogStore.Entry> due = store.olderThan(ageMillis);
+    Set<UUID> dueIds = new HashSet<>();
+    due.forEach(e -> dueIds.add(e.id()));
+    droppedLogged.retainAll(dueIds); // bounded by the live batches
+    for (BatchlogStore.Entry e : due) {
       if (closed) {
         break;
       }
       replayThrottle.acquire(e.mutation().length);
       try {
-        replay.apply(MutationPayload.decode(e.mutation()));
+        List<PartitionUpdate> updates = withoutDroppedTables(e.id(), MutationPayload.decode(e.mutation()));
+        if (!updates.isEmpty()) {
+          replay.apply(updates);
+        }
       } catch (RuntimeException ex) {
         LOG.info("Batch log: replay of {} failed ({}); kept for the next round", e.id(), ex.toString());
         continue;
       }
       store.remove(e.id());
+      droppedLogged.remove(e.id());
       done++;
     }
     if (done > 0) {
       LOG.info("Batch log: replayed {} batches", done);
     }
     return done;
+  }
+
+  /** {@code updates} without those of tables that no longer exist, which are logged once per batch. */
+  private List<PartitionUpdate> withoutDroppedTables(UUID id, List<PartitionUpdate> updates) {
+    Tables t = tables;
+    List<PartitionUpdate> kept = new ArrayList<>(updates.size());
+    Set<String> dropped = null;
+    for (PartitionUpdate u : updates) {
+      if (t.exists(u.keyspace(), u.table())) {
+        kept.add(u);
+      } else {
+        dropped = dropped == null ? new TreeSet<>() : dropped;
+        dropped.add(u.keyspace() + "." + u.table());
+      }
+    }
+    if (dropped != null && droppedLogged.add(id)) {
+      LOG.warn("Batch log: batch {}: {} of its {} updates are of tables dropped since ({}) and are dropped; "
+          + "replaying the other {}", id, updates.size() - kept.size(), updates.size(), String.join(", ", dropped),
+          kept.size());
+    }
+    return kept;
   }
 
   private static UUID id(byte[] payload) {

@@ -34,7 +34,20 @@ import org.slf4j.LoggerFactory;
  * A segment is closed past {@link #SEGMENT_BYTES} and deleted once it is the oldest and none
  * of the batches stored in it is live (so a removal is never lost while its batch's record
  * is still on disk). At open every segment is read in order (a torn tail is skipped) and
- * writing starts in a new one. Appends are fsynced by {@link #sync()}. Thread-safe (one lock).
+ * writing starts in a new one.
+ *
+ * <p>Every append reaches the operating system before it returns (it survives the process being
+ * killed); when it reaches the disk follows the node's {@code commitlog_sync}, as Cassandra's
+ * {@code system.batches}, written through its commit log, does:
+ * <ul>
+ *   <li>{@code syncPeriodMillis} 0 (batch/group): a stored batch is fsynced before {@link #store}
+ *       returns, so a batch acknowledged to its coordinator, or a base write whose view batch this
+ *       is, survives a power loss; stores that arrive while an fsync runs share the next one;
+ *   <li>{@code syncPeriodMillis} &gt; 0 (periodic): fsynced by {@link #sync()}, which the batch log
+ *       calls every period, never on a request's path.
+ * </ul>
+ * A removal is never waited for: a lost one only makes a batch replayed again. Thread-safe (one
+ * lock for the appends and another that fsyncs queue on, so appends go on during an fsync).
  */
 public final class BatchlogStore implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(BatchlogStore.class);
@@ -55,10 +68,31 @@ public final class BatchlogStore implements AutoCloseable {
   private final Map<Long, Path> segments = new TreeMap<>();
   private RecordWriter writer;
   private long current;
+  /** 0: a store is fsynced before it returns; else how often the batch log calls {@link #sync()}. */
+  private final long syncPeriodMillis;
+  /** Held while an fsync runs: the stores waiting for one queue here, not on the appends' lock. */
+  private final Object syncLock = new Object();
+  /** Records appended since open (guarded by this). */
+  private long appended;
+  /** Records known to be on disk (written under syncLock). */
+  private volatile long synced;
 
+  /** Fsynced every 10 s (commitlog_sync periodic with Cassandra's default period). */
   public BatchlogStore(Path directory, LongSupplier clock) {
+    this(directory, clock, 10_000);
+  }
+
+  /**
+   * @param syncPeriodMillis 0 for commitlog_sync batch or group (a store returns once fsynced),
+   *                         else periodic's commitlog_sync_period
+   */
+  public BatchlogStore(Path directory, LongSupplier clock, long syncPeriodMillis) {
+    if (syncPeriodMillis < 0) {
+      throw new IllegalArgumentException("sync period: " + syncPeriodMillis + " ms (expected: >= 0)");
+    }
     this.directory = directory;
     this.clock = clock;
+    this.syncPeriodMillis = syncPeriodMillis;
     try {
       Files.createDirectories(directory);
       List<Long> found = new ArrayList<>();
@@ -120,12 +154,24 @@ public final class BatchlogStore implements AutoCloseable {
     return directory.resolve("batchlog-" + seq + ".log");
   }
 
-  /** Keeps a batch for its coordinator. */
-  public synchronized void store(UUID id, byte[] mutation) {
-    long now = clock.getAsLong();
-    append(ByteBuffer.allocate(25 + mutation.length).put((byte) STORED).putLong(id.getMostSignificantBits())
-        .putLong(id.getLeastSignificantBits()).putLong(now).put(mutation).array());
-    add(new Entry(id, now, mutation), current);
+  /** Keeps a batch for its coordinator: written, and fsynced too when there is no sync period. */
+  public void store(UUID id, byte[] mutation) {
+    long mine;
+    synchronized (this) {
+      long now = clock.getAsLong();
+      append(ByteBuffer.allocate(25 + mutation.length).put((byte) STORED).putLong(id.getMostSignificantBits())
+          .putLong(id.getLeastSignificantBits()).putLong(now).put(mutation).array());
+      add(new Entry(id, now, mutation), current);
+      mine = appended;
+    }
+    if (syncPeriodMillis == 0) {
+      syncThrough(mine);
+    }
+  }
+
+  /** 0: each store is fsynced before it returns; else how often {@link #sync()} is to be called. */
+  public long syncPeriodMillis() {
+    return syncPeriodMillis;
   }
 
   /** Forgets a batch (applied by its coordinator, or replayed here); unknown ids are ignored. */
@@ -152,6 +198,7 @@ public final class BatchlogStore implements AutoCloseable {
       liveBySegment.put(current, 0);
     }
     writer.append(record);
+    appended++;
   }
 
   /** Deletes the oldest segments while none of their batches is live (never the one written to). */
@@ -193,18 +240,53 @@ public final class BatchlogStore implements AutoCloseable {
     return segments.size();
   }
 
-  /** Fsyncs what was appended since the last call. */
-  public synchronized void sync() {
-    if (writer != null) {
-      writer.sync();
+  /** Fsyncs what was appended before this call (appends go on meanwhile). */
+  public void sync() {
+    long last;
+    synchronized (this) {
+      last = appended;
+    }
+    syncThrough(last);
+  }
+
+  /** Records appended and not yet known to be on disk (for tests and the operator). */
+  public synchronized long unsynced() {
+    return appended - synced;
+  }
+
+  /**
+   * Returns once record number {@code record} is on disk. An fsync started after the record was
+   * appended covers it: a waiter that finds one done since returns without its own. Records in
+   * segments closed since were fsynced by the close.
+   */
+  private void syncThrough(long record) {
+    synchronized (syncLock) {
+      if (synced >= record) {
+        return;
+      }
+      long target;
+      RecordWriter w;
+      synchronized (this) {
+        target = appended;
+        w = writer;
+      }
+      if (w != null) {
+        w.force();
+      }
+      synced = target;
     }
   }
 
   @Override
-  public synchronized void close() {
-    if (writer != null) {
-      writer.close();
-      writer = null;
+  public void close() {
+    synchronized (syncLock) {
+      synchronized (this) {
+        if (writer != null) {
+          writer.close();
+          writer = null;
+        }
+        synced = appended;
+      }
     }
   }
 }

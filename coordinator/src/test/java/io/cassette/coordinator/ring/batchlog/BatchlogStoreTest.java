@@ -5,10 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.cassette.coordinator.CoordinatorException;
 import io.cassette.coordinator.ring.Endpoint;
 import io.cassette.coordinator.ring.TokenRing;
+import io.cassette.storage.Cell;
+import io.cassette.storage.PartitionUpdate;
+import io.cassette.storage.Row;
 import java.io.RandomAccessFile;
 import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -62,6 +67,61 @@ class BatchlogStoreTest {
     }
     BatchlogStore again = new BatchlogStore(dir, clock::get);
     assertThat(again.olderThan(0)).extracting(BatchlogStore.Entry::id).containsExactly(a);
+    again.close();
+  }
+
+  static List<PartitionUpdate> viewUpdate(String key) {
+    return List.of(PartitionUpdate.builder("ks", "v", key.getBytes(StandardCharsets.UTF_8))
+        .row(Row.of(new byte[0], List.of(Cell.live("c", new byte[] {1}, 1)))).build());
+  }
+
+  @Test
+  void aLocalBatchIsOnDiskBeforeStoreLocalReturnsWithCommitlogSyncBatch() {
+    try (Batchlog log = new Batchlog(new BatchlogStore(dir, clock::get, 0), null, null, Duration.ofSeconds(1), 0,
+        u -> {})) {
+      log.storeLocal(viewUpdate("k"));
+      assertThat(log.store().unsynced()).as("fsynced before storeLocal returned").isZero();
+    }
+  }
+
+  @Test
+  void aLocalBatchIsFsyncedInTheBackgroundWithinThePeriodWithCommitlogSyncPeriodic() throws Exception {
+    try (Batchlog log = new Batchlog(new BatchlogStore(dir, clock::get, 200), null, null, Duration.ofSeconds(1), 0,
+        u -> {})) {
+      log.storeLocal(viewUpdate("k"));
+      assertThat(log.store().unsynced()).as("no fsync on the request's path").isEqualTo(1);
+      log.start(Duration.ofHours(1)); // replay never runs in this test; the periodic fsync does
+      long end = System.currentTimeMillis() + 10_000;
+      while (log.store().unsynced() > 0 && System.currentTimeMillis() < end) {
+        Thread.sleep(20);
+      }
+      assertThat(log.store().unsynced()).as("fsynced by the periodic sync").isZero();
+    }
+  }
+
+  @Test
+  void concurrentStoresWithCommitlogSyncBatchAllReturnFsyncedAndSurviveAReopen() throws Exception {
+    BatchlogStore s = new BatchlogStore(dir, clock::get, 0);
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+    try {
+      List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        done.add(pool.submit(() -> {
+          for (int i = 0; i < 50; i++) {
+            s.store(UUID.randomUUID(), new byte[64]);
+          }
+        }));
+      }
+      for (java.util.concurrent.Future<?> f : done) {
+        f.get(60, java.util.concurrent.TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdown();
+    }
+    assertThat(s.unsynced()).isZero();
+    s.close();
+    BatchlogStore again = new BatchlogStore(dir, clock::get, 0);
+    assertThat(again.size()).isEqualTo(200);
     again.close();
   }
 
