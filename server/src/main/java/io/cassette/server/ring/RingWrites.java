@@ -58,8 +58,12 @@ public final class RingWrites implements AutoCloseable {
     HintedHandoff hints = new HintedHandoff(hintsConfig(config), ring.messaging(), ring::tokenRing,
         new HintsMetrics(NodeMetrics.global().registry()), gcGrace).start();
     Duration writeTimeout = Duration.ofMillis(ring.messaging().config().timeouts().millis(TimeoutKind.WRITE));
+    // The batch log reaches the disk as the commit log does (Cassandra's system.batches goes
+    // through it): fsynced per stored batch in batch/group mode, every period in periodic mode.
+    long batchlogSyncPeriodMillis = config.string(ConfigKeys.COMMITLOG_SYNC).equals("periodic")
+        ? Math.max(1, config.duration(ConfigKeys.COMMITLOG_SYNC_PERIOD).toMillis()) : 0;
     Batchlog batchlog = new Batchlog(new BatchlogStore(config.dataDirectory().resolve("batchlog"),
-        System::currentTimeMillis), ring.messaging(), ring::tokenRing, writeTimeout,
+        System::currentTimeMillis, batchlogSyncPeriodMillis), ring.messaging(), ring::tokenRing, writeTimeout,
         config.bytes(ConfigKeys.BATCHLOG_REPLAY_THROTTLE),
         updates -> coordinator.get().write(new Mutation(updates), Request.of(ConsistencyLevel.ONE)));
     batchlog.registerHandlers();
