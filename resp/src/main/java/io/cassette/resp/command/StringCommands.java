@@ -213,7 +213,9 @@ final class StringCommands {
   private static void mset(CommandContext c) {
     Database db = c.db();
     for (int i = 1; i < c.argc(); i += 2) {
-      put(db, c.arg(i), db.meta(c.arg(i)), c.arg(i + 1), 0);
+      if (!db.setBlind(c.arg(i), c.arg(i + 1), 0)) {
+        put(db, c.arg(i), db.meta(c.arg(i)), c.arg(i + 1), 0);
+      }
     }
   }
 
@@ -229,7 +231,9 @@ final class StringCommands {
       throw new RedisException(Errors.invalidExpire(c.spec.name()));
     }
     Database db = c.db();
-    put(db, c.arg(1), db.meta(c.arg(1)), c.arg(3), at);
+    if (!db.setBlind(c.arg(1), c.arg(3), at)) {
+      put(db, c.arg(1), db.meta(c.arg(1)), c.arg(3), at);
+    }
     c.reply().ok();
   }
 
@@ -278,6 +282,10 @@ final class StringCommands {
     long expireAtMs = expireArg == null ? 0 : expireAt(c, expireArg, unit, absolute);
     Database db = c.db();
     byte[] key = c.arg(1);
+    if (!nx && !xx && !get && !keepTtl && db.setBlind(key, c.arg(2), expireAtMs)) {
+      c.reply().ok(); // nothing of the old value was needed
+      return;
+    }
     KeyMeta old = db.meta(key);
     if (get && old != null && old.type != KeyType.STRING) {
       throw new RedisException(Errors.WRONGTYPE);

@@ -221,10 +221,16 @@ public final class Database {
     if (cached != null) {
       return cached;
     }
+    if (cache.known(slot, key) == KnownKeys.ABSENT) {
+      return null; // deleted or found missing by this thread since: no storage read
+    }
     PartitionView view = table.read(RedisLayout.metaKey(key),
         ReadQuery.row(RedisLayout.META_CLUSTERING, nowSeconds()));
     byte[] v = firstValue(view);
     if (v == null) {
+      if (router.executesHere(key)) {
+        cache.absent(slot, key);
+      }
       return null;
     }
     KeyMeta m = KeyMeta.decode(v);
@@ -276,6 +282,39 @@ public final class Database {
     }
   }
 
+  /**
+   * SET without options, written blind when this thread knows {@code key} holds a string or
+   * nothing ({@link KnownKeys}) though its metadata is no longer cached: no storage read. The
+   * old value is overwritten by the new row (its one-row partition); no collection's sub-rows
+   * can be left behind; an old expiry-index entry is left to active expiry, which drops entries
+   * whose key no longer expires then. Returns false, having done nothing, when the key must be
+   * read first: its metadata cached (the exact path is as cheap), unknown here, a collection,
+   * an expiry already passed, keyspace notifications on (they tell new keys from changed ones),
+   * or a ring key another node executes.
+   */
+  public boolean setBlind(byte[] key, byte[] value, long expireAtMs) {
+    if (KeyChanges.active() || (expireAtMs != 0 && expireAtMs <= clock.nowMillis())
+        || !router.executesHere(key)) {
+      return false;
+    }
+    int known = cache.known(slot, key);
+    if (known == KnownKeys.UNKNOWN || cache.entry(slot, key) != null) {
+      return false;
+    }
+    Batch b = batch();
+    if (expireAtMs != 0) {
+      b.putRow(RedisLayout.expiryKey(key), RedisLayout.expiryClustering(expireAtMs, key), new byte[0]);
+    }
+    byte[] encoded = KeyMeta.string(value, expireAtMs).encode();
+    b.putRow(RedisLayout.metaKey(key), RedisLayout.META_CLUSTERING, encoded);
+    b.afterCommit(() -> cache.putEncoded(slot, key, encoded));
+    b.commit();
+    if (known == KnownKeys.ABSENT && keyCount >= 0) {
+      keyCount++;
+    }
+    return true;
+  }
+
   /** Deletes {@code key} whose current metadata is {@code meta}: O(1) whatever its size. */
   public void remove(Batch b, byte[] key, KeyMeta meta) {
     remove(b, key, meta, KeyChanges.Kind.REMOVED);
@@ -286,7 +325,7 @@ public final class Database {
       b.afterCommit(() -> KeyChanges.record(index, key, kind));
     }
     b.deletePartition(RedisLayout.metaKey(key));
-    b.afterCommit(() -> cache.remove(slot, key));
+    b.afterCommit(() -> cache.deleted(slot, key));
     dropElements(b, meta);
     long members = meta.cacheId();
     b.afterCommit(() -> memberSets.forget(members));
@@ -305,7 +344,7 @@ public final class Database {
    */
   public void rename(Batch b, byte[] key, KeyMeta meta, byte[] target, KeyMeta targetOld) {
     b.deletePartition(RedisLayout.metaKey(key));
-    b.afterCommit(() -> cache.remove(slot, key));
+    b.afterCommit(() -> cache.deleted(slot, key));
     if (meta.expireAtMs != 0) {
       deleteExpiryEntry(b, key, meta.expireAtMs);
     }
