@@ -60,6 +60,35 @@ class CompactionTest {
     }
   }
 
+  /**
+   * Flash wear: the result of compacting four flushes is a tier of its own. With Cassandra's
+   * fixed 50 MiB min_sstable_size every SSTable of this table would share one bucket, and the
+   * next three flushes would rewrite the first four's data again.
+   */
+  @Test
+  void sizeTieredLeavesACompactionResultOutOfTheNextFlushesBucket() throws Exception {
+    try (Engine e = Engine.open(EngineOptions.defaults(dir))) {
+      Table t = e.createTable(spec(Map.of("class", "SizeTieredCompactionStrategy"), 864000));
+      for (int f = 0; f < 7; f++) {
+        for (int i = 0; i < 200; i++) {
+          t.apply(put("k" + (f * 200 + i), 1));
+        }
+        t.flush();
+        if (f == 3) {
+          awaitSSTables(t, 1);
+        }
+      }
+      Thread.sleep(300); // a compaction the strategy wrongly wanted would have started
+      assertThat(t.metrics().pendingCompactions()).isZero();
+      awaitSSTables(t, 4);
+      assertThat(t.metrics().sstableCount()).isEqualTo(4);
+      assertThat(e.metrics().compactions()).isEqualTo(1);
+      for (int i = 0; i < 1400; i++) {
+        assertThat(t.read(b("k" + i), ReadQuery.all(now())).isEmpty()).isFalse();
+      }
+    }
+  }
+
   @Test
   void cleanupDropsThePartitionsOfTokensNoLongerKeptAndNothingElse() throws Exception {
     try (Engine e = Engine.open(EngineOptions.defaults(dir))) {

@@ -13,6 +13,20 @@ public interface CompactionStrategy {
   /** Roughly how many background compactions are waiting. */
   int estimatedPendingTasks(List<SSTableReader> candidates, long nowInSeconds);
 
+  /**
+   * As {@link #nextBackgroundTask(List, long)}, knowing the size on disk of the table's recent
+   * flushes ({@code flushBytes}, 0 when none has been seen since start): what a strategy that
+   * sizes its tiers from the flushes (as Cassandra's UCS does) starts from.
+   */
+  default List<SSTableReader> nextBackgroundTask(List<SSTableReader> candidates, long nowInSeconds, long flushBytes) {
+    return nextBackgroundTask(candidates, nowInSeconds);
+  }
+
+  /** As {@link #estimatedPendingTasks(List, long)}, knowing the recent flush size. */
+  default int estimatedPendingTasks(List<SSTableReader> candidates, long nowInSeconds, long flushBytes) {
+    return estimatedPendingTasks(candidates, nowInSeconds);
+  }
+
   /** The strategy named by the table's Cassandra-style {@code compaction} map. */
   static CompactionStrategy forOptions(Map<String, String> options) {
     String cls = options.getOrDefault("class", "SizeTieredCompactionStrategy");
