@@ -90,6 +90,27 @@ class CompactionTest {
   }
 
   @Test
+  void unifiedT4CompactsFourFlushesInTheBackground() throws Exception {
+    try (Engine e = Engine.open(EngineOptions.defaults(dir))) {
+      Table t = e.createTable(spec(Map.of("class", "UnifiedCompactionStrategy", "scaling_parameters", "T4"), 864000));
+      for (int f = 0; f < 4; f++) {
+        for (int i = 0; i < 100; i++) {
+          t.apply(put("k" + (f * 100 + i), 1));
+        }
+        t.flush();
+        if (f < 3) {
+          assertThat(t.metrics().sstableCount()).isEqualTo(f + 1);
+        }
+      }
+      awaitSSTables(t, 1);
+      assertThat(e.metrics().compactions()).isEqualTo(1);
+      for (int i = 0; i < 400; i++) {
+        assertThat(t.read(b("k" + i), ReadQuery.all(now())).isEmpty()).isFalse();
+      }
+    }
+  }
+
+  @Test
   void cleanupDropsThePartitionsOfTokensNoLongerKeptAndNothingElse() throws Exception {
     try (Engine e = Engine.open(EngineOptions.defaults(dir))) {
       Table t = e.createTable(spec(Map.of("class", "SizeTieredCompactionStrategy"), 864000));

@@ -32,10 +32,11 @@ public interface CompactionStrategy {
     String cls = options.getOrDefault("class", "SizeTieredCompactionStrategy");
     String simple = cls.substring(cls.lastIndexOf('.') + 1);
     return switch (simple) {
-      case "SizeTieredCompactionStrategy", "UnifiedCompactionStrategy" -> SizeTieredStrategy.fromOptions(options);
+      case "SizeTieredCompactionStrategy" -> SizeTieredStrategy.fromOptions(options);
+      case "UnifiedCompactionStrategy" -> UnifiedStrategy.fromOptions(options);
       case "TimeWindowCompactionStrategy" -> TimeWindowStrategy.fromOptions(options);
       default -> throw new StorageException("unknown compaction class: " + cls
-          + " (expected: SizeTieredCompactionStrategy or TimeWindowCompactionStrategy)");
+          + " (expected: SizeTieredCompactionStrategy, UnifiedCompactionStrategy or TimeWindowCompactionStrategy)");
     };
   }
 }
