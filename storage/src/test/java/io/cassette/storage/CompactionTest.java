@@ -69,9 +69,13 @@ class CompactionTest {
   void sizeTieredLeavesACompactionResultOutOfTheNextFlushesBucket() throws Exception {
     try (Engine e = Engine.open(EngineOptions.defaults(dir))) {
       Table t = e.createTable(spec(Map.of("class", "SizeTieredCompactionStrategy"), 864000));
+      java.util.SplittableRandom random = new java.util.SplittableRandom(7);
       for (int f = 0; f < 7; f++) {
-        for (int i = 0; i < 200; i++) {
-          t.apply(put("k" + (f * 200 + i), 1));
+        for (int i = 0; i < 600; i++) { // ~2.5 MB a flush (incompressible): over the 1 MiB floor
+          byte[] value = new byte[4096];
+          random.nextBytes(value);
+          t.apply(PartitionUpdate.builder("ks", "t", b("k" + (f * 600 + i)))
+              .row(Row.of(Bytes.EMPTY, List.of(Cell.live("v", value, 1)))).build());
         }
         t.flush();
         if (f == 3) {
@@ -83,7 +87,7 @@ class CompactionTest {
       awaitSSTables(t, 4);
       assertThat(t.metrics().sstableCount()).isEqualTo(4);
       assertThat(e.metrics().compactions()).isEqualTo(1);
-      for (int i = 0; i < 1400; i++) {
+      for (int i = 0; i < 4200; i++) {
         assertThat(t.read(b("k" + i), ReadQuery.all(now())).isEmpty()).isFalse();
       }
     }

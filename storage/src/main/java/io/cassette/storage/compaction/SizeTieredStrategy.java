@@ -14,8 +14,9 @@ import java.util.Map;
  * max_threshold at a time, the bucket with the smallest files first (cheapest, most useful).
  *
  * <p>One difference, for flash wear: when the table does not set {@code min_sstable_size},
- * the size below which every SSTable shares one bucket is half the table's recent flush size
- * (Cassandra's 50 MiB when flushes are larger, or before the first flush since start).
+ * the size below which every SSTable shares one bucket is half the table's recent flush size,
+ * at least 1 MiB (Cassandra's 50 MiB when flushes are larger, or before the first flush
+ * since start).
  * That bucket exists to gather SSTables much smaller than a flush (a {@code nodetool flush}
  * of a few rows); Cassandra's fixed 50 MiB assumes memtables of hundreds of MiB. On a board,
  * whose flushes are ~10 MiB, it held three or four flushes' worth, so each compaction's result
@@ -28,6 +29,8 @@ public final class SizeTieredStrategy implements CompactionStrategy {
   static final double DEFAULT_BUCKET_LOW = 0.5;
   static final double DEFAULT_BUCKET_HIGH = 1.5;
   static final long DEFAULT_MIN_SSTABLE_SIZE = 50L << 20;
+  /** The least min_sstable_size taken from the flush size. */
+  static final long MIN_SMALL_BUCKET = 1L << 20;
 
   private final int minThreshold;
   private final int maxThreshold;
@@ -67,7 +70,10 @@ public final class SizeTieredStrategy implements CompactionStrategy {
     if (minSSTableSize >= 0) {
       return minSSTableSize;
     }
-    return flushBytes > 0 ? Math.min(DEFAULT_MIN_SSTABLE_SIZE, flushBytes / 2) : DEFAULT_MIN_SSTABLE_SIZE;
+    // At least 1 MiB, as UCS's smallest flush size: a table of tiny, irregular flushes (system
+    // tables, commit-log forced flushes) still gathers them all in one bucket.
+    return flushBytes > 0 ? Math.min(DEFAULT_MIN_SSTABLE_SIZE, Math.max(MIN_SMALL_BUCKET, flushBytes / 2))
+        : DEFAULT_MIN_SSTABLE_SIZE;
   }
 
   List<List<SSTableReader>> buckets(List<SSTableReader> sstables) {
