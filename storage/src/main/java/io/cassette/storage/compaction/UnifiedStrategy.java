@@ -87,10 +87,11 @@ public final class UnifiedStrategy implements CompactionStrategy {
   static long parseSize(String s) {
     String t = s.trim();
     long unit = 1;
-    for (var e : Map.of("GIB", 1L << 30, "MIB", 1L << 20, "KIB", 1L << 10, "B", 1L).entrySet()) {
-      if (t.toUpperCase(Locale.ROOT).endsWith(e.getKey())) {
-        unit = e.getValue();
-        t = t.substring(0, t.length() - e.getKey().length()).trim();
+    String[] units = {"GIB", "MIB", "KIB", "B"}; // in this order: every unit ends with B
+    for (int i = 0; i < units.length; i++) {
+      if (t.toUpperCase(Locale.ROOT).endsWith(units[i])) {
+        unit = 1L << (10 * (units.length - 1 - i));
+        t = t.substring(0, t.length() - units[i].length()).trim();
         break;
       }
     }

@@ -35,6 +35,9 @@ class UnifiedStrategyTest {
   void flushSizeOverrideTakesUnits() {
     assertThat(UnifiedStrategy.parseSize("64MiB")).isEqualTo(64L << 20);
     assertThat(UnifiedStrategy.parseSize("4096")).isEqualTo(4096);
+    assertThat(UnifiedStrategy.parseSize("2 GiB")).isEqualTo(2L << 30);
+    assertThat(UnifiedStrategy.parseSize("10KiB")).isEqualTo(10L << 10);
+    assertThat(UnifiedStrategy.parseSize("7B")).isEqualTo(7);
     assertThatThrownBy(() -> UnifiedStrategy.parseSize("-1")).isInstanceOf(StorageException.class);
   }
 }
