@@ -410,6 +410,7 @@ final class StorageEngine implements Engine {
       if (memtable != null) {
         long t0 = System.nanoTime();
         long bytes = writeMemtable(t, memtable, upper);
+        t.compactions.flushed(bytes);
         flushed = upper;
         flushes.increment();
         listener.memtableFlushed(t.spec().keyspace() + "." + t.spec().name(),

@@ -60,6 +60,60 @@ class CompactionTest {
     }
   }
 
+  /**
+   * Flash wear: the result of compacting four flushes is a tier of its own. With Cassandra's
+   * fixed 50 MiB min_sstable_size every SSTable of this table would share one bucket, and the
+   * next three flushes would rewrite the first four's data again.
+   */
+  @Test
+  void sizeTieredLeavesACompactionResultOutOfTheNextFlushesBucket() throws Exception {
+    try (Engine e = Engine.open(EngineOptions.defaults(dir))) {
+      Table t = e.createTable(spec(Map.of("class", "SizeTieredCompactionStrategy"), 864000));
+      java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+      for (int f = 0; f < 7; f++) {
+        for (int i = 0; i < 600; i++) { // ~2.5 MB a flush (incompressible): over the 1 MiB floor
+          byte[] value = new byte[4096];
+          random.nextBytes(value);
+          t.apply(PartitionUpdate.builder("ks", "t", b("k" + (f * 600 + i)))
+              .row(Row.of(Bytes.EMPTY, List.of(Cell.live("v", value, 1)))).build());
+        }
+        t.flush();
+        if (f == 3) {
+          awaitSSTables(t, 1);
+        }
+      }
+      Thread.sleep(300); // a compaction the strategy wrongly wanted would have started
+      assertThat(t.metrics().pendingCompactions()).isZero();
+      awaitSSTables(t, 4);
+      assertThat(t.metrics().sstableCount()).isEqualTo(4);
+      assertThat(e.metrics().compactions()).isEqualTo(1);
+      for (int i = 0; i < 4200; i += 7) {
+        assertThat(t.read(b("k" + i), ReadQuery.all(now())).isEmpty()).isFalse();
+      }
+    }
+  }
+
+  @Test
+  void unifiedT4CompactsFourFlushesInTheBackground() throws Exception {
+    try (Engine e = Engine.open(EngineOptions.defaults(dir))) {
+      Table t = e.createTable(spec(Map.of("class", "UnifiedCompactionStrategy", "scaling_parameters", "T4"), 864000));
+      for (int f = 0; f < 4; f++) {
+        for (int i = 0; i < 100; i++) {
+          t.apply(put("k" + (f * 100 + i), 1));
+        }
+        t.flush();
+        if (f < 3) {
+          assertThat(t.metrics().sstableCount()).isEqualTo(f + 1);
+        }
+      }
+      awaitSSTables(t, 1);
+      assertThat(e.metrics().compactions()).isEqualTo(1);
+      for (int i = 0; i < 400; i++) {
+        assertThat(t.read(b("k" + i), ReadQuery.all(now())).isEmpty()).isFalse();
+      }
+    }
+  }
+
   @Test
   void cleanupDropsThePartitionsOfTokensNoLongerKeptAndNothingElse() throws Exception {
     try (Engine e = Engine.open(EngineOptions.defaults(dir))) {

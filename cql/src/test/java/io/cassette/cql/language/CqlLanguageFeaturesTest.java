@@ -249,6 +249,12 @@ class CqlLanguageFeaturesTest {
         + " 'chunk_length_in_kb': 3}").code()).isEqualTo(ErrorCode.CONFIG_ERROR);
     assertThat(f.error("CREATE TABLE o3 (k int PRIMARY KEY) WITH compaction = {'class': 'Nope'}").getMessage())
         .isEqualTo("Unable to find compaction strategy class 'org.apache.cassandra.db.compaction.Nope'");
+    f.run("CREATE TABLE o4 (k int PRIMARY KEY) WITH compaction = {'class': 'UnifiedCompactionStrategy',"
+        + " 'scaling_parameters': 'T8, L10'}");
+    assertThat(f.engine.table("ks", "o4").orElseThrow().spec().compaction())
+        .containsEntry("class", "UnifiedCompactionStrategy").containsEntry("scaling_parameters", "T8, L10");
+    assertThat(f.error("CREATE TABLE o5 (k int PRIMARY KEY) WITH compaction = {'class': 'UnifiedCompactionStrategy',"
+        + " 'scaling_parameters': 'T1'}").code()).isEqualTo(ErrorCode.CONFIG_ERROR);
     f.run("ALTER TABLE o WITH compression = {'enabled': false}");
     assertThat(f.engine.table("ks", "o").orElseThrow().spec().compression()).containsEntry("enabled", "false");
   }

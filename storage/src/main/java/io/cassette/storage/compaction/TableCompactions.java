@@ -22,6 +22,12 @@ public final class TableCompactions {
   /** SSTables in a running compaction; guarded by itself. */
   private final Set<SSTableReader> compacting = new HashSet<>();
   private final TombstoneRewrite tombstones = new TombstoneRewrite();
+  /**
+   * Moving average of the table's flushes' size on disk (0 before the first since start),
+   * what a strategy sizes its smallest tier from: each flush weighs a quarter, so one small
+   * flush (nodetool flush, a commit-log segment's forced flush) moves it little.
+   */
+  private volatile long flushBytes;
 
   public TableCompactions(CompactableTable table, CompactionStrategy strategy) {
     this.table = table;
@@ -31,6 +37,19 @@ public final class TableCompactions {
   /** Takes effect from the next choice of a background compaction (ALTER TABLE). */
   public void setStrategy(CompactionStrategy strategy) {
     this.strategy = strategy;
+  }
+
+  /** A flush of this table wrote an SSTable of {@code bytes} on disk. */
+  public void flushed(long bytes) {
+    if (bytes > 0) {
+      long avg = flushBytes;
+      flushBytes = avg == 0 ? bytes : avg - avg / 4 + bytes / 4;
+    }
+  }
+
+  /** The moving average of the table's flush sizes on disk; 0 before the first flush since start. */
+  public long flushBytes() {
+    return flushBytes;
   }
 
   /** SSTables no compaction is using, or an empty list. */
@@ -67,7 +86,7 @@ public final class TableCompactions {
     long now = System.currentTimeMillis() / 1000;
     synchronized (compacting) {
       List<SSTableReader> candidates = candidates();
-      List<SSTableReader> task = strategy.nextBackgroundTask(candidates, now);
+      List<SSTableReader> task = strategy.nextBackgroundTask(candidates, now, flushBytes);
       if (task.isEmpty()) {
         SSTableReader expired = tombstones.candidate(table.spec(), candidates, now);
         if (expired != null) {
@@ -124,6 +143,6 @@ public final class TableCompactions {
 
   /** Roughly how many background compactions are waiting. */
   public int pendingTasks() {
-    return strategy.estimatedPendingTasks(candidates(), System.currentTimeMillis() / 1000);
+    return strategy.estimatedPendingTasks(candidates(), System.currentTimeMillis() / 1000, flushBytes);
   }
 }

@@ -265,10 +265,11 @@ public final class SchemaManager {
     o.compression().forEach((k, v) -> compression.put(k, shortClass(v)));
     Map<String, String> compaction = new LinkedHashMap<>();
     o.compaction().forEach((k, v) -> compaction.put(k, shortClass(v)));
-    // Storage has size-tiered and time-window compaction; the others run as size-tiered while
-    // system_schema keeps showing what the user asked for.
+    // Storage has size-tiered, unified and time-window compaction; levelled runs as size-tiered
+    // while system_schema keeps showing what the user asked for.
     String strategy = compaction.get("class");
-    if (!"SizeTieredCompactionStrategy".equals(strategy) && !"TimeWindowCompactionStrategy".equals(strategy)) {
+    if (!"SizeTieredCompactionStrategy".equals(strategy) && !"TimeWindowCompactionStrategy".equals(strategy)
+        && !"UnifiedCompactionStrategy".equals(strategy)) {
       compaction.clear();
       compaction.put("class", "SizeTieredCompactionStrategy");
     }

@@ -124,6 +124,13 @@ public record TableOptions(String comment, double bloomFilterFpChance, Map<Strin
       out.putIfAbsent("max_threshold", "32");
       out.putIfAbsent("min_threshold", "4");
     }
+    String scaling = out.get("scaling_parameters");
+    if (cls.endsWith("UnifiedCompactionStrategy") && scaling != null
+        && !scaling.trim().matches("(?i)(([TL]([2-9]|\\d{2,})|N|-?\\d+)\\s*(,\\s*|$))+")) {
+      // storage runs UCS's levels: refuse here what it could not parse at table creation
+      throw io.cassette.cql.language.Errors.config("Invalid scaling_parameters '" + scaling
+          + "' (expected: a list of Tf, Lf or N with f >= 2, or integers)");
+    }
     return out;
   }
 
