@@ -109,12 +109,7 @@ public final class SizeTieredStrategy implements CompactionStrategy {
 
   @Override
   public List<SSTableReader> nextBackgroundTask(List<SSTableReader> candidates, long nowInSeconds, long flushBytes) {
-    for (List<SSTableReader> b : buckets(candidates, flushBytes)) {
-      if (b.size() >= minThreshold) {
-        return new ArrayList<>(b.subList(0, Math.min(maxThreshold, b.size())));
-      }
-    }
-    return List.of();
+    return TieredGroups.firstFull(buckets(candidates, flushBytes), i -> minThreshold, maxThreshold);
   }
 
   @Override
@@ -124,12 +119,6 @@ public final class SizeTieredStrategy implements CompactionStrategy {
 
   @Override
   public int estimatedPendingTasks(List<SSTableReader> candidates, long nowInSeconds, long flushBytes) {
-    int n = 0;
-    for (List<SSTableReader> b : buckets(candidates, flushBytes)) {
-      if (b.size() >= minThreshold) {
-        n += (b.size() + maxThreshold - 1) / maxThreshold;
-      }
-    }
-    return n;
+    return TieredGroups.pendingTasks(buckets(candidates, flushBytes), i -> minThreshold, maxThreshold);
   }
 }

@@ -143,14 +143,7 @@ public final class UnifiedStrategy implements CompactionStrategy {
 
   @Override
   public List<SSTableReader> nextBackgroundTask(List<SSTableReader> candidates, long nowInSeconds, long flushBytes) {
-    List<List<SSTableReader>> levels = levels(candidates, flushBytes);
-    for (int i = 0; i < levels.size(); i++) {
-      List<SSTableReader> level = levels.get(i);
-      if (level.size() >= threshold(i)) {
-        return new ArrayList<>(level.subList(0, Math.min(maxSSTablesToCompact, level.size())));
-      }
-    }
-    return List.of();
+    return TieredGroups.firstFull(levels(candidates, flushBytes), this::threshold, maxSSTablesToCompact);
   }
 
   @Override
@@ -160,13 +153,6 @@ public final class UnifiedStrategy implements CompactionStrategy {
 
   @Override
   public int estimatedPendingTasks(List<SSTableReader> candidates, long nowInSeconds, long flushBytes) {
-    List<List<SSTableReader>> levels = levels(candidates, flushBytes);
-    int n = 0;
-    for (int i = 0; i < levels.size(); i++) {
-      if (levels.get(i).size() >= threshold(i)) {
-        n += (levels.get(i).size() + maxSSTablesToCompact - 1) / maxSSTablesToCompact;
-      }
-    }
-    return n;
+    return TieredGroups.pendingTasks(levels(candidates, flushBytes), this::threshold, maxSSTablesToCompact);
   }
 }
