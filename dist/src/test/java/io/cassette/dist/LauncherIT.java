@@ -6,6 +6,8 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
+import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -15,6 +17,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,8 +34,11 @@ class LauncherIT {
 
   @TempDir Path dir;
 
-  /** A started launcher whose output lines are collected as they come. */
-  private static final class Run {
+  /**
+   * A started launcher whose output lines are collected as they come. Closing kills it if it
+   * still runs, so a failed assertion does not leave a node behind.
+   */
+  private static final class Run implements AutoCloseable {
     final Process process;
     final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
     final List<String> all = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -72,6 +78,13 @@ class LauncherIT {
 
     String output() {
       return String.join("\n", all);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      if (process.isAlive()) {
+        process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+      }
     }
   }
 
@@ -136,15 +149,23 @@ class LauncherIT {
     int resp = freePort();
     int cql = freePort();
     Path data = dir.resolve("data");
-    Run run = launch(Map.of("CASSETTE_JAVA_OPTS", "-XX:ActiveProcessorCount=1"),
+    try (Run run = launch(Map.of("CASSETTE_JAVA_OPTS", "-XX:ActiveProcessorCount=1"),
         "start", "--heap", "64m", "--data-dir", data.toString(), "--http-port", String.valueOf(http),
-        "--cql-port", String.valueOf(cql), "--resp-port", String.valueOf(resp));
+        "--cql-port", String.valueOf(cql), "--resp-port", String.valueOf(resp))) {
+      startsServesAndStops(run, data, http, resp, cql);
+    }
+  }
+
+  private void startsServesAndStops(Run run, Path data, int http, int resp, int cql) throws Exception {
     String sizing = run.await("Resources:", 60);
     assertThat(sizing).contains("1 core(s)").contains("threads: io 1").endsWith("gc serial");
     String ready = run.await(" ready in ", 60);
     assertThat(ready).contains("CQL 127.0.0.1:" + cql).contains("HTTP 127.0.0.1:" + http)
         .contains("RESP 127.0.0.1:" + resp);
-    try (CqlSession session = CqlSession.builder()
+    // A 64 MiB node on one core on a loaded machine: CREATE KEYSPACE took over the driver's 2 s.
+    DriverConfigLoader slowMachine = DriverConfigLoader.programmaticBuilder()
+        .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(20)).build();
+    try (CqlSession session = CqlSession.builder().withConfigLoader(slowMachine)
         .addContactPoint(new InetSocketAddress("127.0.0.1", cql)).withLocalDatacenter("datacenter1").build()) {
       assertThat(session.execute("SELECT release_version FROM system.local").one().getString(0)).isEqualTo("5.0.4");
       session.execute("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
@@ -175,13 +196,10 @@ class LauncherIT {
 
   @Test
   void aCollectorInJavaOptsWinsOverTheBoardsOne() throws Exception {
-    Run run = launch(Map.of("CASSETTE_JAVA_OPTS", "-XX:ActiveProcessorCount=1 -XX:+UseParallelGC"),
+    try (Run run = launch(Map.of("CASSETTE_JAVA_OPTS", "-XX:ActiveProcessorCount=1 -XX:+UseParallelGC"),
         "start", "--heap", "64m", "--data-dir", dir.resolve("data").toString(), "--http-port", "0",
-        "--cql-port", "0", "--resp-port", "0");
-    try {
+        "--cql-port", "0", "--resp-port", "0")) {
       assertThat(run.await("Resources:", 60)).endsWith("gc parallel");
-    } finally {
-      run.process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
     }
   }
 
