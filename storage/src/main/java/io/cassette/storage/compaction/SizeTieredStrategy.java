@@ -103,18 +103,8 @@ public final class SizeTieredStrategy implements CompactionStrategy {
   }
 
   @Override
-  public List<SSTableReader> nextBackgroundTask(List<SSTableReader> candidates, long nowInSeconds) {
-    return nextBackgroundTask(candidates, nowInSeconds, 0);
-  }
-
-  @Override
   public List<SSTableReader> nextBackgroundTask(List<SSTableReader> candidates, long nowInSeconds, long flushBytes) {
     return TieredGroups.firstFull(buckets(candidates, flushBytes), i -> minThreshold, maxThreshold);
-  }
-
-  @Override
-  public int estimatedPendingTasks(List<SSTableReader> candidates, long nowInSeconds) {
-    return estimatedPendingTasks(candidates, nowInSeconds, 0);
   }
 
   @Override

@@ -58,12 +58,13 @@ public final class TimeWindowStrategy implements CompactionStrategy {
   }
 
   @Override
-  public List<SSTableReader> nextBackgroundTask(List<SSTableReader> candidates, long nowInSeconds) {
+  public List<SSTableReader> nextBackgroundTask(List<SSTableReader> candidates, long nowInSeconds, long flushBytes) {
     long current = Math.floorDiv(nowInSeconds * 1_000_000L, windowMicros);
     TreeMap<Long, List<SSTableReader>> w = windows(candidates);
     for (var e : w.descendingMap().entrySet()) {
       List<SSTableReader> group = e.getValue();
       if (e.getKey() >= current) {
+        // The current window keeps size-tiered's fixed small bucket: its SSTables are bounded by the window.
         List<SSTableReader> task = currentWindow.nextBackgroundTask(group, nowInSeconds);
         if (!task.isEmpty()) {
           return task;
@@ -76,7 +77,7 @@ public final class TimeWindowStrategy implements CompactionStrategy {
   }
 
   @Override
-  public int estimatedPendingTasks(List<SSTableReader> candidates, long nowInSeconds) {
+  public int estimatedPendingTasks(List<SSTableReader> candidates, long nowInSeconds, long flushBytes) {
     long current = Math.floorDiv(nowInSeconds * 1_000_000L, windowMicros);
     int n = 0;
     for (var e : windows(candidates).entrySet()) {

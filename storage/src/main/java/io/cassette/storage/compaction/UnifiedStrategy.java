@@ -137,18 +137,8 @@ public final class UnifiedStrategy implements CompactionStrategy {
   }
 
   @Override
-  public List<SSTableReader> nextBackgroundTask(List<SSTableReader> candidates, long nowInSeconds) {
-    return nextBackgroundTask(candidates, nowInSeconds, 0);
-  }
-
-  @Override
   public List<SSTableReader> nextBackgroundTask(List<SSTableReader> candidates, long nowInSeconds, long flushBytes) {
     return TieredGroups.firstFull(levels(candidates, flushBytes), this::threshold, maxSSTablesToCompact);
-  }
-
-  @Override
-  public int estimatedPendingTasks(List<SSTableReader> candidates, long nowInSeconds) {
-    return estimatedPendingTasks(candidates, nowInSeconds, 0);
   }
 
   @Override
