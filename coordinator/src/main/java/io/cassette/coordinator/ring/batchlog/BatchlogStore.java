@@ -1,5 +1,6 @@
 package io.cassette.coordinator.ring.batchlog;
 
+import io.cassette.coordinator.ring.GroupSync;
 import io.cassette.coordinator.ring.hints.RecordFile;
 import io.cassette.coordinator.ring.hints.RecordReader;
 import io.cassette.coordinator.ring.hints.RecordWriter;
@@ -47,7 +48,7 @@ import org.slf4j.LoggerFactory;
  *       calls every period, never on a request's path.
  * </ul>
  * A removal is never waited for: a lost one only makes a batch replayed again. Thread-safe (one
- * lock for the appends and another that fsyncs queue on, so appends go on during an fsync).
+ * lock for the appends; fsyncs are grouped by {@link GroupSync}, so appends go on during one).
  */
 public final class BatchlogStore implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(BatchlogStore.class);
@@ -70,12 +71,10 @@ public final class BatchlogStore implements AutoCloseable {
   private long current;
   /** 0: a store is fsynced before it returns; else how often the batch log calls {@link #sync()}. */
   private final long syncPeriodMillis;
-  /** Held while an fsync runs: the stores waiting for one queue here, not on the appends' lock. */
-  private final Object syncLock = new Object();
   /** Records appended since open (guarded by this). */
   private long appended;
-  /** Records known to be on disk (written under syncLock). */
-  private volatile long synced;
+  /** Stores that wait for an fsync share one; appends go on meanwhile. */
+  private final GroupSync groupSync = new GroupSync(this, this::pending);
 
   /** Fsynced every 10 s (commitlog_sync periodic with Cassandra's default period). */
   public BatchlogStore(Path directory, LongSupplier clock) {
@@ -165,7 +164,7 @@ public final class BatchlogStore implements AutoCloseable {
       mine = appended;
     }
     if (syncPeriodMillis == 0) {
-      syncThrough(mine);
+      groupSync.syncThrough(mine);
     }
   }
 
@@ -246,47 +245,31 @@ public final class BatchlogStore implements AutoCloseable {
     synchronized (this) {
       last = appended;
     }
-    syncThrough(last);
+    groupSync.syncThrough(last);
   }
 
   /** Records appended and not yet known to be on disk (for tests and the operator). */
   public synchronized long unsynced() {
-    return appended - synced;
+    return appended - groupSync.synced();
   }
 
-  /**
-   * Returns once record number {@code record} is on disk. An fsync started after the record was
-   * appended covers it: a waiter that finds one done since returns without its own. Records in
-   * segments closed since were fsynced by the close.
-   */
-  private void syncThrough(long record) {
-    synchronized (syncLock) {
-      if (synced >= record) {
-        return;
-      }
-      long target;
-      RecordWriter w;
-      synchronized (this) {
-        target = appended;
-        w = writer;
-      }
+  /** What the next fsync covers (called under this lock). Segments closed since were fsynced by the close. */
+  private GroupSync.Pending pending() {
+    RecordWriter w = writer;
+    return new GroupSync.Pending(appended, () -> {
       if (w != null) {
         w.force();
       }
-      synced = target;
-    }
+    });
   }
 
   @Override
   public void close() {
-    synchronized (syncLock) {
-      synchronized (this) {
-        if (writer != null) {
-          writer.close();
-          writer = null;
-        }
-        synced = appended;
+    groupSync.exclusively(() -> {
+      if (writer != null) {
+        writer.close();
+        writer = null;
       }
-    }
+    });
   }
 }

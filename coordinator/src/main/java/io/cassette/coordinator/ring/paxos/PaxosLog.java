@@ -1,5 +1,6 @@
 package io.cassette.coordinator.ring.paxos;
 
+import io.cassette.coordinator.ring.GroupSync;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -39,15 +40,13 @@ final class PaxosLog implements AutoCloseable {
   private final Path dir;
   /** 0: fsync before an append returns (group commit); else the background fsync's period. */
   private final long syncPeriodMillis;
-  /** Held while an fsync runs: the appenders waiting for one queue here, not on the log. */
-  private final Object syncLock = new Object();
   private FileChannel channel;
   private long generation;
   private long size;
   /** Records appended since open (guarded by this). */
   private long appended;
-  /** Records known to be on disk (written under syncLock). */
-  private volatile long synced;
+  /** Appenders that wait for an fsync share one; appends go on meanwhile. */
+  private final GroupSync groupSync = new GroupSync(this, this::pending);
   private Thread syncer;
   /** Set by close; the syncer waits on it (never interrupted: an interrupt closes a FileChannel). */
   private boolean closing;
@@ -106,25 +105,14 @@ final class PaxosLog implements AutoCloseable {
       mine = ++appended;
     }
     if (syncPeriodMillis == 0) {
-      syncThrough(mine);
+      groupSync.syncThrough(mine);
     }
   }
 
-  /**
-   * Returns once record number {@code record} is on disk. An fsync started after the record was
-   * written covers it: a waiter that finds one done since returns without its own.
-   */
-  private void syncThrough(long record) {
-    synchronized (syncLock) {
-      if (synced >= record) {
-        return;
-      }
-      long target;
-      FileChannel ch;
-      synchronized (this) {
-        target = appended;
-        ch = channel;
-      }
+  /** What the next fsync covers (called under this lock). */
+  private GroupSync.Pending pending() {
+    FileChannel ch = channel;
+    return new GroupSync.Pending(appended, () -> {
       try {
         ch.force(false);
         if (SLOW_FSYNC_MS > 0) {
@@ -134,10 +122,8 @@ final class PaxosLog implements AutoCloseable {
         throw new UncheckedIOException("cannot sync the paxos log in " + dir, e);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        return;
       }
-      synced = target;
-    }
+    });
   }
 
   private void syncPeriodically() {
@@ -163,7 +149,7 @@ final class PaxosLog implements AutoCloseable {
         }
       }
       try {
-        syncThrough(last);
+        groupSync.syncThrough(last);
       } catch (UncheckedIOException e) {
         // a closed channel at shutdown, or a failing disk: the next append reports it
       }
@@ -176,12 +162,7 @@ final class PaxosLog implements AutoCloseable {
 
   /** Replaces the log with these records (the live states): a new file, fsynced, then the old removed. */
   void rewrite(List<byte[]> bodies) {
-    synchronized (syncLock) {
-      synchronized (this) {
-        rewriteLocked(bodies);
-        synced = appended; // the new file holds every live state, fsynced
-      }
-    }
+    groupSync.exclusively(() -> rewriteLocked(bodies)); // the new file holds every live state, fsynced
   }
 
   private void rewriteLocked(List<byte[]> bodies) {
@@ -222,18 +203,16 @@ final class PaxosLog implements AutoCloseable {
         Thread.currentThread().interrupt();
       }
     }
-    synchronized (syncLock) {
-      synchronized (this) {
-        try {
-          if (channel != null && channel.isOpen()) {
-            channel.force(false);
-            channel.close();
-          }
-        } catch (IOException ignored) {
-          // closing
+    groupSync.exclusively(() -> {
+      try {
+        if (channel != null && channel.isOpen()) {
+          channel.force(false);
+          channel.close();
         }
+      } catch (IOException ignored) {
+        // closing
       }
-    }
+    });
   }
 
   private Path file(long gen) {
