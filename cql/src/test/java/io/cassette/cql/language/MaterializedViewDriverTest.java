@@ -123,6 +123,42 @@ class MaterializedViewDriverTest {
     }
   }
 
+  /**
+   * What a tool reads to know a view is built (Cassandra 5.0.4 fills these once its background
+   * build ends: checked against the anchor): system.built_views, one SUCCESS per host in
+   * system_distributed.view_build_status, nothing left in system.view_builds_in_progress.
+   */
+  @Test
+  void aCreatedViewIsListedAsBuilt() throws Exception {
+    UUID host = UUID.randomUUID();
+    try (Engine engine = Engine.open(EngineOptions.defaults(dir))) {
+      CqlLanguage language = new CqlLanguage(io.cassette.coordinator.local.LocalCoordinator.open(engine, null),
+          NodeInfo.singleNode("test", InetAddress.getByName("127.0.0.1"), 9042, host, List.of(0L)));
+      language.materializedViews(true);
+      try (CqlServer server = new CqlServer(CqlServerOptions.defaults("127.0.0.1", 0), language);
+           CqlSession s = DifferentialCorpusTest.session(server.start())) {
+        s.execute("CREATE KEYSPACE app WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+        s.execute("CREATE TABLE app.t (k int PRIMARY KEY, v int)");
+        assertThat(s.execute("SELECT * FROM system.built_views").all()).isEmpty();
+        s.execute("CREATE MATERIALIZED VIEW app.by_v AS SELECT k, v FROM app.t"
+            + " WHERE v IS NOT NULL AND k IS NOT NULL PRIMARY KEY (v, k)");
+
+        Row built = s.execute("SELECT * FROM system.built_views WHERE keyspace_name = 'app' AND view_name = 'by_v'").one();
+        assertThat(built).isNotNull();
+        assertThat(built.getBoolean("status_replicated")).isTrue();
+        List<Row> status = s.execute("SELECT host_id, status FROM system_distributed.view_build_status"
+            + " WHERE keyspace_name = 'app' AND view_name = 'by_v'").all();
+        assertThat(status).extracting(r -> r.getUuid("host_id") + " " + r.getString("status"))
+            .containsExactly(host + " SUCCESS");
+        assertThat(s.execute("SELECT * FROM system.view_builds_in_progress").all()).isEmpty();
+
+        s.execute("DROP MATERIALIZED VIEW app.by_v");
+        assertThat(s.execute("SELECT * FROM system.built_views").all()).isEmpty();
+        assertThat(s.execute("SELECT * FROM system_distributed.view_build_status").all()).isEmpty();
+      }
+    }
+  }
+
   /** The same as an application using the Python driver sees it (skipped where it is not installed). */
   @Test
   void thePythonDriverUsesAView(@TempDir Path tmp) throws Exception {

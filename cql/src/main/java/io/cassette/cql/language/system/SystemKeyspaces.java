@@ -43,6 +43,28 @@ public final class SystemKeyspaces {
           + " native_address inet, native_port int, preferred_ip inet, preferred_port int,"
           + " rack text, release_version text, schema_version uuid, tokens set<text>,"
           + " PRIMARY KEY ((peer), peer_port))",
+      "CREATE TABLE system.built_views (keyspace_name text, view_name text, status_replicated boolean,"
+          + " PRIMARY KEY ((keyspace_name), view_name))",
+      "CREATE TABLE system.view_builds_in_progress (keyspace_name text, view_name text, start_token text,"
+          + " end_token text, last_token text, keys_built bigint,"
+          + " PRIMARY KEY ((keyspace_name), view_name, start_token, end_token))",
+  };
+
+  /** system_distributed as Cassandra 5.0 declares it; only view_build_status has rows here. */
+  private static final String[] DISTRIBUTED_TABLES = {
+      "CREATE TABLE system_distributed.parent_repair_history (parent_id timeuuid PRIMARY KEY,"
+          + " columnfamily_names set<text>, exception_message text, exception_stacktrace text,"
+          + " finished_at timestamp, keyspace_name text, options map<text, text>, requested_ranges set<text>,"
+          + " started_at timestamp, successful_ranges set<text>)",
+      "CREATE TABLE system_distributed.partition_denylist (ks_name text, table_name text, key blob,"
+          + " PRIMARY KEY ((ks_name, table_name), key))",
+      "CREATE TABLE system_distributed.repair_history (keyspace_name text, columnfamily_name text, id timeuuid,"
+          + " coordinator inet, coordinator_port int, exception_message text, exception_stacktrace text,"
+          + " finished_at timestamp, parent_id timeuuid, participants set<inet>, participants_v2 set<text>,"
+          + " range_begin text, range_end text, started_at timestamp, status text,"
+          + " PRIMARY KEY ((keyspace_name, columnfamily_name), id))",
+      "CREATE TABLE system_distributed.view_build_status (keyspace_name text, view_name text, host_id uuid,"
+          + " status text, PRIMARY KEY ((keyspace_name, view_name), host_id))",
   };
 
   private static final String[] SCHEMA_TABLES = {
@@ -240,7 +262,7 @@ public final class SystemKeyspaces {
     }
     m.put(VIEWS, keyspace(VIEWS, local, viewDdl, true, viewComments));
     m.put(AUTH, new KeyspaceMetadata(AUTH, simple("1"), true, Map.of(), Map.of(), false));
-    m.put(DISTRIBUTED, new KeyspaceMetadata(DISTRIBUTED, simple("3"), true, Map.of(), Map.of(), false));
+    m.put(DISTRIBUTED, keyspace(DISTRIBUTED, simple("3"), DISTRIBUTED_TABLES, false));
     m.put(TRACES, keyspace(TRACES, simple("2"), TRACES_TABLES, false));
     return m;
   }
