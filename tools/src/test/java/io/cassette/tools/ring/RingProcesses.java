@@ -265,10 +265,19 @@ final class RingProcesses implements AutoCloseable, BeforeEachCallback, AfterEac
         .findFirst().orElseThrow();
   }
 
-  /** A driver session with node {@code i} as contact point, the driver's defaults otherwise. */
+  /**
+   * A driver session with node {@code i} as contact point, the driver's defaults otherwise but for
+   * 20 s (not 5) to answer the connection's first queries: a node just started on a loaded CI
+   * machine can take longer than 5 s to answer them (seen at load 40), which is not what these
+   * tests check.
+   */
   CqlSession session(int i) {
     return CqlSession.builder().addContactPoint(new InetSocketAddress(address(i), cqlPort))
-        .withLocalDatacenter("datacenter1").build();
+        .withLocalDatacenter("datacenter1")
+        .withConfigLoader(DriverConfigLoader.programmaticBuilder()
+            .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(20))
+            .withDuration(DefaultDriverOption.CONTROL_CONNECTION_TIMEOUT, Duration.ofSeconds(20)).build())
+        .build();
   }
 
   /** Runs a schema change, waiting {@link #DDL_TIMEOUT} for it. */
@@ -283,7 +292,9 @@ final class RingProcesses implements AutoCloseable, BeforeEachCallback, AfterEac
         .withLocalDatacenter("datacenter1")
         .withConfigLoader(DriverConfigLoader.programmaticBuilder()
             .withString(DefaultDriverOption.REQUEST_CONSISTENCY, consistency)
-            .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(10)).build())
+            .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(10))
+            .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(20))
+            .withDuration(DefaultDriverOption.CONTROL_CONNECTION_TIMEOUT, Duration.ofSeconds(20)).build())
         .build();
   }
 
