@@ -93,6 +93,8 @@ class LauncherIT {
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true);
     pb.environment().keySet().removeIf(k -> k.startsWith("CASSETTE_"));
+    // Each test's class-data archive in its own directory, not beside the shared jars.
+    pb.environment().put("CASSETTE_CDS_DIR", dir.resolve("cds").toString());
     pb.environment().putAll(env);
     return new Run(pb.start());
   }
@@ -192,6 +194,70 @@ class LauncherIT {
     Path log = data.resolve("logs").resolve("cassette.0.log");
     assertThat(log).exists();
     assertThat(Files.readString(log)).contains(" ready in ").contains("Shutdown complete");
+  }
+
+  /**
+   * The first node records its classes and leaves an archive when it stops; the next maps it;
+   * a short archive (torn copy) is passed over and a damaged one is refused by the JVM, and
+   * both nodes still start: an archive can only make a start faster, never stop it.
+   */
+  @Test
+  void aClassArchiveMadeAtStopIsMappedByTheNextStartAndABadOneNeverStopsAStart() throws Exception {
+    Path cds = dir.resolve("cds");
+    Path data = dir.resolve("data");
+    String first = startAndStop(data);
+    assertThat(first).contains("-XX:+RecordDynamicDumpInfo").doesNotContain("SharedArchiveFile")
+        .contains("-XX:TieredStopAtLevel=1"); // a board's heap: C1 only
+    List<Path> archives;
+    try (var files = Files.list(cds)) {
+      archives = files.toList();
+    }
+    assertThat(archives).hasSize(1);
+    Path archive = archives.get(0);
+    // cassette-<key>-<bytes>.jsa, and nothing the dump left behind in the working directory
+    assertThat(archive.getFileName().toString()).matches("cassette-\\d+-" + Files.size(archive) + "\\.jsa");
+    try (var files = Files.list(dir)) {
+      assertThat(files.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith("java_pid"));
+    }
+
+    assertThat(startAndStop(data)).contains("-XX:SharedArchiveFile=" + archive).contains("-XX:+VerifySharedSpaces");
+
+    byte[] good = Files.readAllBytes(archive);
+    // Same length, damaged inside: the JVM's checksum refuses it and the node starts without.
+    byte[] bad = good.clone();
+    for (int i = bad.length / 2; i < bad.length / 2 + 64; i++) {
+      bad[i] ^= 0x5a;
+    }
+    archive.toFile().setWritable(true);
+    Files.write(archive, bad);
+    assertThat(startAndStop(data)).contains("-XX:SharedArchiveFile=" + archive);
+
+    // Shorter than its name says: not mapped (the JVM would die of SIGBUS); a new one is made.
+    Files.write(archive, java.util.Arrays.copyOf(good, good.length / 2));
+    assertThat(startAndStop(data)).contains("-XX:+RecordDynamicDumpInfo").doesNotContain("SharedArchiveFile");
+    try (var files = Files.list(cds)) {
+      assertThat(files.toList()).hasSize(1).allMatch(p -> {
+        try {
+          return p.getFileName().toString().endsWith("-" + Files.size(p) + ".jsa");
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      });
+    }
+  }
+
+  /** Starts a CQL-only node, waits for its ready line, stops it; returns the JVM's command line. */
+  private String startAndStop(Path data) throws Exception {
+    int cql = freePort();
+    try (Run run = launch(Map.of("CASSETTE_JAVA_OPTS", "-XX:ActiveProcessorCount=1"), "start", "--heap", "64m",
+        "--data-dir", data.toString(), "--http-port", "0", "--resp-port", "0", "--cql-port", String.valueOf(cql))) {
+      run.await(" ready in ", 60);
+      String cmdline = Files.readString(Path.of("/proc", String.valueOf(run.process.pid()), "cmdline")).replace('\0', ' ');
+      sigterm(run.process);
+      assertThat(run.process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(run.output()).contains("Shutdown complete").doesNotContain("[warning]").doesNotContain("dump to file");
+      return cmdline;
+    }
   }
 
   @Test

@@ -125,10 +125,15 @@ public final class Main {
       CassetteNode node = new CassetteNode(config, sizing,
           conf != null && conf.toAbsolutePath().getParent() != null ? conf.toAbsolutePath().getParent() : null);
       CountDownLatch stopped = new CountDownLatch(1);
+      java.util.concurrent.atomic.AtomicBoolean ready = new java.util.concurrent.atomic.AtomicBoolean();
       Thread hook = new Thread(() -> {
         log.info("Shutting down");
         node.close();
         log.info("Shutdown complete");
+        if (ready.get()) {
+          // After the data is safe: a kill during the dump loses only the archive.
+          ClassArchive.makeIfRequested();
+        }
         Logging.closed();
         stopped.countDown();
       }, "cassette-shutdown");
@@ -148,6 +153,7 @@ public final class Main {
       }
       long ms = (System.nanoTime() - startNanos) / 1_000_000;
       log.info("Cassette {} ready in {} ms: {}", Version.get(), ms, node.listeningSummary());
+      ready.set(true);
       stopped.await();
       return 0;
     }
