@@ -57,14 +57,15 @@ public final class Database {
   KeyRouter router = KeyRouter.LOCAL;
 
   Database(int index, int slot, Coordinator coordinator, RedisClock clock, MetaCache cache, SubRowCache subRows,
-           MemberSets memberSets, io.cassette.coordinator.Request request, WriteFence.Slot fence) {
+           MemberSets memberSets, io.cassette.coordinator.Request request, WriteFence.Slot fence,
+           WriteGroup group) {
     this.cache = cache;
     this.memberSets = memberSets;
     this.subRowCache = subRows;
     this.index = index;
     this.slot = slot;
     this.clock = clock;
-    this.table = RedisTable.open(coordinator, slot, request, fence);
+    this.table = RedisTable.open(coordinator, slot, request, fence, group);
     readMarks();
   }
 
@@ -509,6 +510,11 @@ public final class Database {
   public static byte[] valueOf(Row r) {
     var cell = r.cell(RedisLayout.COLUMN);
     return cell == null ? null : cell.value();
+  }
+
+  /** The key count may be wrong (a group of writes failed): it is counted again when asked. */
+  void forgetKeyCount() {
+    keyCount = -1;
   }
 
   /**
