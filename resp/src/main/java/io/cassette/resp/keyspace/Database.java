@@ -57,15 +57,14 @@ public final class Database {
   KeyRouter router = KeyRouter.LOCAL;
 
   Database(int index, int slot, Coordinator coordinator, RedisClock clock, MetaCache cache, SubRowCache subRows,
-           MemberSets memberSets, io.cassette.coordinator.Request request, WriteFence.Slot fence,
-           WriteGroup group) {
+           MemberSets memberSets, io.cassette.coordinator.Request request, WriteFence.Slot fence) {
     this.cache = cache;
     this.memberSets = memberSets;
     this.subRowCache = subRows;
     this.index = index;
     this.slot = slot;
     this.clock = clock;
-    this.table = RedisTable.open(coordinator, slot, request, fence, group);
+    this.table = RedisTable.open(coordinator, slot, request, fence);
     readMarks();
   }
 
@@ -510,11 +509,6 @@ public final class Database {
   public static byte[] valueOf(Row r) {
     var cell = r.cell(RedisLayout.COLUMN);
     return cell == null ? null : cell.value();
-  }
-
-  /** The key count may be wrong (a group of writes failed): it is counted again when asked. */
-  void forgetKeyCount() {
-    keyCount = -1;
   }
 
   /**

@@ -15,8 +15,6 @@ public final class Keyspace {
   private final RedisClock clock = new RedisClock();
   /** The fence of the command running now, carried by its writes (a ring with more than one replica). */
   private final WriteFence.Slot fence = new WriteFence.Slot(clock);
-  /** Where a pipeline's writes wait to be applied as one mutation (see {@link WriteGroup}). */
-  private final WriteGroup group;
   /** The database object of each table slot, once opened (see {@link DatabaseMap}). */
   private final Database[] bySlot = new Database[RedisLayout.DATABASES];
   /** Table slot of each SELECT index, as of metadata epoch {@link #mapEpoch}. */
@@ -62,7 +60,6 @@ public final class Keyspace {
                   boolean keysWrittenHere) {
     this.coordinator = coordinator;
     this.request = Request.of(consistency);
-    this.group = new WriteGroup(coordinator, request);
     // Keys written by other nodes too (a ring without RedisRing): a cache here would serve stale values.
     long budget = keysWrittenHere ? cacheBytes : 0;
     this.cache = new MetaCache(budget);
@@ -152,7 +149,7 @@ public final class Keyspace {
   private Database openAtStart(int index, int slot, long deadline) {
     while (true) {
       try {
-        return new Database(index, slot, coordinator, clock, cache, subRows, memberSets, request, fence, group);
+        return new Database(index, slot, coordinator, clock, cache, subRows, memberSets, request, fence);
       } catch (io.cassette.coordinator.metadata.MetadataUnavailableException e) {
         if (System.nanoTime() - deadline > 0) {
           throw e;
@@ -198,24 +195,6 @@ public final class Keyspace {
     memberSets.clear();
   }
 
-  /** The dispatcher's group of pipelined writes (see {@link WriteGroup}). */
-  public WriteGroup writeGroup() {
-    return group;
-  }
-
-  /**
-   * A group of writes failed to apply: the caches (which took its writes as applied) and the key
-   * counts may be wrong now, so they are forgotten; the counts are taken again when asked.
-   */
-  public void groupFailed() {
-    dropCaches();
-    for (Database d : bySlot) {
-      if (d != null) {
-        d.forgetKeyCount();
-      }
-    }
-  }
-
   /** The member sets every database shares (tests). */
   MemberSets memberSets() {
     return memberSets;
@@ -227,7 +206,7 @@ public final class Keyspace {
     int slot = slotOf[index];
     Database d = bySlot[slot];
     if (d == null) {
-      d = new Database(index, slot, coordinator, clock, cache, subRows, memberSets, request, fence, group);
+      d = new Database(index, slot, coordinator, clock, cache, subRows, memberSets, request, fence);
       d.router = router;
       bySlot[slot] = d;
     }

@@ -37,16 +37,12 @@ final class RedisTable {
   private final String name;
   private final Request request;
   private final WriteFence.Slot fence;
-  /** Where writes wait while the dispatcher groups a pipeline's commands (see {@link WriteGroup}). */
-  private final WriteGroup group;
 
-  private RedisTable(Coordinator coordinator, String name, Request request, WriteFence.Slot fence,
-                     WriteGroup group) {
+  private RedisTable(Coordinator coordinator, String name, Request request, WriteFence.Slot fence) {
     this.coordinator = coordinator;
     this.name = name;
     this.request = request;
     this.fence = fence;
-    this.group = group;
   }
 
   /**
@@ -57,8 +53,7 @@ final class RedisTable {
    * computed again from the newer snapshot instead of replacing the other node's table; the
    * table's id is derived from its name, so both nodes create the very same table.
    */
-  static RedisTable open(Coordinator coordinator, int db, Request request, WriteFence.Slot fence,
-                         WriteGroup group) {
+  static RedisTable open(Coordinator coordinator, int db, Request request, WriteFence.Slot fence) {
     TableSpec defaults = TableSpec.withDefaults(RedisLayout.KEYSPACE, RedisLayout.tableName(db),
         RedisLayout.tableId(db));
     TableSpec spec = new TableSpec(defaults.keyspace(), defaults.name(), defaults.id(),
@@ -86,7 +81,7 @@ final class RedisTable {
         }
       }
     }
-    return new RedisTable(coordinator, spec.name(), request, fence, group);
+    return new RedisTable(coordinator, spec.name(), request, fence);
   }
 
   /** Whether database {@code db} has a table already (so it may hold keys). */
@@ -99,7 +94,6 @@ final class RedisTable {
   }
 
   PartitionView read(byte[] partitionKey, ReadQuery query) {
-    group.beforeRead();
     return coordinator.read(RedisLayout.KEYSPACE, name, partitionKey, query, request);
   }
 
@@ -108,14 +102,12 @@ final class RedisTable {
    * prefers itself at ONE). For background probes only, never for a command's answer.
    */
   PartitionView readHere(byte[] partitionKey, ReadQuery query) {
-    group.beforeRead();
     return coordinator.read(RedisLayout.KEYSPACE, name, partitionKey, query, HERE);
   }
 
   private static final Request HERE = Request.of(io.cassette.coordinator.ConsistencyLevel.ONE);
 
   Table.CloseableIterator<PartitionView> scan(KeyRange range, ReadQuery query) {
-    group.beforeRead();
     return coordinator.scan(RedisLayout.KEYSPACE, name, range, query, request);
   }
 
@@ -125,9 +117,6 @@ final class RedisTable {
    * {@link #FENCED} (the write may have reached a minority: indeterminate, as a timeout).
    */
   void write(Mutation mutation) {
-    if (group.add(mutation)) {
-      return; // written with the rest of the pipeline's group, before its replies leave
-    }
     Request r = fence.apply(request);
     try {
       coordinator.write(mutation, r);
@@ -157,7 +146,6 @@ final class RedisTable {
   }
 
   void truncate() {
-    group.beforeRead();
     coordinator.truncate(RedisLayout.KEYSPACE, name, request);
   }
 }

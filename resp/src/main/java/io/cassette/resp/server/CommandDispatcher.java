@@ -5,7 +5,6 @@ import io.cassette.resp.command.CommandSpec;
 import io.cassette.resp.command.Errors;
 import io.cassette.resp.command.RedisException;
 import io.cassette.resp.config.OutputLimits;
-import io.cassette.resp.keyspace.WriteGroup;
 import io.cassette.resp.protocol.ProtocolError;
 import io.cassette.resp.protocol.Reply;
 import io.cassette.resp.protocol.Request;
@@ -178,15 +177,10 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
     reply.maxBytes(hard > 0 ? hard : Long.MAX_VALUE);
     int executed = 0;
     long turnStart = System.nanoTime();
-    WriteGroup group = server.keyspace.writeGroup();
-    boolean mayGroup = server.ring == null && group.possible();
     try {
       Object item;
       while (s.blocked == null && !s.closeAfterReply && !s.closed
           && (item = s.inbox.poll()) != null) {
-        if (group.isOpen() && (!(item instanceof Request r) || !joinsGroup(s, r))) {
-          endGroup(s, buf); // before anything else runs: the group's writes are applied
-        }
         if (item instanceof ProtocolError e) {
           reply.error("ERR " + e.message());
           server.stats.countError("ERR " + e.message());
@@ -198,20 +192,7 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
         try {
           int queued = s.multiQueue.size();
           int mark = buf.writerIndex();
-          if (mayGroup && !group.isOpen() && !s.inbox.isEmpty() && joinsGroup(s, request)) {
-            group.open(); // a pipeline: its writes go to storage together (WriteGroup)
-            groupMark = mark;
-            grouped = 0;
-          }
           execute(s, request.args());
-          if (group.isOpen()) {
-            grouped++;
-            if (group.failure() != null) {
-              failGroup(s, buf, group.failure());
-            } else if (group.full()) {
-              endGroup(s, buf);
-            }
-          }
           if ((s.replyOff || s.skipThisReply) && !subscription(request)) {
             buf.writerIndex(mark); // CLIENT REPLY OFF|SKIP: the reply is dropped
           }
@@ -228,7 +209,6 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
           serveBlocked();
         }
         if (buf.readableBytes() >= FLUSH_THRESHOLD_BYTES) {
-          endGroup(s, buf); // no reply leaves before its write is applied
           if (server.closeIfOverLimit(s, buf.readableBytes())) {
             break;
           }
@@ -251,77 +231,10 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
         }
       }
     } finally {
-      if (group.isOpen()) {
-        endGroup(s, buf);
-      }
       reply.target(null);
       reply.maxBytes(Long.MAX_VALUE);
       finish(s, buf);
     }
-  }
-
-  /** Where the replies of the open group's commands start in the drain's buffer. */
-  private int groupMark;
-  /** Commands run in the open group. */
-  private int grouped;
-
-  /**
-   * Commands whose pipelined writes may wait in a {@link WriteGroup}: they read and write keys
-   * through the keyspace and do nothing else a failed write would leave behind (no blocked
-   * client served, no script, no notification), and their written bytes are about their
-   * request's. Any other command first applies the group's writes.
-   */
-  private static final java.util.Set<String> GROUPED = java.util.Set.of(
-      "get", "mget", "exists", "strlen", "set", "setex", "psetex", "setnx", "mset", "getset",
-      "incr", "decr", "incrby", "decrby", "del", "unlink",
-      "hset", "hmset", "hsetnx", "hget", "hmget", "hdel", "hincrby", "hexists", "hlen",
-      "sadd", "srem", "sismember", "scard", "zadd", "zrem", "zscore", "zincrby", "zcard",
-      "lpush", "rpush", "lpop", "rpop", "llen", "lindex");
-
-  /** Whether {@code r} may run inside a group of writes (see {@link #GROUPED}). */
-  private boolean joinsGroup(Session s, Request r) {
-    if (s.inMulti || s.replyOff || s.skipThisReply || s.skipNextReply
-        || server.blocking.blockedClients() > 0 || server.events.flags() != 0) {
-      return false;
-    }
-    CommandSpec spec = names.get(r.args()[0]);
-    return spec != null && GROUPED.contains(spec.name());
-  }
-
-  /** Applies the open group's writes; when that fails, answers its commands with the failure. */
-  private void endGroup(Session s, ByteBuf buf) {
-    WriteGroup group = server.keyspace.writeGroup();
-    if (!group.isOpen()) {
-      return;
-    }
-    try {
-      group.commit();
-    } catch (RuntimeException e) {
-      failGroup(s, buf, e);
-    }
-  }
-
-  /**
-   * The group's writes failed (as a whole: one mutation): none of its commands happened, so
-   * none may keep its reply. Each gets the error instead, as one command whose write failed
-   * does, and the caches, which took the writes as applied, are dropped.
-   */
-  private void failGroup(Session s, ByteBuf buf, RuntimeException e) {
-    WriteGroup group = server.keyspace.writeGroup();
-    try {
-      group.commit(); // closes it (what waited was in the failed write)
-    } catch (RuntimeException ignored) {
-      // the failure is e
-    }
-    server.keyspace.groupFailed();
-    LOG.warn("storage failed for a pipeline of {} commands: {}", grouped, e.toString());
-    String text = e instanceof RedisException ? e.getMessage()
-        : e instanceof StorageException ? "ERR storage: " + e.getMessage() : "ERR " + e.getMessage();
-    buf.writerIndex(groupMark);
-    for (int i = 0; i < grouped; i++) {
-      error(s.reply, text);
-    }
-    grouped = 0;
   }
 
   /** (P|S)(UN)SUBSCRIBE: their confirmations are pushes, sent even with CLIENT REPLY OFF (Redis's CLIENT_PUSHING). */
