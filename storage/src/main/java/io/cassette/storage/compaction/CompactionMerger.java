@@ -28,6 +28,8 @@ public final class CompactionMerger {
   private final long gcBefore;
   /** Tests only: false decodes every row, as before stored rows were copied (the files must not differ). */
   boolean copyStoredRows = true;
+  /** Reads a partition's rows as stored; reused from partition to partition. */
+  private final StoredRows stored = new StoredRows();
 
   public CompactionMerger(long nowInSeconds, int gcGraceSeconds) {
     this.nowInSeconds = nowInSeconds;
@@ -64,12 +66,17 @@ public final class CompactionMerger {
     this.maxPurgeableSource = maxPurgeable;
     this.maxPurgeableKnown = false;
     DeletionTime pd = DeletionTime.LIVE;
-    List<RangeTombstone> all = new ArrayList<>();
+    List<RangeTombstone> all = List.of(); // most partitions have none: no list is made for them
     for (PartitionSource s : sources) {
       pd = Reconcile.deletion(pd, s.partitionDeletion());
-      all.addAll(s.rangeTombstones());
+      if (!s.rangeTombstones().isEmpty()) {
+        if (all.isEmpty()) {
+          all = new ArrayList<>();
+        }
+        all.addAll(s.rangeTombstones());
+      }
     }
-    List<RangeTombstone> kept = new ArrayList<>();
+    List<RangeTombstone> kept = all.isEmpty() ? List.of() : new ArrayList<>();
     for (RangeTombstone rt : all) {
       DeletionTime d = rt.deletion();
       if (d.markedForDeleteAt() <= pd.markedForDeleteAt()
@@ -93,8 +100,7 @@ public final class CompactionMerger {
     DeletionTime outPd = !pd.isLive() && purgeable(pd.markedForDeleteAt(), pd.localDeletionTime())
         ? DeletionTime.LIVE : pd;
     writer.beginPartition(key, outPd, kept);
-    StoredRows stored = copyStoredRows && sources.size() == 1 && pd.isLive() && all.isEmpty() ? StoredRows.of(sources.get(0)) : null;
-    if (stored != null) {
+    if (copyStoredRows && sources.size() == 1 && pd.isLive() && all.isEmpty() && stored.open(sources.get(0))) {
       // Most partitions: in one input, nothing deleting them. A row nothing would change is
       // copied as its stored bytes; any other is decoded and purged as below.
       while (stored.next()) {

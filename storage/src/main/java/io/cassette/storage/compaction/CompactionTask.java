@@ -129,6 +129,7 @@ public final class CompactionTask {
       scanners.add(scanner);
       sources.add(new PeekingSource(scanner));
     }
+    List<PartitionSource> parts = new ArrayList<>(sources.size()); // reused: the merger keeps no reference
     while (true) {
       DecoratedKey min = null;
       for (PeekingSource p : sources) {
@@ -139,7 +140,7 @@ public final class CompactionTask {
       if (min == null) {
         return true;
       }
-      List<PartitionSource> parts = new ArrayList<>();
+      parts.clear();
       for (PeekingSource p : sources) {
         if (p.head() != null && p.head().key().equals(min)) {
           parts.add(p.head());

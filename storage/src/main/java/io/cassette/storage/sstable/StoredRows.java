@@ -21,22 +21,20 @@ import java.nio.charset.StandardCharsets;
  * those that must be merged or purged. Not thread-safe; one per partition.
  */
 public final class StoredRows {
-  private final ChunkedFileReader in;
+  private ChunkedFileReader in;
   private byte[] body = new byte[256];
   private int length;
   private final Cursor cursor = new Cursor();
 
-  private StoredRows(ChunkedFileReader in) {
-    this.in = in;
-  }
-
   /**
-   * The stored rows of {@code source} from its first row on, or null when it is not a
-   * partition read from an SSTable (the caller then merges its rows as usual). The source's
-   * row iterators must not be used afterwards.
+   * Starts on the stored rows of {@code source} from its first row on; false (and nothing to
+   * read) when it is not a partition read from an SSTable: the caller then merges its rows as
+   * usual. The source's row iterators must not be used afterwards. One instance serves a
+   * compaction's partitions in turn.
    */
-  public static StoredRows of(PartitionSource source) {
-    return source instanceof SSTablePartition p ? new StoredRows(p.storedRowsReader()) : null;
+  public boolean open(PartitionSource source) {
+    in = source instanceof SSTablePartition p ? p.storedRowsReader() : null;
+    return in != null;
   }
 
   /** Moves to the next row; false after the last. */
