@@ -80,7 +80,7 @@ final class CompactionScheduler {
               if (inputs.isEmpty()) {
                 break;
               }
-              t.compactions.run(inputs, throttle);
+              t.compactions.runBackground(inputs, throttle);
             }
             if (closed.getAsBoolean() || t.dropped) {
               requests.set(0);

@@ -199,6 +199,55 @@ class CompactionTest {
     }
   }
 
+  /**
+   * Flash wear: a major compaction stops a running background compaction instead of waiting
+   * for it and rewriting its result: the stopped one's output is deleted, its inputs kept, and
+   * only the major compaction's bytes are written. Before, both ran to the end (2 compactions).
+   */
+  @Test
+  void majorCompactionStopsARunningBackgroundCompaction() throws Exception {
+    EngineOptions d = EngineOptions.defaults(dir);
+    EngineOptions slow = new EngineOptions(d.dataDirectory(), d.commitLogDirectory(), d.commitLogSync(),
+        d.commitLogSyncPeriod(), d.commitLogSegmentBytes(), d.commitLogBacklogBytes(), d.memtableBudgetBytes(),
+        64 * 1024, 1);
+    try (Engine e = Engine.open(slow)) {
+      LocalTable t = (LocalTable) e.createTable(new TableSpec("ks", "t", UUID.randomUUID(), Map.of("enabled", "false"),
+          Map.of("class", "SizeTieredCompactionStrategy"), 864000, 0.01, 0));
+      java.util.Random r = new java.util.Random(1);
+      for (int f = 0; f < 4; f++) {
+        for (int i = 0; i < 100; i++) {
+          byte[] v = new byte[1000];
+          r.nextBytes(v);
+          t.apply(PartitionUpdate.builder("ks", "t", b("k" + f + "-" + i)).row(Row.of(Bytes.EMPTY, List.of(Cell.live("v", v, 1)))).build());
+        }
+        t.flush();
+      }
+      // the fourth flush started a background compaction of ~400 KB at 64 KB/s: wait for its output
+      long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+      while (!hasTemporaryFile(t) && System.nanoTime() < deadline) {
+        Thread.sleep(5);
+      }
+      assertThat(hasTemporaryFile(t)).as("a background compaction is running").isTrue();
+      e.setCompactionThroughput(0);
+      t.compact();
+      assertThat(e.metrics().compactions()).as("only the major compaction completed").isEqualTo(1);
+      assertThat(t.metrics().sstableCount()).isEqualTo(1);
+      assertThat(e.metrics().compactionBytesWritten()).isEqualTo(t.metrics().bytesOnDisk());
+      assertThat(hasTemporaryFile(t)).as("the stopped compaction's output is deleted").isFalse();
+      for (int f = 0; f < 4; f++) {
+        for (int i = 0; i < 100; i++) {
+          assertThat(t.read(b("k" + f + "-" + i), ReadQuery.all(now())).isEmpty()).isFalse();
+        }
+      }
+    }
+  }
+
+  private static boolean hasTemporaryFile(LocalTable t) throws java.io.IOException {
+    try (var files = java.nio.file.Files.list(t.directory())) {
+      return files.anyMatch(p -> p.getFileName().toString().endsWith(".tmp"));
+    }
+  }
+
   private static SSTableReader newest(LocalTable t) {
     List<SSTableReader> s = t.view.get().sstables();
     return s.get(s.size() - 1);

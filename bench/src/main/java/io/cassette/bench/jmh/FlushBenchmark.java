@@ -42,7 +42,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * into one as a compaction does. {@code disjoint}: each key in one input (a stress write load:
  * every key written once); {@code overlap}: every key in every input, newer timestamps in later
  * ones (overwrites). One operation is one row written or read: the figure is per row.
- * The table's default options (LZ4, 16 KiB chunks). Inputs are left as they were. Compare
+ * The table's default options (LZ4, 16 KiB chunks), or uncompressed ({@code compression=none}). Inputs are left as they were. Compare
  * revisions by {@code -prof io.cassette.bench.jmh.CpuTimeProfiler}'s CPU time per row.
  */
 @State(Scope.Thread)
@@ -58,6 +58,10 @@ public class FlushBenchmark {
   @Param({"disjoint", "overlap"})
   public String keys;
 
+  /** {@code lz4}: the table default; {@code none}: the stress tool's tables (uncompressed). */
+  @Param({"lz4", "none"})
+  public String compression;
+
   private Path dir;
   private TableSpec spec;
   private Memtable memtable;
@@ -71,7 +75,9 @@ public class FlushBenchmark {
     Path shm = Path.of("/dev/shm");
     dir = Files.isDirectory(shm) && Files.isWritable(shm) ? Files.createTempDirectory(shm, "cassette-jmh-flush")
         : Files.createTempDirectory("cassette-jmh-flush");
-    spec = TableSpec.withDefaults(StressRows.KEYSPACE, StressRows.TABLE, UUID.nameUUIDFromBytes("jmh".getBytes()));
+    TableSpec d = TableSpec.withDefaults(StressRows.KEYSPACE, StressRows.TABLE, UUID.nameUUIDFromBytes("jmh".getBytes()));
+    spec = compression.equals("none") ? new TableSpec(d.keyspace(), d.name(), d.id(), java.util.Map.of("enabled", "false"),
+        d.compaction(), d.gcGraceSeconds(), d.bloomFilterFpChance(), d.defaultTimeToLive()) : d;
     memtable = fill(0, 0);
     for (int i = 0; i < INPUTS; i++) {
       Memtable m = keys.equals("disjoint") ? fill(i * (long) ROWS, i) : fill(0, i);

@@ -31,15 +31,18 @@ public final class CompactionTask {
    */
   static void run(CompactableTable table, TableCompactions compactions, List<SSTableReader> inputs,
                   Throttle throttle) {
-    run(table, compactions, inputs, throttle, null);
+    run(table, compactions, inputs, throttle, null, false);
   }
 
   /**
    * As above; {@code keepToken} (nodetool cleanup) drops every partition whose token it
    * refuses: data of ranges this node no longer replicates. Null keeps everything.
+   * {@code stoppable} (a background compaction): the task stops, deleting its output and
+   * leaving its inputs live, when a major compaction asks for them
+   * ({@link TableCompactions#backgroundStopRequested}).
    */
   static void run(CompactableTable table, TableCompactions compactions, List<SSTableReader> inputs,
-                  Throttle throttle, java.util.function.LongPredicate keepToken) {
+                  Throttle throttle, java.util.function.LongPredicate keepToken, boolean stoppable) {
     TableSpec s = table.spec();
     long startNanos = System.nanoTime();
     long now = System.currentTimeMillis() / 1000;
@@ -67,7 +70,8 @@ public final class CompactionTask {
       try (SSTableWriter w = new SSTableWriter(d, Compressors.forOptions(s.compression()),
           Compressors.chunkLength(s.compression()), expected, s.bloomFilterFpChance(), throttle)) {
         if (!merge(inputs, w, merger, key -> maxPurgeableTimestamp(key, table.view(), inputs), keepToken,
-            table::dropped, scanners)) {
+            stoppable ? () -> table.dropped() || compactions.backgroundStopRequested() : table::dropped,
+            scanners)) {
           return;
         }
         SSTableDescriptor done = w.finish(upper);
@@ -112,7 +116,8 @@ public final class CompactionTask {
    * (the caller finishes it). {@code maxPurgeable} gives the smallest timestamp outside the
    * compaction that may belong to a key; {@code keepToken} null keeps every partition. The
    * scanners opened are added to {@code scanners} for the caller to close. False when
-   * {@code dropped} turned true meanwhile (the output is then to be abandoned).
+   * {@code dropped} (the table dropped, or the compaction asked to stop) turned true meanwhile:
+   * the output is then to be abandoned.
    */
   public static boolean merge(List<SSTableReader> inputs, SSTableWriter w, CompactionMerger merger,
                               java.util.function.ToLongFunction<DecoratedKey> maxPurgeable,
@@ -124,6 +129,7 @@ public final class CompactionTask {
       scanners.add(scanner);
       sources.add(new PeekingSource(scanner));
     }
+    List<PartitionSource> parts = new ArrayList<>(sources.size()); // reused: the merger keeps no reference
     while (true) {
       DecoratedKey min = null;
       for (PeekingSource p : sources) {
@@ -134,7 +140,7 @@ public final class CompactionTask {
       if (min == null) {
         return true;
       }
-      List<PartitionSource> parts = new ArrayList<>();
+      parts.clear();
       for (PeekingSource p : sources) {
         if (p.head() != null && p.head().key().equals(min)) {
           parts.add(p.head());

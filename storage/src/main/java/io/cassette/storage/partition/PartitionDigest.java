@@ -164,7 +164,12 @@ public final class PartitionDigest {
   public void cell(RowCursor c) {
     int kind = c.isTombstone() ? 2 : c.isExpiring() ? 1 : 0;
     putByte(kind);
-    putString(c.columnName());
+    if (c.nameOffset >= 0) {
+      putInt(c.nameLength); // the same bytes as putString's: the name's UTF-8
+      putRaw(c.in, c.nameOffset, c.nameLength);
+    } else {
+      putString(c.columnName());
+    }
     if (c.hasPath()) {
       putInt(c.pathLength);
       putRaw(c.in, c.pathOffset, c.pathLength);

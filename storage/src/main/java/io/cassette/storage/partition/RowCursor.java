@@ -34,6 +34,12 @@ public abstract class RowCursor {
   public long localDeletionTime;
   public int valueOffset = -1;
   public int valueLength;
+  /**
+   * The current cell's column name as UTF-8 bytes in {@link #in} when the encoding holds it
+   * so (an SSTable row); -1 when only {@link #columnName()} gives it.
+   */
+  public int nameOffset = -1;
+  public int nameLength;
 
   /** Moves to the next cell; false after the last. */
   public abstract boolean next();

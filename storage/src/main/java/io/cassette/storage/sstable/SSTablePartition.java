@@ -200,4 +200,15 @@ final class SSTablePartition implements PartitionSource {
       }
     };
   }
+
+  /**
+   * Compaction's raw copy ({@link StoredRows}): the reader placed at the partition's first row
+   * (its length prefix), from where the rows are read as stored. The row iterators must not
+   * be used afterwards.
+   */
+  ChunkedFileReader storedRowsReader() {
+    loadHeader();
+    in.seek(rowsStart);
+    return in;
+  }
 }

@@ -185,6 +185,30 @@ public final class SSTableWriter implements AutoCloseable {
     digest.rowHeader(clustering, cursor);
     rowBuffer.reset();
     PartitionSerializer.writeRowHeader(rowBuffer, clustering, cursor);
+    cells(cursor, rowBuffer);
+    data.writeVarInt(rowBuffer.length());
+    data.writeBytes(rowBuffer.buffer(), 0, rowBuffer.length());
+  }
+
+  /**
+   * Appends the current row of {@code rows} as its stored bytes, not decoded (compaction's
+   * copy of a row it leaves as it is); the digest and statistics are kept from its cursor as
+   * {@link #row(byte[], RowCursor)} keeps them, so the files are those the decoded row would
+   * give (rows of format 1, whose cells do not share timestamps, stay so: readers understand
+   * both). Requires: as {@link #row(Row)}.
+   */
+  public void rowAsStored(StoredRows rows) {
+    byte[] clustering = rows.clustering();
+    RowCursor cursor = rows.cursor();
+    beginRow(clustering);
+    digest.rowHeader(clustering, cursor);
+    cells(cursor, null);
+    data.writeVarInt(rows.length());
+    data.writeBytes(rows.body(), 0, rows.length());
+  }
+
+  /** The digest and statistics of the cursor's row, from its liveness on; its cells encoded into {@code out} unless null. */
+  private void cells(RowCursor cursor, ByteArrayWriter out) {
     long previous = RowCursor.NO_TIMESTAMP;
     if (cursor.hasLiveness()) {
       previous = cursor.livenessTimestamp;
@@ -203,8 +227,9 @@ public final class SSTableWriter implements AutoCloseable {
     while (cursor.next()) {
       long ts = cursor.timestamp;
       digest.cell(cursor);
-      // format 2: cells share the row's timestamp
-      PartitionSerializer.writeCell(rowBuffer, cursor, previous != RowCursor.NO_TIMESTAMP && ts == previous);
+      if (out != null) { // format 2: cells share the row's timestamp
+        PartitionSerializer.writeCell(out, cursor, previous != RowCursor.NO_TIMESTAMP && ts == previous);
+      }
       previous = ts;
       min = Math.min(min, ts);
       max = Math.max(max, ts);
@@ -217,8 +242,6 @@ public final class SSTableWriter implements AutoCloseable {
     }
     minTimestamp = min;
     maxTimestamp = max;
-    data.writeVarInt(rowBuffer.length());
-    data.writeBytes(rowBuffer.buffer(), 0, rowBuffer.length());
   }
 
   /** Appends a row. Requires: clustering greater than the previous row's in this partition. */
