@@ -96,6 +96,20 @@ public final class ChunkCache {
    * paid a 16 KiB copy into the cache; now a stable subset stays and hits. A tie keeps the
    * resident chunk, so a stream of one-off reads (each asked for once) evicts nothing.
    */
+  /** True if {@link #put} would keep this chunk now (a reader then decodes it whole first). */
+  boolean admits(long sstable, long chunkOffset, int length) {
+    if (length > capacityBytes / 8) {
+      return false;
+    }
+    synchronized (this) {
+      if (sizeBytes + length > capacityBytes && !chunks.isEmpty()) {
+        Key victim = chunks.keySet().iterator().next();
+        return frequency(sstable, chunkOffset) > frequency(victim.sstable(), victim.chunkOffset());
+      }
+      return true;
+    }
+  }
+
   void put(long sstable, long chunkOffset, byte[] chunk, int length, int storedLength) {
     if (length > capacityBytes / 8) {
       return;
