@@ -228,10 +228,13 @@ final class ChunkedFileReader implements DataReader {
       storedLength = length;
       decodeState = 0;
       decodedTo = 0;
-      boolean keep = cache != null && populateCache && cache.admits(cacheId, offset, uncompressed);
-      decodeTo(lazyDecode && !keep ? 0 : uncompressed);
-      if (keep) {
-        cache.put(cacheId, offset, chunk, uncompressed, length);
+      if (cache != null && populateCache && cache.admits(cacheId, offset, uncompressed)) {
+        // decoded whole into an array of its own that the cache takes: no copy of the chunk
+        chunk = new byte[uncompressed];
+        decodeTo(uncompressed);
+        cache.adopt(cacheId, offset, chunk, length);
+      } else {
+        decodeTo(lazyDecode ? 0 : uncompressed);
       }
     } catch (IOException e) {
       throw new StorageException("cannot read " + path + " at offset " + offset + ": " + e, e);
