@@ -40,8 +40,6 @@ import org.slf4j.LoggerFactory;
  */
 final class LocalTable implements Table, CompactableTable {
   private static final Logger LOG = LoggerFactory.getLogger(LocalTable.class);
-  private static final java.util.Comparator<SSTableReader> NEWEST_FIRST =
-      (a, b) -> Long.compare(b.stats().maxTimestamp(), a.stats().maxTimestamp());
 
   private final StorageEngine engine;
   private volatile TableSpec spec;
@@ -232,12 +230,7 @@ final class LocalTable implements Table, CompactableTable {
           deletedAt = Math.max(deletedAt, p.partitionDeletion().markedForDeleteAt());
         }
       }
-      List<SSTableReader> byNewest = v.sstables();
-      if (byNewest.size() > 1) {
-        byNewest = new ArrayList<>(byNewest);
-        byNewest.sort(NEWEST_FIRST);
-      }
-      for (SSTableReader s : byNewest) {
+      for (SSTableReader s : v.byNewest()) { // sorted once per view
         if (s.stats().maxTimestamp() <= deletedAt) {
           break; // this one and all older ones are shadowed
         }

@@ -8,13 +8,31 @@ import java.util.List;
 
 /**
  * An immutable snapshot of where a table's data is: the memtable taking writes, memtables
- * being flushed (still readable), and the live SSTables. Swapped atomically.
+ * being flushed (still readable), and the live SSTables. Swapped atomically. What every point
+ * read needs is computed once per view, not per read: the memtables as one list, and the
+ * SSTables newest first (a read used to copy and sort them, and build the memtable list, each time).
  */
-record TableView(Memtable active, List<Memtable> flushing, List<SSTableReader> sstables)
+record TableView(Memtable active, List<Memtable> flushing, List<SSTableReader> sstables,
+                 List<Memtable> memtables, List<SSTableReader> byNewest)
     implements CompactableTable.View {
+  /** SSTables by their newest write, newest first (a stable sort: ties keep the view's order). */
+  static final java.util.Comparator<SSTableReader> NEWEST_FIRST =
+      (a, b) -> Long.compare(b.stats().maxTimestamp(), a.stats().maxTimestamp());
+
   TableView {
     flushing = List.copyOf(flushing);
     sstables = List.copyOf(sstables);
+    List<Memtable> m = new ArrayList<>(flushing.size() + 1);
+    m.add(active);
+    m.addAll(flushing);
+    memtables = List.copyOf(m);
+    List<SSTableReader> b = new ArrayList<>(sstables);
+    b.sort(NEWEST_FIRST);
+    byNewest = List.copyOf(b);
+  }
+
+  TableView(Memtable active, List<Memtable> flushing, List<SSTableReader> sstables) {
+    this(active, flushing, sstables, null, null);
   }
 
   static TableView empty() {
@@ -58,11 +76,15 @@ record TableView(Memtable active, List<Memtable> flushing, List<SSTableReader> s
     return new TableView(active, flushing, s);
   }
 
+  /** The active memtable, then the flushing ones (read-only). */
   @Override
   public List<Memtable> memtables() {
-    List<Memtable> m = new ArrayList<>(flushing.size() + 1);
-    m.add(active);
-    m.addAll(flushing);
-    return m;
+    return memtables;
+  }
+
+  /** The SSTables, newest write first (read-only). */
+  @Override
+  public List<SSTableReader> byNewest() {
+    return byNewest;
   }
 }

@@ -21,4 +21,20 @@ public interface Compressor {
    * {@link IllegalArgumentException} when the input is malformed.
    */
   void decompress(byte[] src, int srcOff, int length, byte[] dst, int dstOff, int uncompressedLength);
+
+  /**
+   * Decompresses the same block in steps, for a reader that needs only a prefix of it: resumes
+   * from {@code state} (0 to start, else what the previous call returned) and decodes at least
+   * up to output offset {@code until}; returns the new state, whose low 32 bits are the output
+   * bytes decoded so far (the block is done when they reach {@code uncompressedLength}). The
+   * default decodes the whole block at once; LZ4 decodes only as far as asked.
+   */
+  default long decompressPart(byte[] src, int srcOff, int length, byte[] dst, int dstOff, int uncompressedLength,
+                              long state, int until) {
+    if ((int) state == uncompressedLength) {
+      return state;
+    }
+    decompress(src, srcOff, length, dst, dstOff, uncompressedLength);
+    return (long) length << 32 | uncompressedLength;
+  }
 }

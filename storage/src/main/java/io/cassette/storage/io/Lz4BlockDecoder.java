@@ -42,14 +42,37 @@ public final class Lz4BlockDecoder {
    *     another length
    */
   public static void decode(byte[] src, int srcOff, int srcLength, byte[] dst, int dstOff, int dstLength) {
+    decodePart(src, srcOff, srcLength, dst, dstOff, dstLength, 0, dstLength);
+  }
+
+  /**
+   * Decodes the same block as {@link #decode} in steps: resumes where the {@code state} a
+   * previous call returned left off (0 to start) and stops after the first sequence that
+   * reaches output offset {@code until} (relative to {@code dstOff}), or at the block's end.
+   * Returns the new state: input bytes consumed in the high 32 bits, output bytes decoded
+   * (final from {@code dstOff} on) in the low 32 bits; the block is done when the latter is
+   * {@code dstLength}. A point read needs a row, not the whole 16 KiB chunk it lies in: it
+   * decodes up to the row's end, half a chunk on average. Every check of {@link #decode} is
+   * made as the sequences are reached. Requires: {@code state} returned by this method for
+   * the same block and buffers, whose decoded bytes were not modified.
+   */
+  public static long decodePart(byte[] src, int srcOff, int srcLength, byte[] dst, int dstOff, int dstLength,
+                                long state, int until) {
     java.util.Objects.checkFromIndexSize(srcOff, srcLength, src.length);
     java.util.Objects.checkFromIndexSize(dstOff, dstLength, dst.length);
-    int sp = srcOff;
+    int sp = srcOff + (int) (state >>> 32);
     int srcEnd = srcOff + srcLength;
-    int dp = dstOff;
+    int dp = dstOff + (int) state;
     int dstEnd = dstOff + dstLength;
+    int stop = dstOff + Math.min(Math.max(until, 0), dstLength);
     if (srcLength == 0) {
       throw malformed("empty block", sp - srcOff);
+    }
+    if (sp - srcOff > srcLength || dp > dstEnd || sp < srcOff || dp < dstOff) {
+      throw new IllegalArgumentException("bad LZ4 decode state " + Long.toHexString(state));
+    }
+    if (sp == srcEnd) {
+      return state; // already done
     }
     while (true) {
       int token = src[sp++] & 0xFF;
@@ -117,10 +140,16 @@ public final class Lz4BlockDecoder {
       if (sp >= srcEnd) {
         throw malformed("block ends with a match, not literals", sp - srcOff);
       }
+      if (dp >= stop && dp < dstEnd) {
+        // part done: the bytes past dp written by a wild copy are not final yet (their
+        // sequences overwrite them); the caller reads only below dp
+        return (long) (sp - srcOff) << 32 | (dp - dstOff);
+      }
     }
     if (dp != dstEnd) {
       throw new IllegalArgumentException("LZ4 block decompressed to " + (dp - dstOff) + " bytes, expected " + dstLength);
     }
+    return (long) (sp - srcOff) << 32 | (dp - dstOff);
   }
 
   /** Copies {@code length} bytes from {@code from} to {@code to} (earlier), which may overlap it. */

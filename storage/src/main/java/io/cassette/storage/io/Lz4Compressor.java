@@ -31,4 +31,10 @@ final class Lz4Compressor implements Compressor {
   public void decompress(byte[] src, int srcOff, int length, byte[] dst, int dstOff, int uncompressedLength) {
     Lz4BlockDecoder.decode(src, srcOff, length, dst, dstOff, uncompressedLength);
   }
+
+  @Override
+  public long decompressPart(byte[] src, int srcOff, int length, byte[] dst, int dstOff, int uncompressedLength,
+                             long state, int until) {
+    return Lz4BlockDecoder.decodePart(src, srcOff, length, dst, dstOff, uncompressedLength, state, until);
+  }
 }

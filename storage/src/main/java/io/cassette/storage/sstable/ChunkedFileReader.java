@@ -29,6 +29,18 @@ final class ChunkedFileReader implements DataReader {
   private byte[] compressed;
   private long chunkOffset = -1; // file offset of the loaded chunk
   private int chunkLength; // uncompressed bytes in it
+  /**
+   * Bytes of the loaded chunk decoded so far ({@code chunk[0, decodedTo)} are final). A point
+   * reader decodes a chunk only as far as it reads ({@link #have}): the row it wants lies half
+   * way into the chunk on average, and decoding was half of a point read's storage CPU.
+   * Everyone else decodes whole chunks at once ({@code decodedTo == chunkLength}).
+   */
+  private int decodedTo;
+  /** The partial decode's state ({@link Compressor#decompressPart}) and the chunk's compressed length. */
+  private long decodeState;
+  private int storedLength;
+  /** True for point readers: chunks decoded lazily. */
+  private boolean lazyDecode;
   private long nextChunkOffset;
   private int pos;
   /** Where verified chunks are looked up and (for point reads) kept; null: not cached. */
@@ -105,13 +117,16 @@ final class ChunkedFileReader implements DataReader {
       }
     }
     if (fit == null || !FREE.compareAndSet(fitSlot, fit, null)) { // none, or another read took it first
-      return new ChunkedFileReader(path, channel, mapped, fileLength, compressor, chunkSize, cache, cacheId, true, true);
+      ChunkedFileReader r = new ChunkedFileReader(path, channel, mapped, fileLength, compressor, chunkSize, cache, cacheId, true, true);
+      r.lazyDecode = true;
+      return r;
     }
     fit.closed = false;
     if (fit.cacheId != cacheId || cacheId == 0) {
       fit.chunkOffset = -1; // another file: its loaded chunk means nothing here
       fit.chunk = fit.decoded;
       fit.chunkLength = 0;
+      fit.decodedTo = 0;
       fit.nextChunkOffset = 0;
     }
     fit.pos = 0;
@@ -123,6 +138,7 @@ final class ChunkedFileReader implements DataReader {
     fit.cache = cache;
     fit.cacheId = cacheId;
     fit.populateCache = true;
+    fit.lazyDecode = true;
     return fit;
   }
 
@@ -182,6 +198,7 @@ final class ChunkedFileReader implements DataReader {
         chunk = cached.data(); // read in place: no copy of the chunk per hit
         chunkOffset = offset;
         chunkLength = cached.data().length;
+        decodedTo = chunkLength;
         nextChunkOffset = offset + ChunkedFileWriter.CHUNK_OVERHEAD + cached.storedLength();
         pos = 0;
         return;
@@ -204,21 +221,53 @@ final class ChunkedFileReader implements DataReader {
         throw corrupt(offset, "checksum failed (stored " + Integer.toHexString(stored) + ", computed "
             + Integer.toHexString(actual) + "; hardware problem?)");
       }
-      try {
-        compressor.decompress(compressed, 8, length, chunk, 0, uncompressed);
-      } catch (IllegalArgumentException e) {
-        throw corrupt(offset, e.getMessage());
-      }
       chunkOffset = offset;
       chunkLength = uncompressed;
       nextChunkOffset = offset + ChunkedFileWriter.CHUNK_OVERHEAD + length;
       pos = 0;
-      if (cache != null && populateCache) {
-        cache.put(cacheId, offset, chunk, uncompressed, length);
+      storedLength = length;
+      decodeState = 0;
+      decodedTo = 0;
+      if (cache != null && populateCache && cache.admits(cacheId, offset, uncompressed)) {
+        // decoded whole into an array of its own that the cache takes: no copy of the chunk
+        chunk = new byte[uncompressed];
+        decodeTo(uncompressed);
+        cache.adopt(cacheId, offset, chunk, length);
+      } else {
+        decodeTo(lazyDecode ? 0 : uncompressed);
       }
     } catch (IOException e) {
       throw new StorageException("cannot read " + path + " at offset " + offset + ": " + e, e);
     }
+  }
+
+  /** Bytes decoded past what a read asks for: each resume of the decoder costs a call. */
+  private static final int DECODE_AHEAD = 256;
+
+  /** Decodes the loaded chunk up to at least {@code target} (and a little beyond). */
+  private void decodeTo(int target) {
+    int until = target >= chunkLength ? chunkLength : Math.min(chunkLength, target + DECODE_AHEAD);
+    try {
+      decodeState = compressor.decompressPart(compressed, 8, storedLength, chunk, 0, chunkLength, decodeState, until);
+    } catch (IllegalArgumentException e) {
+      throw corrupt(chunkOffset, e.getMessage());
+    }
+    decodedTo = (int) decodeState;
+  }
+
+  /**
+   * True if the loaded chunk holds {@code n} more bytes from {@code pos}; decodes them first
+   * when needed. False when the chunk ends before them (the caller reads across chunks).
+   */
+  private boolean have(int n) {
+    if (decodedTo - pos >= n) {
+      return true;
+    }
+    if (chunkLength - pos < n || chunk == null) {
+      return false;
+    }
+    decodeTo(pos + n);
+    return true;
   }
 
   private StorageException corrupt(long offset, String what) {
@@ -272,6 +321,9 @@ final class ChunkedFileReader implements DataReader {
   @Override
   public int readByte() {
     ensure();
+    if (pos >= decodedTo) {
+      decodeTo(pos + 1);
+    }
     return chunk[pos++] & 0xFF;
   }
 
@@ -280,6 +332,9 @@ final class ChunkedFileReader implements DataReader {
     while (length > 0) {
       ensure();
       int n = Math.min(length, chunkLength - pos);
+      if (decodedTo - pos < n) {
+        decodeTo(pos + n);
+      }
       System.arraycopy(chunk, pos, into, offset, n);
       pos += n;
       offset += n;
@@ -309,6 +364,9 @@ final class ChunkedFileReader implements DataReader {
    * data position (varlong), row-index block count (varint, 0 for a one-block partition).
    */
   int skipIndexEntriesBelow(long token, int max) {
+    if (decodedTo < chunkLength && chunk != null) {
+      decodeTo(chunkLength); // the walk may cross much of it (index chunks are cached whole anyway)
+    }
     byte[] c = chunk;
     int end = chunkLength;
     int p = pos;
@@ -345,7 +403,7 @@ final class ChunkedFileReader implements DataReader {
   @Override
   public int compareLengthPrefixed(byte[] other, int maxLength) {
     int length = readLength(maxLength);
-    if (chunkLength - pos >= length && chunk != null) {
+    if (have(length)) {
       int c = java.util.Arrays.compareUnsigned(chunk, pos, pos + length, other, 0, other.length);
       pos += length;
       return c;
@@ -357,7 +415,7 @@ final class ChunkedFileReader implements DataReader {
   @Override
   public String readString() {
     int length = readLength(MAX_STRING_LENGTH);
-    if (chunkLength - pos >= length && chunk != null) {
+    if (have(length)) {
       String s = io.cassette.storage.io.RecentStrings.decode(chunk, pos, length);
       pos += length;
       return s;
@@ -367,7 +425,7 @@ final class ChunkedFileReader implements DataReader {
 
   @Override
   public int readInt() {
-    if (chunkLength - pos >= 4) {
+    if (have(4)) {
       int v = bigEndianInt(chunk, pos);
       pos += 4;
       return v;
@@ -384,7 +442,7 @@ final class ChunkedFileReader implements DataReader {
 
   @Override
   public long readLong() {
-    if (chunkLength - pos >= 8) {
+    if (have(8)) {
       long v = (long) LONG.get(chunk, pos);
       pos += 8;
       return v;
@@ -394,7 +452,7 @@ final class ChunkedFileReader implements DataReader {
 
   @Override
   public long readVarLong() {
-    if (chunkLength - pos >= 10) {
+    if (have(10)) {
       byte[] c = chunk;
       int p = pos;
       long result = 0;
@@ -425,7 +483,7 @@ final class ChunkedFileReader implements DataReader {
     if (length == 0) {
       return io.cassette.storage.Bytes.EMPTY;
     }
-    if (chunkLength - pos >= length) {
+    if (have(length)) {
       byte[] b = java.util.Arrays.copyOfRange(chunk, pos, pos + length);
       pos += length;
       return b;

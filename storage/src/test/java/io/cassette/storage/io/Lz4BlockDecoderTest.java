@@ -51,6 +51,48 @@ class Lz4BlockDecoderTest {
     }
   }
 
+  /** Decoding in parts of random sizes, resumed from the returned state, gives the whole block's bytes. */
+  @Test
+  void decodesInPartsAsFarAsAsked() {
+    Random r = new Random(11);
+    for (int length : new int[] {1, 17, 1000, 16384, 65536}) {
+      for (int kind = 0; kind < 5; kind++) {
+        byte[] in = sample(r, length, kind);
+        byte[] block = FAST.compress(in);
+        byte[] out = new byte[length];
+        long state = 0;
+        int calls = 0;
+        while ((int) state < length) {
+          int asked = Math.min(length, (int) state + r.nextInt(1, 600));
+          state = Lz4BlockDecoder.decodePart(block, 0, block.length, out, 0, length, state, asked);
+          int done = (int) state;
+          assertThat(done).as("length %d kind %d", length, kind).isGreaterThanOrEqualTo(asked);
+          assertThat(Arrays.copyOfRange(out, 0, done)).isEqualTo(Arrays.copyOfRange(in, 0, done));
+          calls++;
+        }
+        assertThat((int) (state >>> 32)).isEqualTo(block.length);
+        assertThat(out).isEqualTo(in);
+        if (length >= 16384 && kind >= 3) { // many short sequences
+          assertThat(calls).as("stops early when asked for little").isGreaterThan(1);
+        }
+      }
+    }
+  }
+
+  @Test
+  void aPartialDecodeStillRefusesABlockOfAnotherLength() {
+    byte[] in = sample(new Random(1), 20_000, 4);
+    byte[] block = FAST.compress(in);
+    byte[] out = new byte[20_001];
+    long state = Lz4BlockDecoder.decodePart(block, 0, block.length, out, 0, 20_001, 0, 100);
+    assertThat((int) state).isLessThan(20_000);
+    long from = state;
+    assertThatThrownBy(() -> Lz4BlockDecoder.decodePart(block, 0, block.length, out, 0, 20_001, from, 20_001))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> Lz4BlockDecoder.decodePart(block, 0, block.length, out, 0, 20_001, -1L, 20_001))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
   @Test
   void refusesAnotherLength() {
     byte[] in = sample(new Random(1), 1000, 2);

@@ -74,4 +74,61 @@ class ChunkCacheTest {
     assertThat(second.data()).isSameAs(first.data());
     assertThat(cache.hits()).isEqualTo(2);
   }
+
+  /**
+   * Without a lock: threads reading and offering more chunks than fit, at once, only ever get
+   * the chunk they asked for, and the bytes held stay within the bound (plus what the racing
+   * inserts add before the next eviction) and cover what the entries hold.
+   */
+  @Test
+  void concurrentReadersGetTheirOwnChunksAndTheBoundHolds() throws Exception {
+    ChunkCache cache = new ChunkCache(CAPACITY);
+    int threads = 4;
+    java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+    java.util.concurrent.atomic.AtomicLong hits = new java.util.concurrent.atomic.AtomicLong();
+    Thread[] workers = new Thread[threads];
+    for (int t = 0; t < threads; t++) {
+      long seed = t;
+      workers[t] = new Thread(() -> {
+        java.util.SplittableRandom r = new java.util.SplittableRandom(seed);
+        try {
+          for (int i = 0; i < 50_000; i++) {
+            long sstable = r.nextInt(3);
+            long offset = (long) r.nextInt(r.nextBoolean() ? 8 : 200) * CHUNK;
+            ChunkCache.Entry e = cache.get(sstable, offset);
+            if (e != null) {
+              assertThat(e.data()[0]).isEqualTo((byte) (offset / CHUNK));
+              assertThat(e.data()[1]).isEqualTo((byte) sstable);
+              assertThat(e.storedLength()).isEqualTo((int) (offset / CHUNK + sstable));
+              hits.incrementAndGet();
+            } else if (cache.admits(sstable, offset, CHUNK)) {
+              byte[] chunk = new byte[CHUNK];
+              chunk[0] = (byte) (offset / CHUNK);
+              chunk[1] = (byte) sstable;
+              cache.adopt(sstable, offset, chunk, (int) (offset / CHUNK + sstable));
+            }
+          }
+        } catch (Throwable x) {
+          failure.compareAndSet(null, x);
+        }
+      });
+      workers[t].start();
+    }
+    for (Thread w : workers) {
+      w.join();
+    }
+    assertThat(failure.get()).isNull();
+    assertThat(hits.get()).as("the frequently read chunks stay and hit").isGreaterThan(threads * 50_000L / 4);
+    assertThat(cache.sizeBytes()).isLessThanOrEqualTo(CAPACITY + threads * (long) CHUNK);
+    long held = 0;
+    for (long sstable = 0; sstable < 3; sstable++) {
+      for (long chunk = 0; chunk < 200; chunk++) {
+        ChunkCache.Entry e = cache.get(sstable, chunk * CHUNK);
+        held += e == null ? 0 : e.data().length;
+      }
+    }
+    // (a chunk inserted twice by racing readers while a slot before it emptied is counted twice
+    // until evicted: harmless, so not asserted away)
+    assertThat(held).isPositive().isLessThanOrEqualTo(cache.sizeBytes());
+  }
 }
