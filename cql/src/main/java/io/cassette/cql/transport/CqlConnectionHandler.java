@@ -106,32 +106,9 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
   static final long NODE_CHECK_MILLIS = 1000;
   /** Reading resumes when the in-flight count falls to this after having reached {@link #maxInFlight}. */
   private final int resumeAt;
-  /**
-   * Requests started by pump() and not yet taken by a runner: the event loop offers, runners
-   * (worker tasks of this connection) poll. One wake-up of a worker serves every request of a
-   * socket read that is waiting when it runs, instead of one pool task per request.
-   */
-  private final java.util.concurrent.ConcurrentLinkedQueue<Started> started = new java.util.concurrent.ConcurrentLinkedQueue<>();
-  /** Runner tasks of this connection queued in the worker pool or running. */
-  private final java.util.concurrent.atomic.AtomicInteger runners = new java.util.concurrent.atomic.AtomicInteger();
-  /** Runners executing a request now: the others will take the next started ones. */
-  private final java.util.concurrent.atomic.AtomicInteger busyRunners = new java.util.concurrent.atomic.AtomicInteger();
-  /** Runners of one connection at once: the pool's threads, so one busy client still gets them all. */
-  private final int maxRunners;
-  /** Requests one runner serves before going to the back of the pool's queue (fairness). */
-  static final int RUNNER_BATCH = 16;
-  private Runnable runner;
-  /**
-   * Answers made by workers, waiting for the event loop: one task writes all that are here and
-   * flushes once, so answers finishing together cost one hop and one write syscall.
-   */
-  private final java.util.concurrent.ConcurrentLinkedQueue<Answer> answers = new java.util.concurrent.ConcurrentLinkedQueue<>();
-  /** A task writing {@link #answers} is queued on the event loop. */
-  private final java.util.concurrent.atomic.AtomicBoolean answersScheduled = new java.util.concurrent.atomic.AtomicBoolean();
-  private Runnable writeAnswers;
-  /** Requests were queued in this socket read; pump() runs once at its end (event loop only). */
-  private boolean pumpPending;
-  private Runnable pumpTask;
+  /** A flush task is queued on the event loop behind the pending worker writes (event loop only). */
+  private boolean flushScheduled;
+  private Runnable flushTask;
   /** Requests executing or being answered. */
   private int inFlight;
   /** Requests of this connection handed to the shared worker pool and not yet answered. */
@@ -171,9 +148,6 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
     this.encoder = encoder;
     this.maxInFlight = maxInFlight;
     this.resumeAt = Math.max(0, maxInFlight * 3 / 4);
-    // A direct executor (tests) runs a runner inside pump(): one is enough, more would nest.
-    this.maxRunners = executor instanceof java.util.concurrent.ThreadPoolExecutor pool
-        ? Math.max(1, pool.getMaximumPoolSize()) : 1;
   }
 
   @Override
@@ -181,13 +155,9 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
     state = new ClientState(ctx.channel().remoteAddress() instanceof InetSocketAddress remote ? remote : null);
     state.open(ctx.channel().localAddress());
     metrics.connectionOpened();
-    runner = () -> runRequests(ctx);
-    writeAnswers = () -> writeAnswers(ctx);
-    pumpTask = () -> {
-      if (pumpPending) {
-        pumpPending = false;
-        pump(ctx);
-      }
+    flushTask = () -> {
+      flushScheduled = false;
+      ctx.flush();
     };
     holder = new UnreadAnswers.Holder() {
       @Override
@@ -381,22 +351,8 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
   private boolean dispatch(ChannelHandlerContext ctx, Envelope envelope, long reserved) {
     inFlight++;
     waiting.add(new Pending(envelope, reserved));
-    if (!pumpPending) {
-      // Started at the end of this socket read (channelReadComplete), so that one runner takes
-      // all its requests; the task covers frames decoded outside a read (the decoder's wake-up).
-      pumpPending = true;
-      ctx.executor().execute(pumpTask);
-    }
+    pump(ctx);
     return true;
-  }
-
-  @Override
-  public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
-    if (pumpPending) {
-      pumpPending = false;
-      pump(ctx);
-    }
-    super.channelReadComplete(ctx);
   }
 
   /** A decoded request waiting for an execution slot, with the bytes the decoder reserved for it. */
@@ -419,15 +375,9 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
       scheduleNodeCheck(ctx);
     }
     boolean writable = ctx.channel().isWritable() && !pausedForNode;
-    int queued = 0;
     while (!waiting.isEmpty() && submitted < Math.min(maxInFlight, MAX_SUBMITTED_PER_CONNECTION) && writable) {
       Pending next = waiting.poll();
-      submitted++;
-      started.offer(new Started(next.envelope(), System.nanoTime(), next.reserved()));
-      queued++;
-    }
-    if (queued > 0) {
-      startRunners(ctx);
+      start(ctx, next.envelope(), next.reserved());
     }
     var config = ctx.channel().config();
     if (inFlight >= maxInFlight || !writable) {
@@ -439,98 +389,18 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
     }
   }
 
-  /** A request handed to this connection's runners: {@code reserved} is released once it is answered. */
-  private record Started(Envelope envelope, long decodedAtNanos, long reserved) {}
-
-  /**
-   * On the event loop, after requests joined {@link #started}: starts runners until the ones
-   * not busy with a request are as many as the requests waiting, up to {@link #maxRunners}. So
-   * a request behind a slow one (a disk read) still gets an idle worker, and a burst of a
-   * socket read wakes at most the pool's threads. A runner that finds the queue empty counts
-   * itself out and then looks again (see runRequests): a request offered meanwhile always has one.
-   */
-  private void startRunners(ChannelHandlerContext ctx) {
-    // started.size() walks at most MAX_SUBMITTED_PER_CONNECTION nodes; read again after each start,
-    // as a runner run by a direct executor (tests) has emptied the queue by then
-    for (int r = runners.get(); r < maxRunners && r - busyRunners.get() < started.size(); r = runners.get()) {
-      if (!runners.compareAndSet(r, r + 1)) {
-        continue;
-      }
-      try {
-        executor.execute(runner);
-      } catch (RejectedExecutionException e) {
-        runners.decrementAndGet();
-        refuseStarted(ctx);
-        return;
-      }
-    }
-  }
-
-  /** The worker pool is shut down (the server is closing): what was started is answered OVERLOADED. */
-  private void refuseStarted(ChannelHandlerContext ctx) {
-    Started s;
-    while ((s = started.poll()) != null) {
-      Envelope envelope = s.envelope();
-      long bytes = s.reserved();
+  /** {@code bytes}: what the decoder reserved for the request; released once it is answered. */
+  private void start(ChannelHandlerContext ctx, Envelope envelope, long bytes) {
+    submitted++;
+    try {
+      long decodedAt = System.nanoTime();
+      executor.execute(() -> process(ctx, envelope, decodedAt, bytes));
+    } catch (RejectedExecutionException e) {
       envelope.body().release();
       respond(ctx, envelope, Opcode.ERROR, ErrorEncoder.encode(ctx.alloc(),
           new CqlException(ErrorCode.OVERLOADED, "Server is shutting down"), envelope.version()), List.of())
           .addListener(f -> requestDone(ctx, bytes));
     }
-  }
-
-  /** A worker task: serves started requests of this connection in order until none is left. */
-  private void runRequests(ChannelHandlerContext ctx) {
-    int served = 0;
-    while (true) {
-      busyRunners.incrementAndGet(); // before the poll: a request taken is never seen as waiting for an idle runner
-      Started s = started.poll();
-      if (s == null) {
-        busyRunners.decrementAndGet();
-        runners.decrementAndGet();
-        // An offer between the poll and the decrement saw this runner still counted: look again.
-        if (started.isEmpty() || !rejoin()) {
-          return;
-        }
-        continue;
-      }
-      try {
-        process(ctx, s.envelope(), s.decodedAtNanos(), s.reserved());
-      } catch (Throwable t) {
-        // process() answers every failure itself; an Error leaves this thread, not the connection's requests
-        handOver();
-        throw t;
-      } finally {
-        busyRunners.decrementAndGet();
-      }
-      if (++served == RUNNER_BATCH && !started.isEmpty()) {
-        // Other connections' runners queued behind us get their turn; this one keeps its count.
-        if (handOver()) {
-          return;
-        }
-        served = 0; // the pool is shut down: finish here
-      }
-    }
-  }
-
-  /** Queues this runner again at the back of the pool (its count kept); false when the pool refuses it. */
-  private boolean handOver() {
-    try {
-      executor.execute(runner);
-      return true;
-    } catch (RejectedExecutionException e) {
-      return false;
-    }
-  }
-
-  /** A runner that counted itself out counts itself in again, unless enough others run. */
-  private boolean rejoin() {
-    for (int r = runners.get(); r < maxRunners; r = runners.get()) {
-      if (runners.compareAndSet(r, r + 1)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** On the event loop, when a response has been written (or failed to be). */
@@ -884,43 +754,25 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
     if (ctx.executor().inEventLoop()) {
       return send(ctx, response);
     }
-    // From a worker: the event loop writes it with every other answer made meanwhile and
-    // flushes once, so a busy connection pays one hop and one syscall per batch of answers.
+    // From a worker: hop to the event loop to write, and queue one flush behind all writes
+    // made meanwhile, so a busy connection pays one syscall per batch of responses.
     io.netty.channel.ChannelPromise promise = ctx.newPromise();
-    answers.offer(new Answer(response, promise));
-    if (!answersScheduled.get() && answersScheduled.compareAndSet(false, true)) {
-      try {
-        ctx.executor().execute(writeAnswers);
-      } catch (RejectedExecutionException e) {
-        // The event loop is shutting down with the server: nobody is left to answer.
-        answersScheduled.set(false);
-        dropAnswers(e);
-      }
+    try {
+      ctx.executor().execute(() -> {
+        queue(ctx, response, promise);
+        producing.decrementAndGet(); // only process() answers from a worker; now counted as unsent
+        if (!flushScheduled) {
+          flushScheduled = true;
+          ctx.executor().execute(flushTask);
+        }
+      });
+    } catch (RejectedExecutionException e) {
+      // The event loop is shutting down with the server: nobody is left to answer.
+      producing.decrementAndGet();
+      response.release();
+      promise.tryFailure(e);
     }
     return promise;
-  }
-
-  /** An answer made off the event loop, and the promise its request waits on. */
-  private record Answer(Envelope response, io.netty.channel.ChannelPromise promise) {}
-
-  /** On the event loop: writes every answer workers have made, then flushes once. */
-  private void writeAnswers(ChannelHandlerContext ctx) {
-    answersScheduled.set(false); // before polling: an answer offered after this schedules again
-    Answer a;
-    while ((a = answers.poll()) != null) {
-      queue(ctx, a.response(), a.promise());
-      producing.decrementAndGet(); // only workers answer through here; now counted as unsent
-    }
-    ctx.flush();
-  }
-
-  private void dropAnswers(RejectedExecutionException e) {
-    Answer a;
-    while ((a = answers.poll()) != null) {
-      producing.decrementAndGet();
-      a.response().release();
-      a.promise().tryFailure(e);
-    }
   }
 
   /** On the event loop: queues and flushes {@code response}. */
