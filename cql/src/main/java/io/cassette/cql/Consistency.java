@@ -12,11 +12,18 @@ public enum Consistency {
     this.code = code;
   }
 
-  public static Consistency fromCode(int code) {
+  /** By protocol code (codes are 0..10): values() would clone its array on every request decoded. */
+  private static final Consistency[] BY_CODE = new Consistency[LOCAL_ONE.code + 1];
+
+  static {
     for (Consistency c : values()) {
-      if (c.code == code) {
-        return c;
-      }
+      BY_CODE[c.code] = c;
+    }
+  }
+
+  public static Consistency fromCode(int code) {
+    if (code >= 0 && code < BY_CODE.length && BY_CODE[code] != null) {
+      return BY_CODE[code];
     }
     throw new CqlException(ErrorCode.PROTOCOL_ERROR, "Unknown code " + code + " for a consistency level");
   }

@@ -375,6 +375,24 @@ class CqlServerProtocolTest {
     }
   }
 
+  /**
+   * A connection's requests are served by runners that take them in turn: one stuck in a slow
+   * request (a disk read on a slow card) must not hold up the next while a worker is idle.
+   */
+  @Test
+  void aRequestBehindASlowOneOnTheSameConnectionIsAnsweredFirst() throws Exception {
+    try (RawClient c = connect(4)) {
+      c.send(4, 1, Opcode.QUERY, RawClient.query("SLEEP 3000", 4));
+      Thread.sleep(300); // the slow one is executing on a worker by now
+      long sent = System.nanoTime();
+      c.send(4, 2, Opcode.QUERY, RawClient.query("SLEEP 1", 4));
+      RawClient.Frame first = c.read();
+      long waitedMillis = (System.nanoTime() - sent) / 1_000_000;
+      assertThat(first.stream()).as("first answer's stream (after %d ms)", waitedMillis).isEqualTo(2);
+      assertThat(c.read().stream()).isEqualTo(1);
+    }
+  }
+
   @Test
   void idleConnectionsAreClosed() throws Exception {
     CqlServerOptions o = CqlServerOptions.defaults("127.0.0.1", 0).withIdleTimeoutSeconds(1);

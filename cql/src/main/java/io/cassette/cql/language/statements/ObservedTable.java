@@ -47,8 +47,11 @@ final class ObservedTable implements TableReader {
 
   @Override
   public PartitionView read(byte[] partitionKey, ReadQuery query) {
-    Tracing.trace("Executing single-partition query on " + table.name);
-    Tracing.trace("Acquiring sstable references");
+    boolean tracing = Tracing.isTracing(); // the steps' text is built only for a traced request
+    if (tracing) {
+      Tracing.trace("Executing single-partition query on " + table.name);
+      Tracing.trace("Acquiring sstable references");
+    }
     ReadStats outer = ReadStats.current();
     ReadStats stats = ReadStats.start();
     PartitionView pv;
@@ -61,7 +64,7 @@ final class ObservedTable implements TableReader {
         ReadStats.stop();
       }
     }
-    if (Tracing.isTracing()) {
+    if (tracing) {
       Tracing.trace("Skipped 0/" + stats.sstables() + " non-slice-intersecting sstables, included 0 due to tombstones");
       Tracing.trace("Merged data from memtables and " + stats.sstables() + " sstables");
     }
@@ -76,7 +79,9 @@ final class ObservedTable implements TableReader {
     lastKey = partitionKey;
     carriedLive = live;
     carriedTombstones = tombstones;
-    Tracing.trace("Read " + live + " live rows and " + tombstones + " tombstone cells");
+    if (tracing) {
+      Tracing.trace("Read " + live + " live rows and " + tombstones + " tombstone cells");
+    }
     if (warned) {
       failIfOver(tombstones); // warned once for this partition already
     } else {

@@ -73,12 +73,17 @@ public final class ResultEncoder {
   static ByteBuf encodeRows(ByteBufAllocator alloc, Result.Rows rows, int version, boolean noMetadata,
                             byte[] newMetadataId) {
     List<List<ByteBuffer>> data = rows.rows();
+    if (!(data instanceof java.util.RandomAccess)) {
+      data = new java.util.ArrayList<>(data); // the loops below index it
+    }
     int columns = rows.columns().size();
     ByteBuf out = alloc.buffer(rowsSizeEstimate(rows, data, columns));
     out.writeInt(ROWS);
     writeRowsMetadata(out, rows.columns(), rows.pagingState(), noMetadata, version >= 5 ? newMetadataId : null);
     out.writeInt(data.size());
-    for (List<ByteBuffer> row : data) {
+    // indexed, not for-each: the rows are array lists and an iterator per answer adds up
+    for (int r = 0, rowCount = data.size(); r < rowCount; r++) {
+      List<ByteBuffer> row = data.get(r);
       if (row.size() != columns) {
         out.release();
         throw new IllegalStateException("Row of " + row.size() + " values for " + columns + " columns");
@@ -110,7 +115,8 @@ public final class ResultEncoder {
     if (rows.pagingState() != null) {
       size += 4 + rows.pagingState().remaining();
     }
-    for (List<ByteBuffer> row : data) {
+    for (int r = 0, rowCount = data.size(); r < rowCount; r++) {
+      List<ByteBuffer> row = data.get(r);
       if (row instanceof ValueRow values) {
         for (int i = 0, n = values.size(); i < n; i++) {
           byte[] value = values.bytes(i);
