@@ -30,6 +30,13 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@link #PAGE} partitions in token order from one of them ({@code scan}: a range read's page,
  * and a flush's walk). Updates and keys are built before the loop so the figure is the
  * memtable's own cost.
+ *
+ * <p>The {@code big*} ones are one partition of {@link #MEMBERS} rows, as a Redis hash or sorted
+ * set that redis-benchmark's HSET/ZADD fill (one key, members {@code element:<12 digits>}
+ * under an 8-byte version prefix, one small cell each): {@code bigInsert} adds members (a
+ * fresh partition every {@link #MEMBERS}), {@code bigOverwrite} rewrites one already there,
+ * {@code bigGet} reads one member's row, {@code bigPage} reads {@link #PAGE} rows in order from
+ * one of them (a range read, and what a flush walks).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -43,7 +50,16 @@ public class MemtableBenchmark {
   /** Partitions in one {@code scan}. */
   static final int PAGE = 100;
 
+  /** Rows of the one big partition. */
+  static final int MEMBERS = 100_000;
+
   private PartitionUpdate[] updates;
+  private PartitionUpdate[] memberUpdates;
+  private byte[][] members;
+  private DecoratedKey bigKey;
+  private Memtable bigFilling;
+  private Memtable bigFull;
+  private int nextMember;
   private DecoratedKey[] keys;
   private Memtable filling;
   private Memtable full;
@@ -60,6 +76,72 @@ public class MemtableBenchmark {
       full.apply(keys[i], updates[i]);
     }
     filling = new Memtable();
+    bigKey = DecoratedKey.of("myhash".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    members = new byte[MEMBERS][];
+    memberUpdates = new PartitionUpdate[MEMBERS];
+    bigFull = new Memtable();
+    java.util.SplittableRandom r = new java.util.SplittableRandom(42);
+    for (int i = 0; i < MEMBERS; i++) {
+      // redis-benchmark's random members, in random order
+      String name = String.format("element:%012d", r.nextInt(1_000_000_000));
+      byte[] m = new byte[8 + name.length()];
+      m[7] = 1; // the key's version
+      System.arraycopy(name.getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0, m, 8, name.length());
+      members[i] = m;
+      memberUpdates[i] = PartitionUpdate.builder(StressRows.KEYSPACE, StressRows.TABLE, bigKey.key())
+          .row(Row.of(m, java.util.List.of(Cell.live("v", new byte[] {'x', 'y', 'z'}, 1)))).build();
+      bigFull.apply(bigKey, memberUpdates[i]);
+    }
+    bigFilling = new Memtable();
+  }
+
+  @Benchmark
+  public long bigInsert() {
+    int i = nextMember++;
+    if (i == MEMBERS) {
+      bigFilling = new Memtable();
+      nextMember = 1;
+      i = 0;
+    }
+    return bigFilling.apply(bigKey, memberUpdates[i]);
+  }
+
+  @Benchmark
+  public long bigOverwrite() {
+    int i = nextMember++;
+    if (i >= MEMBERS) {
+      nextMember = 1;
+      i = 0;
+    }
+    int k = (int) ((i * 7919L) % MEMBERS);
+    return bigFull.apply(bigKey, memberUpdates[k]);
+  }
+
+  @Benchmark
+  public long bigGet() {
+    int i = nextMember++;
+    if (i >= MEMBERS) {
+      nextMember = 1;
+      i = 0;
+    }
+    Iterator<Row> it = bigFull.get(bigKey).rows(members[(int) ((i * 7919L) % MEMBERS)]);
+    Row row = it.next();
+    return row.cells().get(0).timestamp();
+  }
+
+  @Benchmark
+  public long bigPage() {
+    int i = nextMember++;
+    if (i >= MEMBERS) {
+      nextMember = 1;
+      i = 0;
+    }
+    long sum = 0;
+    Iterator<Row> it = bigFull.get(bigKey).rows(members[(int) ((i * 7919L) % MEMBERS)]);
+    for (int n = 0; n < PAGE && it.hasNext(); n++) {
+      sum += it.next().clustering().length;
+    }
+    return sum;
   }
 
   @Benchmark

@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
-import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
  * One partition in a memtable: rows by clustering plus partition-level deletions. Rows are
@@ -31,10 +30,6 @@ public final class MemtablePartition implements PartitionSource {
    * overrun. bench's MemtableHeapProbe checks it against the measured heap.
    */
   static final int PARTITION_OVERHEAD = 24 + 48;
-  /** A row's entry in a partition's row map: skip-list node and its share of index nodes. */
-  static final int ROW_ENTRY = 24 + 12;
-  /** A partition's row map: the ConcurrentSkipListMap, its head node and index, its LongAdder. */
-  static final int ROW_MAP = 40 + 24 + 24 + 32;
   /** A partition deletion: its DeletionTime. */
   static final int DELETION = 32;
   /** A range tombstone beyond its bounds' arrays: RangeTombstone, Slice, DeletionTime, list slot. */
@@ -58,7 +53,7 @@ public final class MemtablePartition implements PartitionSource {
   private byte[] singleClustering;
   private volatile byte[] singleRow;
   /** Null until the partition has two clusterings; then holds every row (singleRow is stale). */
-  private volatile ConcurrentSkipListMap<byte[], byte[]> rows;
+  private volatile RowTree rows;
 
   MemtablePartition(DecoratedKey key, ColumnDictionary columns) {
     this.key = key;
@@ -146,17 +141,18 @@ public final class MemtablePartition implements PartitionSource {
   /** Requires: this partition's monitor held. Adds the heap bytes it changed to {@code added[0]}. */
   private void putRow(Row row, long[] added) {
     byte[] clustering = row.clustering().length == 0 ? Bytes.EMPTY : row.clustering();
-    ConcurrentSkipListMap<byte[], byte[]> map = rows;
-    if (map != null) {
-      byte[] old = map.get(clustering);
-      if (old == null) {
+    RowTree tree = rows;
+    if (tree != null) {
+      int found = tree.find(clustering); // one descent for the read and the write
+      if (found < 0) {
         byte[] packed = PackedRow.encode(row, columns, added);
-        map.put(clustering, packed);
-        added[0] += ROW_ENTRY + clusteringBytes(clustering) + PackedRow.arrayBytes(packed.length);
+        added[0] += tree.insert(found, clustering, packed) + clusteringBytes(clustering)
+            + PackedRow.arrayBytes(packed.length);
       } else {
+        byte[] old = tree.rowAt(found);
         byte[] packed = PackedRowMerger.merge(old, row, columns, added);
         if (packed != old) {
-          map.put(clustering, packed); // keeps the entry's key
+          tree.replace(found, packed); // keeps the entry's key
           added[0] += PackedRow.arrayBytes(packed.length) - PackedRow.arrayBytes(old.length);
         }
       }
@@ -174,11 +170,11 @@ public final class MemtablePartition implements PartitionSource {
       added[0] += PackedRow.arrayBytes(packed.length) - PackedRow.arrayBytes(single.length);
     } else {
       byte[] packed = PackedRow.encode(row, columns, added);
-      map = new ConcurrentSkipListMap<>(Bytes::compare);
-      map.put(singleClustering, single);
-      map.put(clustering, packed);
-      rows = map; // published complete; readers that saw null still read singleRow
-      added[0] += ROW_MAP + 2 * ROW_ENTRY + clusteringBytes(clustering) + PackedRow.arrayBytes(packed.length);
+      rows = Bytes.compare(singleClustering, clustering) < 0
+          ? new RowTree(singleClustering, single, clustering, packed)
+          : new RowTree(clustering, packed, singleClustering, single);
+      // published complete; readers that saw null still read singleRow
+      added[0] += RowTree.twoRowBytes() + clusteringBytes(clustering) + PackedRow.arrayBytes(packed.length);
     }
   }
 
@@ -191,18 +187,26 @@ public final class MemtablePartition implements PartitionSource {
     return PackedRow.decode(clustering, packed, columns);
   }
 
-  /** The decoded rows of map entries, lazily. */
-  private Iterator<Row> decoding(Iterator<java.util.Map.Entry<byte[], byte[]>> entries) {
+  /** The decoded rows under a tree cursor, lazily. */
+  private Iterator<Row> decoding(RowTree.Cursor cursor) {
     return new Iterator<>() {
+      private Boolean ahead;
+
       @Override
       public boolean hasNext() {
-        return entries.hasNext();
+        if (ahead == null) {
+          ahead = cursor.advance();
+        }
+        return ahead;
       }
 
       @Override
       public Row next() {
-        java.util.Map.Entry<byte[], byte[]> e = entries.next();
-        return decode(e.getKey(), e.getValue());
+        if (!hasNext()) {
+          throw new java.util.NoSuchElementException();
+        }
+        ahead = null;
+        return decode(cursor.clustering(), cursor.row());
       }
     };
   }
@@ -224,7 +228,7 @@ public final class MemtablePartition implements PartitionSource {
 
   @Override
   public Iterator<Row> rows(byte[] from) {
-    ConcurrentSkipListMap<byte[], byte[]> rows = this.rows;
+    RowTree rows = this.rows;
     if (rows == null) {
       byte[] packed = singleRow;
       if (packed == null || (singleClustering.length > 0 && Bytes.compare(singleClustering, from) < 0)) {
@@ -233,10 +237,10 @@ public final class MemtablePartition implements PartitionSource {
       return List.of(decode(singleClustering, packed)).iterator();
     }
     if (from.length == 0) {
-      return decoding(rows.entrySet().iterator());
+      return decoding(rows.ascending(null, true));
     }
-    byte[] staticPacked = rows.get(Bytes.EMPTY);
-    Iterator<Row> tail = decoding(rows.tailMap(from, true).entrySet().iterator());
+    byte[] staticPacked = rows.staticRow();
+    Iterator<Row> tail = decoding(rows.ascending(from, true));
     if (staticPacked == null) {
       return tail;
     }
@@ -262,7 +266,7 @@ public final class MemtablePartition implements PartitionSource {
   @Override
   public Iterator<Row> rowsDescending(io.cassette.storage.Slice slice) {
     byte[] upper = PartitionSource.upperBound(slice);
-    ConcurrentSkipListMap<byte[], byte[]> rows = this.rows;
+    RowTree rows = this.rows;
     if (rows == null) {
       byte[] packed = singleRow;
       if (packed == null || (upper != null && Bytes.compare(singleClustering, upper) >= 0)) {
@@ -270,8 +274,7 @@ public final class MemtablePartition implements PartitionSource {
       }
       return List.of(decode(singleClustering, packed)).iterator();
     }
-    var head = upper == null ? rows : rows.headMap(upper, false);
-    return decoding(head.descendingMap().entrySet().iterator());
+    return decoding(rows.descending(upper));
   }
 
   /**
@@ -279,7 +282,7 @@ public final class MemtablePartition implements PartitionSource {
    * Row or Cell is built (the flush's decoding was a tenth of its time, JFR).
    */
   void writeRows(io.cassette.storage.sstable.SSTableWriter writer) {
-    ConcurrentSkipListMap<byte[], byte[]> rows = this.rows;
+    RowTree rows = this.rows;
     if (rows == null) {
       byte[] packed = singleRow;
       if (packed != null) {
@@ -287,13 +290,13 @@ public final class MemtablePartition implements PartitionSource {
       }
       return;
     }
-    for (java.util.Map.Entry<byte[], byte[]> e : rows.entrySet()) {
-      writer.row(e.getKey(), new PackedCellCursor(e.getValue(), columns));
+    for (RowTree.Cursor c = rows.ascending(null, true); c.advance(); ) {
+      writer.row(c.clustering(), new PackedCellCursor(c.row(), columns));
     }
   }
 
   public int rowCount() {
-    ConcurrentSkipListMap<byte[], byte[]> map = rows;
-    return map != null ? map.size() : singleRow == null ? 0 : 1;
+    RowTree tree = rows;
+    return tree != null ? tree.size() : singleRow == null ? 0 : 1;
   }
 }

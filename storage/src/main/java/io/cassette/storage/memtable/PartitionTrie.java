@@ -297,16 +297,23 @@ final class PartitionTrie {
         }
         next[depth] = i + 1;
         Object o = slot(node, i);
-        if (o instanceof Object[] inner) {
-          depth++;
-          nodes[depth] = inner;
-          next[depth] = 0;
-        } else if (o instanceof MemtablePartition p) {
-          if (accepts(p)) {
+        if (o == null) {
+          continue;
+        }
+        // exact class tests, the partition first (most slots that are not null hold one):
+        // "instanceof Object[]" on a partition takes the slower array subtype check
+        Class<?> type = o.getClass();
+        if (type == MemtablePartition.class) {
+          MemtablePartition p = (MemtablePartition) o;
+          if (from == null || accepts(p)) {
             pending = p;
           }
-        } else if (o instanceof Collision c) {
-          group = c.partitions();
+        } else if (type == Object[].class) {
+          depth++;
+          nodes[depth] = (Object[]) o;
+          next[depth] = 0;
+        } else {
+          group = ((Collision) o).partitions();
           groupNext = 0;
         }
       }
