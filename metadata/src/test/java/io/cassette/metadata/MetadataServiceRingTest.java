@@ -82,6 +82,13 @@ class MetadataServiceRingTest {
             int a = (leader + 1) % 3;
             int b = (leader + 2) % 3;
             long t0 = System.nanoTime();
+            // The survivors elect a leader first: the 3 s commit timeout is for the no-quorum case
+            // below, and an election on a loaded CI machine can take longer than that.
+            long electionDeadline = t0 + TimeUnit.SECONDS.toNanos(20);
+            while (!ring.isLeader(a) && !ring.isLeader(b)) {
+                assertThat(System.nanoTime()).as("a survivor becomes leader").isLessThan(electionDeadline);
+                Thread.sleep(20);
+            }
             ClusterMetadata m = commit(ring.node(a), ddl("two", null));
             System.out.println("commit after losing the leader: " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0) + " ms");
             assertThat(m.epoch()).isEqualTo(Epoch.of(2));

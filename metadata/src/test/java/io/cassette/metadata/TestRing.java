@@ -88,11 +88,13 @@ final class TestRing implements AutoCloseable {
 
     /** Index of the current Raft leader among running members, or -1. */
     int leader() {
-        for (int i = 0; i < nodes.length; i++) {
-            String s = nodes[i] == null ? null : nodes[i].raftStatus();
-            if (s != null && s.startsWith("LEADER")) return i;
-        }
+        for (int i = 0; i < nodes.length; i++) if (isLeader(i)) return i;
         return -1;
+    }
+
+    boolean isLeader(int i) {
+        String s = nodes[i] == null ? null : nodes[i].raftStatus();
+        return s != null && s.startsWith("LEADER");
     }
 
     @Override

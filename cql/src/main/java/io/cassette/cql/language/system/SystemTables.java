@@ -31,8 +31,8 @@ public final class SystemTables {
       case "system.local" -> List.of(local(schema, node));
       case "system.peers" -> peers(schema, node, false);
       case "system.peers_v2" -> peers(schema, node, true);
-      case "system.built_views" -> builtViews(schema, null);
-      case "system_distributed.view_build_status" -> builtViews(schema, node);
+      case "system.built_views" -> builtViews(schema);
+      case "system_distributed.view_build_status" -> viewBuildStatus(schema, node);
       case "system_schema.keyspaces" -> keyspaces(schema, false);
       case "system_schema.tables" -> tables(schema, false);
       case "system_schema.views" -> tables(schema, true);
@@ -139,39 +139,51 @@ public final class SystemTables {
   }
 
   /**
-   * system.built_views ({@code node} null) or system_distributed.view_build_status: every view in
-   * the schema is built, since CREATE MATERIALIZED VIEW returns only once the coordinator has
-   * written the base table's rows to every view replica (Cassandra builds in the background and
-   * lists a view here, status SUCCESS per host, once done); so view_builds_in_progress stays empty.
+   * Every view in the schema is built: CREATE MATERIALIZED VIEW returns only once the coordinator
+   * has written the base table's rows to every view replica (Cassandra builds in the background
+   * and lists a view in these tables once done), so view_builds_in_progress stays empty.
    */
-  private static List<Map<String, byte[]>> builtViews(Schema schema, NodeInfo node) {
-    List<Map<String, byte[]>> out = new ArrayList<>();
+  private static List<TableMetadata> views(Schema schema) {
+    List<TableMetadata> out = new ArrayList<>();
     for (KeyspaceMetadata k : schema.keyspaces().values()) {
       for (TableMetadata t : k.tables().values()) {
-        if (!t.isView()) {
-          continue;
+        if (t.isView()) {
+          out.add(t);
         }
-        if (node == null) {
-          Map<String, byte[]> r = new HashMap<>();
-          r.put("keyspace_name", text(t.keyspace));
-          r.put("view_name", text(t.name));
-          r.put("status_replicated", Values.ofBoolean(true));
-          out.add(r);
-          continue;
-        }
-        List<java.util.UUID> hosts = new ArrayList<>();
-        hosts.add(node.hostId());
-        for (io.cassette.cql.language.RingView.Peer p : node.ring().peers()) {
-          hosts.add(p.hostId());
-        }
-        for (java.util.UUID h : hosts) {
-          Map<String, byte[]> r = new HashMap<>();
-          r.put("keyspace_name", text(t.keyspace));
-          r.put("view_name", text(t.name));
-          r.put("host_id", Values.ofUuid(h));
-          r.put("status", text("SUCCESS"));
-          out.add(r);
-        }
+      }
+    }
+    return out;
+  }
+
+  /** system.built_views: every view, replicated. */
+  private static List<Map<String, byte[]>> builtViews(Schema schema) {
+    List<Map<String, byte[]>> out = new ArrayList<>();
+    for (TableMetadata t : views(schema)) {
+      Map<String, byte[]> r = new HashMap<>();
+      r.put("keyspace_name", text(t.keyspace));
+      r.put("view_name", text(t.name));
+      r.put("status_replicated", Values.ofBoolean(true));
+      out.add(r);
+    }
+    return out;
+  }
+
+  /** system_distributed.view_build_status: SUCCESS for every view on this node and each peer. */
+  private static List<Map<String, byte[]>> viewBuildStatus(Schema schema, NodeInfo node) {
+    List<java.util.UUID> hosts = new ArrayList<>();
+    hosts.add(node.hostId());
+    for (io.cassette.cql.language.RingView.Peer p : node.ring().peers()) {
+      hosts.add(p.hostId());
+    }
+    List<Map<String, byte[]>> out = new ArrayList<>();
+    for (TableMetadata t : views(schema)) {
+      for (java.util.UUID h : hosts) {
+        Map<String, byte[]> r = new HashMap<>();
+        r.put("keyspace_name", text(t.keyspace));
+        r.put("view_name", text(t.name));
+        r.put("host_id", Values.ofUuid(h));
+        r.put("status", text("SUCCESS"));
+        out.add(r);
       }
     }
     return out;
