@@ -8,9 +8,10 @@ public final class MemtableFlush {
 
   /** Every partition of {@code memtable} into {@code writer}; the caller finishes the writer. */
   public static void write(Memtable memtable, SSTableWriter writer) {
+    PackedCellCursor[] cursor = new PackedCellCursor[1]; // one for every row: the memtable's partitions share its dictionary
     for (MemtablePartition p : memtable.partitions()) {
       writer.beginPartition(p.key(), p.partitionDeletion(), p.rangeTombstones());
-      p.writeRows(writer);
+      p.writeRows(writer, cursor);
       writer.endPartition();
     }
   }

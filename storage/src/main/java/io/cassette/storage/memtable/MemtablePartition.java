@@ -281,17 +281,21 @@ public final class MemtablePartition implements PartitionSource {
    * Every row, in clustering order, into {@code writer} straight from its packed bytes: no
    * Row or Cell is built (the flush's decoding was a tenth of its time, JFR).
    */
-  void writeRows(io.cassette.storage.sstable.SSTableWriter writer) {
+  void writeRows(io.cassette.storage.sstable.SSTableWriter writer, PackedCellCursor[] reuse) {
+    PackedCellCursor cursor = reuse[0];
+    if (cursor == null || cursor.columns != columns) {
+      cursor = reuse[0] = new PackedCellCursor(new byte[] {0, 0}, columns); // an empty row until reset
+    }
     RowTree rows = this.rows;
     if (rows == null) {
       byte[] packed = singleRow;
       if (packed != null) {
-        writer.row(singleClustering, new PackedCellCursor(packed, columns));
+        writer.row(singleClustering, cursor.reset(packed));
       }
       return;
     }
     for (RowTree.Cursor c = rows.ascending(null, true); c.advance(); ) {
-      writer.row(c.clustering(), new PackedCellCursor(c.row(), columns));
+      writer.row(c.clustering(), cursor.reset(c.row()));
     }
   }
 

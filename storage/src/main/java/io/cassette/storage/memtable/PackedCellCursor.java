@@ -8,7 +8,7 @@ package io.cassette.storage.memtable;
  */
 final class PackedCellCursor extends io.cassette.storage.partition.RowCursor {
   /** Names column numbers for {@link #columnName()}; null when only numbers are read. */
-  private final ColumnDictionary columns;
+  final ColumnDictionary columns;
   private int pos;
   private int read;
   private long previous;
@@ -20,8 +20,14 @@ final class PackedCellCursor extends io.cassette.storage.partition.RowCursor {
   }
 
   PackedCellCursor(byte[] in, ColumnDictionary columns) {
-    this.in = in;
     this.columns = columns;
+    reset(in);
+  }
+
+  /** Makes this cursor read the packed row {@code in} from its start (a flush reuses one cursor). */
+  PackedCellCursor reset(byte[] in) {
+    this.in = in;
+    read = 0;
     int p = 0;
     int rowFlags = in[p++];
     if ((rowFlags & PackedRow.HAS_LIVENESS) != 0) {
@@ -51,6 +57,7 @@ final class PackedCellCursor extends io.cassette.storage.partition.RowCursor {
     cellCount = varInt(in, p);
     pos = p + PackedRow.varIntSize(cellCount);
     previous = livenessTimestamp;
+    return this;
   }
 
   @Override
@@ -63,6 +70,9 @@ final class PackedCellCursor extends io.cassette.storage.partition.RowCursor {
     flags = in[p++];
     column = varInt(in, p);
     p += PackedRow.varIntSize(column);
+    if (columns != null) {
+      nameUtf8 = columns.utf8(column);
+    }
     if ((flags & PackedRow.HAS_PATH) != 0) {
       pathLength = varInt(in, p);
       pathOffset = p + PackedRow.varIntSize(pathLength);

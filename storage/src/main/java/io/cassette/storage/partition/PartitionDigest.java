@@ -167,6 +167,8 @@ public final class PartitionDigest {
     if (c.nameOffset >= 0) {
       putInt(c.nameLength); // the same bytes as putString's: the name's UTF-8
       putRaw(c.in, c.nameOffset, c.nameLength);
+    } else if (c.nameUtf8 != null) {
+      putBytes(c.nameUtf8); // likewise
     } else {
       putString(c.columnName());
     }

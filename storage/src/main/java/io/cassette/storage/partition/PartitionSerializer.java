@@ -202,7 +202,13 @@ public final class PartitionSerializer {
     boolean expiring = c.isExpiring();
     out.writeByte((tombstone ? CELL_TOMBSTONE : 0) | (expiring ? CELL_EXPIRING : 0)
         | (c.hasPath() ? CELL_HAS_PATH : 0) | (sharedTimestamp ? CELL_SHARED_TIMESTAMP : 0));
-    writeName(out, c.columnName());
+    byte[] name = c.nameUtf8;
+    if (name != null) { // the bytes writeName writes: varint length, UTF-8
+      out.writeVarInt(name.length);
+      out.writeBytes(name, 0, name.length);
+    } else {
+      writeName(out, c.columnName());
+    }
     if (c.hasPath()) {
       out.writeVarInt(c.pathLength);
       out.writeBytes(c.in, c.pathOffset, c.pathLength);

@@ -40,6 +40,12 @@ public abstract class RowCursor {
    */
   public int nameOffset = -1;
   public int nameLength;
+  /**
+   * Else the current cell's column name as UTF-8 in an array of its own, shared and never
+   * changed (a memtable's column dictionary keeps one per name); null when only
+   * {@link #columnName()} gives it. Lets a flush write and hash the name with no String work.
+   */
+  public byte[] nameUtf8;
 
   /** Moves to the next cell; false after the last. */
   public abstract boolean next();
