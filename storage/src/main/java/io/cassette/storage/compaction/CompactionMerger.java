@@ -60,6 +60,24 @@ public final class CompactionMerger {
     write(writer, key, sources, () -> maxPurgeable);
   }
 
+  /**
+   * The next partition written, if it is copied from one input, has the digest {@code high}
+   * in that input's Digest.db (an entry with a digest: no deletion, tombstone or TTL in it,
+   * so every row is copied as it is and the digest is the same).
+   */
+  void storedDigest(long high) {
+    hasStoredDigest = true;
+    storedHigh = high;
+  }
+
+  /** Whether rows are copied as stored: the stored digests are of use only then. */
+  boolean copiesStoredRows() {
+    return copyStoredRows;
+  }
+
+  private boolean hasStoredDigest;
+  private long storedHigh;
+
   /** As above, {@code maxPurgeable} asked for only if needed (at most once). */
   public void write(SSTableWriter writer, DecoratedKey key, List<PartitionSource> sources,
                     java.util.function.LongSupplier maxPurgeable) {
@@ -100,7 +118,12 @@ public final class CompactionMerger {
     DeletionTime outPd = !pd.isLive() && purgeable(pd.markedForDeleteAt(), pd.localDeletionTime())
         ? DeletionTime.LIVE : pd;
     writer.beginPartition(key, outPd, kept);
+    boolean digestGiven = hasStoredDigest;
+    hasStoredDigest = false;
     if (copyStoredRows && sources.size() == 1 && pd.isLive() && all.isEmpty() && stored.open(sources.get(0))) {
+      if (digestGiven) {
+        writer.storedDigest(storedHigh);
+      }
       // Most partitions: in one input, nothing deleting them. A row nothing would change is
       // copied as its stored bytes; any other is decoded and purged as below.
       while (stored.next()) {

@@ -9,6 +9,7 @@ import io.cassette.storage.io.Throttle;
 import io.cassette.storage.memtable.Memtable;
 import io.cassette.storage.partition.PartitionSource;
 import io.cassette.storage.partition.PeekingSource;
+import io.cassette.storage.sstable.DigestFileReader;
 import io.cassette.storage.sstable.SSTableDescriptor;
 import io.cassette.storage.sstable.SSTableReader;
 import io.cassette.storage.sstable.SSTableScanner;
@@ -123,41 +124,99 @@ public final class CompactionTask {
                               java.util.function.ToLongFunction<DecoratedKey> maxPurgeable,
                               java.util.function.LongPredicate keepToken, java.util.function.BooleanSupplier dropped,
                               List<SSTableScanner> scanners) {
-    List<PeekingSource> sources = new ArrayList<>();
-    for (SSTableReader r : inputs) {
-      SSTableScanner scanner = r.scanner(KeyRange.ALL);
-      scanners.add(scanner);
-      sources.add(new PeekingSource(scanner));
+    int n = inputs.size();
+    PeekingSource[] sources = new PeekingSource[n];
+    SSTableScanner[] own = new SSTableScanner[n];
+    // Each input's Digest.db, read beside it: a partition copied from one input keeps its
+    // stored digest instead of hashing every row again (a fifth of a compaction's CPU).
+    DigestFileReader[] digests = new DigestFileReader[n];
+    try {
+      for (int i = 0; i < n; i++) {
+        SSTableReader r = inputs.get(i);
+        own[i] = r.scanner(KeyRange.ALL);
+        scanners.add(own[i]);
+        sources[i] = new PeekingSource(own[i]);
+        if (merger.copiesStoredRows()) {
+          digests[i] = openDigests(r);
+        }
+      }
+      List<PartitionSource> parts = new ArrayList<>(n); // reused: the merger keeps no reference
+      PurgeBound purge = new PurgeBound(maxPurgeable);
+      while (true) {
+        DecoratedKey min = null;
+        for (PeekingSource p : sources) {
+          if (p.head() != null && (min == null || p.head().key().compareTo(min) < 0)) {
+            min = p.head().key();
+          }
+        }
+        if (min == null) {
+          return true;
+        }
+        parts.clear();
+        int only = -1;
+        for (int i = 0; i < n; i++) {
+          if (sources[i].head() != null && sources[i].head().key().equals(min)) {
+            parts.add(sources[i].head());
+            only = i;
+          }
+        }
+        if (keepToken == null || keepToken.test(min.token())) {
+          if (parts.size() == 1 && digests[only] != null) {
+            DigestFileReader d = digests[only];
+            long at = own[only].indexPosition();
+            try {
+              // the entries are in the index's order: skip to this partition's
+              while (d.indexPosition() < at && d.next()) { }
+              if (d.indexPosition() == at && d.token() == min.token() && d.hasDigest()) {
+                merger.storedDigest(d.high());
+              }
+            } catch (io.cassette.storage.StorageException e) {
+              d.close(); // a damaged Digest.db: this input's digests are computed again
+              digests[only] = null;
+            }
+          }
+          purge.key = min;
+          merger.write(w, min, parts, purge);
+        }
+        for (PeekingSource p : sources) {
+          if (p.head() != null && p.head().key().equals(min)) {
+            p.advance();
+          }
+        }
+        if (dropped.getAsBoolean()) {
+          return false;
+        }
+      }
+    } finally {
+      for (DigestFileReader d : digests) {
+        if (d != null) {
+          d.close();
+        }
+      }
     }
-    List<PartitionSource> parts = new ArrayList<>(sources.size()); // reused: the merger keeps no reference
-    while (true) {
-      DecoratedKey min = null;
-      for (PeekingSource p : sources) {
-        if (p.head() != null && (min == null || p.head().key().compareTo(min) < 0)) {
-          min = p.head().key();
-        }
-      }
-      if (min == null) {
-        return true;
-      }
-      parts.clear();
-      for (PeekingSource p : sources) {
-        if (p.head() != null && p.head().key().equals(min)) {
-          parts.add(p.head());
-        }
-      }
-      if (keepToken == null || keepToken.test(min.token())) {
-        DecoratedKey key = min;
-        merger.write(w, min, parts, () -> maxPurgeable.applyAsLong(key));
-      }
-      for (PeekingSource p : sources) {
-        if (p.head() != null && p.head().key().equals(min)) {
-          p.advance();
-        }
-      }
-      if (dropped.getAsBoolean()) {
-        return false;
-      }
+  }
+
+  /** The input's Digest.db, or null if it has none or it cannot be read (digests are then computed). */
+  private static DigestFileReader openDigests(SSTableReader r) {
+    try {
+      return DigestFileReader.open(r, Long.MIN_VALUE, Long.MAX_VALUE);
+    } catch (io.cassette.storage.StorageException e) {
+      return null;
+    }
+  }
+
+  /** {@code maxPurgeable} of the partition being merged, one object for the whole merge. */
+  private static final class PurgeBound implements java.util.function.LongSupplier {
+    private final java.util.function.ToLongFunction<DecoratedKey> f;
+    DecoratedKey key;
+
+    PurgeBound(java.util.function.ToLongFunction<DecoratedKey> f) {
+      this.f = f;
+    }
+
+    @Override
+    public long getAsLong() {
+      return f.applyAsLong(key);
     }
   }
 

@@ -18,6 +18,8 @@ public final class SSTableScanner implements Iterator<PartitionSource>, AutoClos
   private final ChunkedFileReader data;
   private final KeyRange range;
   private PartitionSource next;
+  private long nextIndexPosition = -1;
+  private long indexPosition = -1;
   private boolean done;
 
   SSTableScanner(SSTableReader reader, long indexStart, KeyRange range) {
@@ -34,6 +36,7 @@ public final class SSTableScanner implements Iterator<PartitionSource>, AutoClos
         done = true;
         break;
       }
+      long entryPosition = index.position();
       long token = index.readLong();
       byte[] key = index.readLengthPrefixed(PartitionSerializer.MAX_VALUE_LENGTH);
       long position = index.readVarLong();
@@ -55,6 +58,7 @@ public final class SSTableScanner implements Iterator<PartitionSource>, AutoClos
         }
       }
       next = new SSTablePartition(data, new DecoratedKey(token, key), position, rowIndex, false);
+      nextIndexPosition = entryPosition;
     }
     return next != null;
   }
@@ -79,6 +83,15 @@ public final class SSTableScanner implements Iterator<PartitionSource>, AutoClos
     }
     PartitionSource p = next;
     next = null;
+    indexPosition = nextIndexPosition;
     return p;
+  }
+
+  /**
+   * Where the Index.db entry of the partition {@link #next} returned last is (as
+   * {@link DigestFileReader#indexPosition}); -1 before the first.
+   */
+  public long indexPosition() {
+    return indexPosition;
   }
 }

@@ -50,6 +50,9 @@ public final class SSTableWriter implements AutoCloseable {
   private DeletionTime pendingDeletion;
   private List<RangeTombstone> pendingTombstones;
   private boolean headerWritten;
+  /** The current partition's digest as its input's Digest.db holds it: not computed again (see {@link #storedDigest}). */
+  private boolean digestGiven;
+  private long givenHigh;
   private DecoratedKey lastKey;
   private DecoratedKey firstKey;
   private long partitionCount;
@@ -92,7 +95,29 @@ public final class SSTableWriter implements AutoCloseable {
     pendingDeletion = deletion;
     pendingTombstones = tombstones;
     headerWritten = false;
+    digestGiven = false;
     digest.begin(key.key(), deletion, tombstones);
+  }
+
+  /**
+   * Takes the partition just begun's digest from its input SSTable's Digest.db instead of
+   * computing it (compaction copying a partition of one input whose entry holds a digest:
+   * a partition without deletions, tombstones or TTLs, which compaction copies as it is).
+   * Requires: right after {@link #beginPartition}, with no deletion or tombstone, and then
+   * only {@link #rowAsStored} for its rows: the same rows as the input's.
+   */
+  public void storedDigest(long high) {
+    if (!pendingDeletion.isLive() || !pendingTombstones.isEmpty()) {
+      throw new IllegalStateException("a partition with deletions has no stored digest");
+    }
+    digestGiven = true;
+    givenHigh = high;
+  }
+
+  private void checkDigestComputed() {
+    if (digestGiven) {
+      throw new IllegalStateException("row of " + pendingKey + " changed by compaction, but its digest was taken as stored");
+    }
   }
 
   private void writeHeader() {
@@ -181,6 +206,7 @@ public final class SSTableWriter implements AutoCloseable {
    * building it (a flush hands the memtable's packed rows here). Requires: as {@link #row(Row)}.
    */
   public void row(byte[] clustering, RowCursor cursor) {
+    checkDigestComputed();
     beginRow(clustering);
     digest.rowHeader(clustering, cursor);
     rowBuffer.reset();
@@ -201,7 +227,9 @@ public final class SSTableWriter implements AutoCloseable {
     byte[] clustering = rows.clustering();
     RowCursor cursor = rows.cursor();
     beginRow(clustering);
-    digest.rowHeader(clustering, cursor);
+    if (!digestGiven) {
+      digest.rowHeader(clustering, cursor);
+    }
     cells(cursor, null);
     data.writeVarInt(rows.length());
     data.writeBytes(rows.body(), 0, rows.length());
@@ -226,7 +254,9 @@ public final class SSTableWriter implements AutoCloseable {
     long max = maxTimestamp;
     while (cursor.next()) {
       long ts = cursor.timestamp;
-      digest.cell(cursor);
+      if (!digestGiven) {
+        digest.cell(cursor);
+      }
       if (out != null) { // format 2: cells share the row's timestamp
         PartitionSerializer.writeCell(out, cursor, previous != RowCursor.NO_TIMESTAMP && ts == previous);
       }
@@ -246,6 +276,7 @@ public final class SSTableWriter implements AutoCloseable {
 
   /** Appends a row. Requires: clustering greater than the previous row's in this partition. */
   public void row(Row row) {
+    checkDigestComputed();
     beginRow(row.clustering());
     digest.row(row);
     rowBuffer.reset();
@@ -279,8 +310,12 @@ public final class SSTableWriter implements AutoCloseable {
     if (headerWritten) {
       data.writeVarInt(0);
       writeIndexEntry();
-      digest.end();
-      digests.add(pendingKey.token(), digest.timeless(), digest.high(), digest.low(), indexEntryPosition);
+      if (digestGiven) {
+        digests.add(pendingKey.token(), true, givenHigh, 0, indexEntryPosition);
+      } else {
+        digest.end();
+        digests.add(pendingKey.token(), digest.timeless(), digest.high(), digest.low(), indexEntryPosition);
+      }
     }
     pendingKey = null;
   }
