@@ -85,7 +85,8 @@ public final class CompactionMerger {
     this.maxPurgeableKnown = false;
     DeletionTime pd = DeletionTime.LIVE;
     List<RangeTombstone> all = List.of(); // most partitions have none: no list is made for them
-    for (PartitionSource s : sources) {
+    for (int i = 0; i < sources.size(); i++) { // indexed: no iterator per partition
+      PartitionSource s = sources.get(i);
       pd = Reconcile.deletion(pd, s.partitionDeletion());
       if (!s.rangeTombstones().isEmpty()) {
         if (all.isEmpty()) {
@@ -95,7 +96,8 @@ public final class CompactionMerger {
       }
     }
     List<RangeTombstone> kept = all.isEmpty() ? List.of() : new ArrayList<>();
-    for (RangeTombstone rt : all) {
+    for (int t = 0; t < all.size(); t++) {
+      RangeTombstone rt = all.get(t);
       DeletionTime d = rt.deletion();
       if (d.markedForDeleteAt() <= pd.markedForDeleteAt()
           || purgeable(d.markedForDeleteAt(), d.localDeletionTime())) {
