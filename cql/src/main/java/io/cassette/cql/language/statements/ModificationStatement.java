@@ -389,12 +389,9 @@ public final class ModificationStatement implements Executable {
       return;
     }
     int ttlSeconds = kind == Kind.DELETE ? 0 : ttl(ctx);
-    List<List<byte[]>> clusterings = onlyStatic ? List.of() : where.clusteringPrefixes(ctx);
-    if (onlyStatic || table.clustering.isEmpty()) {
-      if (table.clustering.isEmpty()) {
-        clusterings = List.of(List.of());
-      }
-    }
+    // A table without clustering columns has the one empty clustering (no restriction to evaluate).
+    List<List<byte[]>> clusterings = table.clustering.isEmpty() ? ONE_EMPTY_CLUSTERING
+        : onlyStatic ? List.of() : where.clusteringPrefixes(ctx);
     List<Cell> staticCells = new ArrayList<>();
     boolean staticDone = false;
     for (List<byte[]> ck : clusterings.isEmpty() ? List.<List<byte[]>>of(List.of()) : clusterings) {
@@ -446,6 +443,8 @@ public final class ModificationStatement implements Executable {
     }
     return enc;
   }
+
+  private static final List<List<byte[]>> ONE_EMPTY_CLUSTERING = List.of(List.of());
 
   private static final java.util.Comparator<Cell> CELL_ORDER = (a, b) -> {
     int c = a.column().compareTo(b.column());
