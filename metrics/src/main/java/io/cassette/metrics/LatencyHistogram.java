@@ -23,6 +23,10 @@ import org.HdrHistogram.Recorder;
  * significant digits and a one-minute ceiling keep the recorder's two flat histograms at about
  * 21 KB each; the three reader-side ones are packed (sized by the buckets in use, a few KB for a
  * typical latency spread). {@link #footprintBytes()} tells.
+ *
+ * <p>A histogram can also show the sum of others ({@link #addPart}): a front door's latency of all
+ * request types is its per-type histograms together, so a request is recorded once, in its type,
+ * and the door's figures are folded in when either is read.
  */
 public final class LatencyHistogram {
   /** Longer durations are recorded as this: a request that takes a minute is already lost. */
@@ -44,6 +48,25 @@ public final class LatencyHistogram {
   private Histogram recent = newPacked();
   private long windowStartMillis = Long.MIN_VALUE;
 
+  /** The histogram this one's values also count in (see {@link #addPart}); set once. */
+  private volatile LatencyHistogram sum;
+  /** Histograms whose values this one shows besides its own records. */
+  private final List<LatencyHistogram> parts = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  /**
+   * Makes this histogram show {@code part}'s values too, folded in whenever either is read:
+   * recording in {@code part} is enough. A part belongs to one sum.
+   */
+  public void addPart(LatencyHistogram part) {
+    if (part == this || part.sum != null && part.sum != this) {
+      throw new IllegalArgumentException("a latency histogram is a part of one other at most");
+    }
+    if (part.sum == null) {
+      part.sum = this;
+      parts.add(part);
+    }
+  }
+
   /** Records one duration; negative values count as 0, values past the ceiling as the ceiling. */
   public void record(long micros) {
     long v = micros < 0 ? 0 : Math.min(micros, HIGHEST_MICROS);
@@ -53,11 +76,37 @@ public final class LatencyHistogram {
   }
 
   /** Values recorded since start (exact: histogram counts are exact, only values are bucketed). */
-  public synchronized long count() {
+  public long count() {
+    foldParts();
+    synchronized (this) {
+      fold();
+      return total.getTotalCount();
+    }
+  }
+
+  /** Guarded by this: what was recorded since the last read goes into the totals, here and in the sum. */
+  private void fold() {
     interval = recorder.getIntervalHistogram(interval);
     total.add(interval);
     current.add(interval);
-    return total.getTotalCount();
+    LatencyHistogram s = sum;
+    if (s != null && interval.getTotalCount() > 0) {
+      s.take(interval); // lock order: a part, then its sum
+    }
+  }
+
+  private synchronized void take(Histogram partInterval) {
+    total.add(partInterval);
+    current.add(partInterval);
+  }
+
+  /** Before reading a sum, holding no lock: its parts' latest values are folded into it. */
+  private void foldParts() {
+    for (LatencyHistogram p : parts) {
+      synchronized (p) {
+        p.fold();
+      }
+    }
   }
 
   public LatencySnapshot snapshot() {
@@ -65,16 +114,26 @@ public final class LatencyHistogram {
   }
 
   /** @param nowMillis a monotonic clock reading, for tests of the window */
-  synchronized LatencySnapshot snapshot(long nowMillis) {
-    interval = recorder.getIntervalHistogram(interval);
-    total.add(interval);
+  LatencySnapshot snapshot(long nowMillis) {
+    foldParts();
+    synchronized (this) {
+      return snapshotFolded(nowMillis);
+    }
+  }
+
+  private LatencySnapshot snapshotFolded(long nowMillis) {
+    fold();
     // The sum is read after the fold: it may include a value or two the count does not yet.
     long sum = sumMicros.sum();
+    long max = maxMicros.get();
+    for (LatencyHistogram p : parts) {
+      sum += p.sumMicros.sum();
+      max = Math.max(max, p.maxMicros.get());
+    }
     long n = total.getTotalCount();
     if (windowStartMillis == Long.MIN_VALUE) {
       windowStartMillis = nowMillis;
     }
-    current.add(interval);
     if (nowMillis - windowStartMillis >= RECENT_WINDOW_MILLIS) {
       Histogram done = current;
       current = recent;
@@ -85,7 +144,6 @@ public final class LatencyHistogram {
     Percentiles all = percentiles(total);
     if (all.count() > 0) {
       // Bucket bounds may round a percentile just past the exact max: never show p99 > max.
-      long max = maxMicros.get();
       all = new Percentiles(all.count(), Math.min(all.p50(), max), Math.min(all.p95(), max),
           Math.min(all.p99(), max), Math.min(all.p999(), max), max, all.mean());
     }
@@ -97,10 +155,15 @@ public final class LatencyHistogram {
    * (bound in microseconds, how many took at most that long), on power-of-two bounds from 1 us,
    * listing only the bounds where the count grows, as Redis does.
    */
-  public synchronized List<long[]> cumulativePowerOfTwoBuckets() {
-    interval = recorder.getIntervalHistogram(interval);
-    total.add(interval);
-    current.add(interval);
+  public List<long[]> cumulativePowerOfTwoBuckets() {
+    foldParts();
+    synchronized (this) {
+      fold();
+      return cumulativeBuckets();
+    }
+  }
+
+  private List<long[]> cumulativeBuckets() {
     List<long[]> out = new ArrayList<>();
     long n = total.getTotalCount();
     long previous = 0;

@@ -80,4 +80,35 @@ class LatencyHistogramTest {
     System.out.println("one LatencyHistogram after 300k requests: " + bytes + " bytes");
     assertThat(bytes).isLessThan(64 << 10);
   }
+
+  @Test
+  void aSumOfPartsShowsWhatOneHistogramRecordingEverythingShows() {
+    LatencyHistogram one = new LatencyHistogram();
+    LatencyHistogram sum = new LatencyHistogram();
+    LatencyHistogram reads = new LatencyHistogram();
+    LatencyHistogram writes = new LatencyHistogram();
+    sum.addPart(reads);
+    sum.addPart(writes);
+    for (int v = 1; v <= 3_000; v++) {
+      (v % 3 == 0 ? writes : reads).record(v);
+      one.record(v);
+    }
+    // A part read first (a Prometheus scrape of one type) hands its values on; none is lost or counted twice.
+    assertThat(reads.snapshot(0).count()).isEqualTo(2_000);
+    writes.record(90_000);
+    one.record(90_000);
+    LatencySnapshot expected = one.snapshot(0);
+    LatencySnapshot got = sum.snapshot(0);
+    assertThat(got.count()).isEqualTo(expected.count()).isEqualTo(3_001);
+    assertThat(got.sumMicros()).isEqualTo(expected.sumMicros());
+    assertThat(got.allTime()).isEqualTo(expected.allTime());
+    assertThat(got.allTime().max()).isEqualTo(90_000);
+    assertThat(sum.count()).isEqualTo(3_001);
+    assertThat(sum.cumulativePowerOfTwoBuckets()).extracting(b -> b[0] + ":" + b[1])
+        .containsExactlyElementsOf(one.cumulativePowerOfTwoBuckets().stream().map(b -> b[0] + ":" + b[1]).toList());
+    // The recent window of the sum holds what its parts recorded in it.
+    reads.record(700);
+    assertThat(sum.snapshot(LatencyHistogram.RECENT_WINDOW_MILLIS).recent().count()).isEqualTo(3_002);
+    assertThat(sum.snapshot(2 * LatencyHistogram.RECENT_WINDOW_MILLIS).recent()).isEqualTo(Percentiles.EMPTY);
+  }
 }

@@ -114,5 +114,14 @@ class MetricsRegistryTest {
     }
     assertThat(m.requests("resp").latencyByType()).hasSize(RequestMetrics.MAX_TYPES + 1);
     assertThat(m.requests("resp").latencyByType().get(RequestMetrics.OTHER).count()).isEqualTo(11);
+    // The door's latency of all types: every request once, read from the door or from the registry.
+    m.requests("cql").record("EXECUTE", 600);
+    LatencySnapshot door = m.requests("cql").latency().snapshot();
+    assertThat(door.count()).isEqualTo(3);
+    assertThat(door.sumMicros()).isEqualTo(1_000);
+    assertThat(door.allTime().max()).isEqualTo(600);
+    assertThat(m.requests("resp").latency().count()).isEqualTo(1 + RequestMetrics.MAX_TYPES + 10);
+    assertThat(((LatencyHistogram) m.registry().find("cassette_door_latency_seconds").children().get(List.of("resp")))
+        .snapshot().sumMicros()).isEqualTo(50 + RequestMetrics.MAX_TYPES + 10);
   }
 }

@@ -14,6 +14,7 @@ import io.cassette.cql.transport.frame.FrameDecoder;
 import io.cassette.cql.transport.frame.FrameEncoder;
 import io.cassette.cql.transport.frame.FrameError;
 import io.cassette.cql.transport.frame.ProtocolVersions;
+import io.cassette.cql.transport.frame.ResponseBodies;
 import io.cassette.cql.transport.messages.CqlCodec;
 import io.cassette.cql.transport.messages.ErrorEncoder;
 import io.cassette.cql.transport.messages.Opcode;
@@ -106,9 +107,15 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
   static final long NODE_CHECK_MILLIS = 1000;
   /** Reading resumes when the in-flight count falls to this after having reached {@link #maxInFlight}. */
   private final int resumeAt;
-  /** A flush task is queued on the event loop behind the pending worker writes (event loop only). */
-  private boolean flushScheduled;
-  private Runnable flushTask;
+  /**
+   * Answers made off the event loop (workers, a write's completion), in completion order: one
+   * event-loop task writes all those queued by the time it runs and flushes once, so a busy
+   * connection pays one task and one syscall per batch of answers, not per answer.
+   */
+  private final java.util.concurrent.ConcurrentLinkedQueue<Answer> answers = new java.util.concurrent.ConcurrentLinkedQueue<>();
+  /** A task writing {@link #answers} is queued on the event loop and has not started. */
+  private final java.util.concurrent.atomic.AtomicBoolean answersScheduled = new java.util.concurrent.atomic.AtomicBoolean();
+  private Runnable writeAnswers;
   /** Requests executing or being answered. */
   private int inFlight;
   /** Requests of this connection handed to the shared worker pool and not yet answered. */
@@ -155,10 +162,7 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
     state = new ClientState(ctx.channel().remoteAddress() instanceof InetSocketAddress remote ? remote : null);
     state.open(ctx.channel().localAddress());
     metrics.connectionOpened();
-    flushTask = () -> {
-      flushScheduled = false;
-      ctx.flush();
-    };
+    writeAnswers = () -> writeAnswers(ctx);
     holder = new UnreadAnswers.Holder() {
       @Override
       public long unsentBytes() {
@@ -398,8 +402,8 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
     } catch (RejectedExecutionException e) {
       envelope.body().release();
       respond(ctx, envelope, Opcode.ERROR, ErrorEncoder.encode(ctx.alloc(),
-          new CqlException(ErrorCode.OVERLOADED, "Server is shutting down"), envelope.version()), List.of())
-          .addListener(f -> requestDone(ctx, bytes));
+          new CqlException(ErrorCode.OVERLOADED, "Server is shutting down"), envelope.version()), List.of(), null,
+          bytes);
     }
   }
 
@@ -570,7 +574,7 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
     // Stored before answering, so a driver that fetches the trace at once finds it whole.
     java.util.UUID traceId = RequestTracing.end(trace, handler);
     record(envelope.opcode(), request, opcode == Opcode.ERROR, (System.nanoTime() - decodedAtNanos) / 1000);
-    respond(ctx, envelope, opcode, body, warnings, traceId).addListener(f -> requestDone(ctx, bytes));
+    respond(ctx, envelope, opcode, body, warnings, traceId, bytes);
   }
 
   /** The result of a completed future, its failure thrown as itself (a CqlException mostly). */
@@ -615,7 +619,7 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
       if (ctx.executor().inEventLoop()) {
         producing.decrementAndGet(); // respond() counts it down only when it hops from another thread
       }
-      respond(ctx, envelope, opcode, body, warnings, null).addListener(f -> requestDone(ctx, bytes));
+      respond(ctx, envelope, opcode, body, warnings, null, bytes);
     });
   }
 
@@ -696,7 +700,7 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
         state.setStage("ready");
         ready = true;
       }
-      ByteBuf body = ctx.alloc().buffer(4 + (token == null ? 0 : token.length));
+      ByteBuf body = ResponseBodies.buffer(ctx.alloc(), 4 + (token == null ? 0 : token.length));
       CqlCodec.writeBytes(body, token);
       return body;
     }
@@ -725,18 +729,22 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
   }
 
   /** Writes a response on the request's stream, with warnings (v4+). Callable from any thread. */
-  private io.netty.channel.ChannelFuture respond(ChannelHandlerContext ctx, Envelope request, int opcode, ByteBuf body,
-                                                 List<String> warnings) {
-    return respond(ctx, request, opcode, body, warnings, null);
+  private void respond(ChannelHandlerContext ctx, Envelope request, int opcode, ByteBuf body, List<String> warnings) {
+    respond(ctx, request, opcode, body, warnings, null, NO_REQUEST);
   }
 
-  /** As above, with the tracing session id (null: none) before the warnings, as the protocol orders them. */
-  private io.netty.channel.ChannelFuture respond(ChannelHandlerContext ctx, Envelope request, int opcode, ByteBuf body,
-                                                 List<String> warnings, java.util.UUID traceId) {
+  /**
+   * As above, with the tracing session id (null: none) before the warnings, as the protocol
+   * orders them. {@code reserved}: the bytes the decoder reserved for a started request, which
+   * {@link #requestDone} gives back once the socket took the answer (or failed to);
+   * {@link #NO_REQUEST} for an answer made on the event loop without starting one.
+   */
+  private void respond(ChannelHandlerContext ctx, Envelope request, int opcode, ByteBuf body,
+                       List<String> warnings, java.util.UUID traceId, long reserved) {
     int flags = 0;
     boolean warn = !warnings.isEmpty() && request.version() >= 4;
     if (warn || traceId != null) {
-      ByteBuf prefixed = ctx.alloc().buffer(body.readableBytes() + 80);
+      ByteBuf prefixed = ResponseBodies.buffer(ctx.alloc(), body.readableBytes() + 80);
       if (traceId != null) {
         prefixed.writeLong(traceId.getMostSignificantBits());
         prefixed.writeLong(traceId.getLeastSignificantBits());
@@ -752,35 +760,52 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
     }
     Envelope response = new Envelope(request.version(), flags, request.streamId(), opcode, body);
     if (ctx.executor().inEventLoop()) {
-      return send(ctx, response);
+      queue(ctx, response, reserved);
+      ctx.flush();
+      return;
     }
-    // From a worker: hop to the event loop to write, and queue one flush behind all writes
-    // made meanwhile, so a busy connection pays one syscall per batch of responses.
-    io.netty.channel.ChannelPromise promise = ctx.newPromise();
-    try {
-      ctx.executor().execute(() -> {
-        queue(ctx, response, promise);
-        producing.decrementAndGet(); // only process() answers from a worker; now counted as unsent
-        if (!flushScheduled) {
-          flushScheduled = true;
-          ctx.executor().execute(flushTask);
+    // From another thread: queued for the event loop, which writes what has come meanwhile
+    // and flushes once (writeAnswers).
+    answers.add(new Answer(response, reserved));
+    if (!answersScheduled.get() && answersScheduled.compareAndSet(false, true)) {
+      try {
+        ctx.executor().execute(writeAnswers);
+      } catch (RejectedExecutionException e) {
+        // The event loop is shutting down with the server: nobody is left to answer.
+        Answer a;
+        while ((a = answers.poll()) != null) {
+          producing.decrementAndGet();
+          a.response().release();
+          if (a.reserved() != NO_REQUEST) {
+            budget.release(a.reserved());
+          }
         }
-      });
-    } catch (RejectedExecutionException e) {
-      // The event loop is shutting down with the server: nobody is left to answer.
-      producing.decrementAndGet();
-      response.release();
-      promise.tryFailure(e);
+      }
     }
-    return promise;
+  }
+
+  /** {@link #respond}'s {@code reserved} of an answer to no started request. */
+  private static final long NO_REQUEST = -1;
+
+  /** An answer made off the event loop, and its request's reserved bytes. */
+  private record Answer(Envelope response, long reserved) {}
+
+  /** On the event loop: writes the answers made off it so far, then flushes once. */
+  private void writeAnswers(ChannelHandlerContext ctx) {
+    answersScheduled.set(false); // before polling: an answer added after this schedules the next run
+    Answer a;
+    while ((a = answers.poll()) != null) {
+      queue(ctx, a.response(), a.reserved());
+      producing.decrementAndGet(); // only process() answers from a worker; now counted as unsent
+    }
+    ctx.flush();
   }
 
   /** On the event loop: queues and flushes {@code response}. */
   private io.netty.channel.ChannelFuture send(ChannelHandlerContext ctx, Envelope response) {
-    io.netty.channel.ChannelPromise promise = ctx.newPromise();
-    queue(ctx, response, promise);
+    io.netty.channel.ChannelFuture written = queue(ctx, response, NO_REQUEST);
     ctx.flush();
-    return promise;
+    return written;
   }
 
   /**
@@ -788,33 +813,61 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
    * node's bound on unread answers closes the connection instead, counting it as unread until
    * the socket took it.
    */
-  private void queue(ChannelHandlerContext ctx, Envelope response, io.netty.channel.ChannelPromise promise) {
+  private io.netty.channel.ChannelFuture queue(ChannelHandlerContext ctx, Envelope response, long reserved) {
+    io.netty.channel.ChannelPromise promise = ctx.newPromise();
     long bytes = Envelope.HEADER_LENGTH + (long) response.body().readableBytes();
     if (overOutputLimit(ctx, bytes)) {
       response.release();
+      promise.addListener(new Written(ctx, 0, reserved));
       promise.tryFailure(new java.io.IOException("client output limit exceeded"));
-      return;
+      return promise;
     }
     if (unsentBytes == 0) {
       unread.holding(holder);
     }
     unread.queued(bytes);
     unsentBytes += bytes;
-    promise.addListener(f -> {
-      unread.taken(bytes);
-      unsentBytes -= bytes;
-      if (unsentBytes == 0) {
-        unread.notHolding(holder);
-      }
-      if (pausedForNode) {
-        pump(ctx); // our answers left: we may be under the node's budget again
-      }
-    });
+    promise.addListener(new Written(ctx, bytes, reserved));
     ctx.write(response, promise);
     if (unread.overHardLimit(0)) {
       // Queued for a connection with nothing unsent before (a reader as far as we can tell, or
       // a new slow reader's first answer): the biggest holders go at once, this one included.
       unread.evictOverHardLimit();
+    }
+    return promise;
+  }
+
+  /**
+   * The one listener of an answer's write (event loop): its bytes are no longer unread, and its
+   * request, if it started one, is done.
+   */
+  private final class Written implements ChannelFutureListener {
+    private final ChannelHandlerContext ctx;
+    /** Counted in {@link #unsentBytes} and the node's unread answers; 0: not counted. */
+    private final long bytes;
+    private final long reserved;
+
+    Written(ChannelHandlerContext ctx, long bytes, long reserved) {
+      this.ctx = ctx;
+      this.bytes = bytes;
+      this.reserved = reserved;
+    }
+
+    @Override
+    public void operationComplete(io.netty.channel.ChannelFuture future) {
+      if (bytes > 0) {
+        unread.taken(bytes);
+        unsentBytes -= bytes;
+        if (unsentBytes == 0) {
+          unread.notHolding(holder);
+        }
+        if (pausedForNode && reserved == NO_REQUEST) {
+          pump(ctx); // our answers left: we may be under the node's budget again
+        }
+      }
+      if (reserved != NO_REQUEST) {
+        requestDone(ctx, reserved); // pumps too
+      }
     }
   }
 

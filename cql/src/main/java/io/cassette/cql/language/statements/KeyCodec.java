@@ -52,6 +52,9 @@ public final class KeyCodec {
 
   /** The encoded clustering prefix of {@code values} (the first n clustering columns). */
   public static byte[] clustering(TableMetadata t, List<byte[]> values) {
+    if (values.isEmpty()) {
+      return NO_CLUSTERING; // every write to a table without clustering columns: no stream, no copy
+    }
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     for (int i = 0; i < values.size(); i++) {
       ColumnMetadata c = t.clustering.get(i);
@@ -60,6 +63,9 @@ public final class KeyCodec {
     }
     return out.toByteArray();
   }
+
+  /** The empty clustering (zero bytes: nothing can change it, so one array serves all). */
+  private static final byte[] NO_CLUSTERING = new byte[0];
 
   public static List<byte[]> splitClustering(TableMetadata t, byte[] clustering) {
     return ComparableEncoding.decode(clustering, t.clusteringTypes(), t.clusteringDescending());

@@ -389,19 +389,13 @@ public final class ModificationStatement implements Executable {
       return;
     }
     int ttlSeconds = kind == Kind.DELETE ? 0 : ttl(ctx);
-    List<List<byte[]>> clusterings = onlyStatic ? List.of() : where.clusteringPrefixes(ctx);
-    if (onlyStatic || table.clustering.isEmpty()) {
-      if (table.clustering.isEmpty()) {
-        clusterings = List.of(List.of());
-      }
-    }
+    // A table without clustering columns has the one empty clustering (no restriction to evaluate).
+    List<List<byte[]>> clusterings = table.clustering.isEmpty() ? ONE_EMPTY_CLUSTERING
+        : onlyStatic ? List.of() : where.clusteringPrefixes(ctx);
     List<Cell> staticCells = new ArrayList<>();
     boolean staticDone = false;
     for (List<byte[]> ck : clusterings.isEmpty() ? List.<List<byte[]>>of(List.of()) : clusterings) {
-      if (!onlyStatic) {
-        checkClustering(ck);
-      }
-      byte[] clustering = onlyStatic ? new byte[0] : KeyCodec.clustering(table, ck);
+      byte[] clustering = onlyStatic ? new byte[0] : checkClustering(ck);
       RowWriter w = new RowWriter(ctx, ts, ttlSeconds, now);
       if (needsRead || table.isCounter) {
         PartitionView pv = SelectStatement.normalize(table, current.read(ReadQuery.row(clustering, now)));
@@ -436,7 +430,8 @@ public final class ModificationStatement implements Executable {
     SecondaryIndexes.addEntries(table, built, out, now);
   }
 
-  private void checkClustering(List<byte[]> ck) {
+  /** Refuses null or oversized clustering values; returns the encoded clustering. */
+  private byte[] checkClustering(List<byte[]> ck) {
     for (int i = 0; i < ck.size(); i++) {
       if (ck.get(i) == null) {
         throw invalid("Invalid null value for clustering key part " + table.clustering.get(i).name());
@@ -446,20 +441,32 @@ public final class ModificationStatement implements Executable {
     if (enc.length > 0xFFFF) {
       throw invalid("Key length of " + enc.length + " is longer than maximum of 65535");
     }
+    return enc;
   }
 
+  private static final List<List<byte[]>> ONE_EMPTY_CLUSTERING = List.of(List.of());
+
+  private static final java.util.Comparator<Cell> CELL_ORDER = (a, b) -> {
+    int c = a.column().compareTo(b.column());
+    if (c != 0) {
+      return c;
+    }
+    if (a.path() == null || b.path() == null) {
+      return a.path() == null ? (b.path() == null ? 0 : -1) : 1;
+    }
+    return io.cassette.storage.Bytes.compare(a.path(), b.path());
+  };
+
   private static List<Cell> sorted(List<Cell> cells) {
+    boolean ascending = true;
+    for (int i = 1, n = cells.size(); i < n && ascending; i++) {
+      ascending = CELL_ORDER.compare(cells.get(i - 1), cells.get(i)) < 0;
+    }
+    if (ascending) {
+      return cells; // the common case (an INSERT of distinct columns, in order): Row copies it once
+    }
     List<Cell> out = new ArrayList<>(cells);
-    out.sort((a, b) -> {
-      int c = a.column().compareTo(b.column());
-      if (c != 0) {
-        return c;
-      }
-      if (a.path() == null || b.path() == null) {
-        return a.path() == null ? (b.path() == null ? 0 : -1) : 1;
-      }
-      return io.cassette.storage.Bytes.compare(a.path(), b.path());
-    });
+    out.sort(CELL_ORDER);
     // A later cell for the same column/path replaces an earlier one (e.g. tombstone then value).
     List<Cell> dedup = new ArrayList<>();
     for (Cell c : out) {

@@ -611,17 +611,17 @@ public final class Restrictions {
     if (table.partitionKey.size() == 1) {
       ColumnMetadata only = table.partitionKey.get(0);
       List<byte[]> vs = partition[0].get(ctx, only.name(), true);
-      List<byte[]> keys = new ArrayList<>(vs.size());
-      for (byte[] v : vs) {
+      // indexed, and vs itself returned (a fresh list per call): every point read comes here
+      for (int i = 0, n = vs.size(); i < n; i++) {
+        byte[] v = vs.get(i);
         if (v.length == 0) {
           throw invalid("Key may not be empty");
         }
         if (v.length > 0xFFFF) {
           throw invalid("Key length of " + v.length + " is longer than maximum of 65535");
         }
-        keys.add(v);
       }
-      return keys;
+      return vs;
     }
     List<List<byte[]>> combos = new ArrayList<>();
     combos.add(new ArrayList<>());

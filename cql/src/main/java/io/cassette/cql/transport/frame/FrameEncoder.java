@@ -85,6 +85,10 @@ public final class FrameEncoder extends ChannelOutboundHandlerAdapter {
   private static void writeSelfContainedSegment(ChannelHandlerContext ctx, Envelope envelope, ByteBuf body,
                                                 ChannelPromise promise) {
     int payloadLength = Envelope.HEADER_LENGTH + body.readableBytes();
+    if (body.readerIndex() >= ResponseBodies.HEADROOM && body.refCnt() == 1 && !body.isReadOnly()) {
+      writeInPlace(ctx, envelope, body, payloadLength, promise);
+      return;
+    }
     ByteBuf out = ctx.alloc().buffer(SegmentFormat.UNCOMPRESSED_HEADER_LENGTH + payloadLength
         + SegmentFormat.CRC32_LENGTH);
     long header = payloadLength | (1L << 17);
@@ -100,6 +104,29 @@ public final class FrameEncoder extends ChannelOutboundHandlerAdapter {
     body.release();
     writeLittleEndian(out, Crc.crc32(out, payloadStart, payloadLength), 4);
     ctx.write(out, promise);
+  }
+
+  /**
+   * As above in the body's own buffer (a {@link ResponseBodies} one, which the envelope hands
+   * over): the headers go into the room before the body, the CRC32 after it.
+   */
+  private static void writeInPlace(ChannelHandlerContext ctx, Envelope envelope, ByteBuf body, int payloadLength,
+                                   ChannelPromise promise) {
+    int bodyLength = body.readableBytes();
+    int start = body.readerIndex() - ResponseBodies.HEADROOM;
+    int payloadStart = start + SegmentFormat.UNCOMPRESSED_HEADER_LENGTH;
+    long header = payloadLength | (1L << 17);
+    body.setMediumLE(start, (int) header);
+    body.setMediumLE(start + 3, Crc.crc24(header, 3));
+    body.setByte(payloadStart, Envelope.RESPONSE_BIT | envelope.version());
+    body.setByte(payloadStart + 1,
+        envelope.flags() | (ProtocolVersions.isBeta(envelope.version()) ? Envelope.FLAG_USE_BETA : 0));
+    body.setShort(payloadStart + 2, envelope.streamId());
+    body.setByte(payloadStart + 4, envelope.opcode());
+    body.setInt(payloadStart + 5, bodyLength);
+    body.readerIndex(start);
+    body.writeIntLE(Crc.crc32(body, payloadStart, payloadLength));
+    ctx.write(body, promise);
   }
 
   private void writeSegments(ChannelHandlerContext ctx, ByteBuf envelope, ChannelPromise promise) {

@@ -4,6 +4,7 @@ import io.cassette.cql.CqlException;
 import io.cassette.cql.ErrorCode;
 import io.cassette.cql.FunctionFailureException;
 import io.cassette.cql.ReplicaException;
+import io.cassette.cql.transport.frame.ResponseBodies;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.net.InetAddress;
@@ -21,7 +22,7 @@ public final class ErrorEncoder {
     if (!isEncodable(error)) {
       error = new CqlException(ErrorCode.SERVER_ERROR, error.getMessage());
     }
-    ByteBuf out = alloc.buffer(64 + (error.getMessage() == null ? 0 : error.getMessage().length() * 3));
+    ByteBuf out = ResponseBodies.buffer(alloc, 64 + (error.getMessage() == null ? 0 : error.getMessage().length() * 3));
     ErrorCode code = codeFor(error.code(), version);
     out.writeInt(code.code);
     CqlCodec.writeTruncatedString(out, error.getMessage() == null ? code.name() : error.getMessage());

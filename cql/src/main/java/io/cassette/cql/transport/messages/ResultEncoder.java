@@ -3,6 +3,7 @@ package io.cassette.cql.transport.messages;
 import io.cassette.cql.ColumnSpec;
 import io.cassette.cql.Result;
 import io.cassette.cql.ValueRow;
+import io.cassette.cql.transport.frame.ResponseBodies;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.nio.ByteBuffer;
@@ -48,12 +49,12 @@ public final class ResultEncoder {
       return encodeRows(alloc, rows, version, skipMetadata && newMetadataId == null, newMetadataId);
     }
     if (result instanceof Result.Void) {
-      ByteBuf out = alloc.buffer(4);
+      ByteBuf out = ResponseBodies.buffer(alloc, 4);
       out.writeInt(VOID);
       return out;
     }
     if (result instanceof Result.SetKeyspace ks) {
-      ByteBuf out = alloc.buffer(8 + ks.keyspace().length());
+      ByteBuf out = ResponseBodies.buffer(alloc, 8 + ks.keyspace().length());
       out.writeInt(SET_KEYSPACE);
       CqlCodec.writeString(out, ks.keyspace());
       return out;
@@ -62,7 +63,7 @@ public final class ResultEncoder {
       return encodePrepared(alloc, prepared, version, preparedResultMetadataId);
     }
     if (result instanceof Result.SchemaChange change) {
-      ByteBuf out = alloc.buffer(64);
+      ByteBuf out = ResponseBodies.buffer(alloc, 64);
       out.writeInt(SCHEMA_CHANGE);
       writeSchemaChange(out, change);
       return out;
@@ -77,7 +78,7 @@ public final class ResultEncoder {
       data = new java.util.ArrayList<>(data); // the loops below index it
     }
     int columns = rows.columns().size();
-    ByteBuf out = alloc.buffer(rowsSizeEstimate(rows, data, columns));
+    ByteBuf out = ResponseBodies.buffer(alloc, rowsSizeEstimate(rows, data, columns));
     out.writeInt(ROWS);
     writeRowsMetadata(out, rows.columns(), rows.pagingState(), noMetadata, version >= 5 ? newMetadataId : null);
     out.writeInt(data.size());
@@ -194,7 +195,7 @@ public final class ResultEncoder {
 
   private static ByteBuf encodePrepared(ByteBufAllocator alloc, Result.Prepared prepared, int version,
                                         byte[] resultMetadataId) {
-    ByteBuf out = alloc.buffer(256);
+    ByteBuf out = ResponseBodies.buffer(alloc, 256);
     out.writeInt(PREPARED);
     CqlCodec.writeShortBytes(out, prepared.id());
     if (version >= 5) {
