@@ -19,11 +19,15 @@ import java.util.UUID;
  * {@code keys}: {@code hot} (1,000 keys), {@code gauss} (cassandra-stress's read population,
  * gaussian over the rows, sigma = rows/6) or {@code cold} (uniform). The key sequence is 2^18
  * long and repeats, so caches keyed by partition see stress-like reuse. Example:
- * {@code InterleavedAb A.cp B.cp PointReadAb batch 20000 25 keys=gauss} with {@code -Xmx256m}.
+ * {@code InterleavedAb A.cp B.cp PointReadAb batch 20000 25 keys=gauss} with {@code -Xmx256m};
+ * {@code sstables=3} reads three uncompacted SSTables instead of one, as a stress read between
+ * compactions does (fewer than size-tiered compaction's threshold of 4, so none starts).
  */
 public class PointReadAb {
   public String keys = "cold";
   public String rows = "200000";
+  /** SSTables the rows are flushed into (each a slice of the keys, all covering the ring), not compacted when above 1. */
+  public String sstables = "1";
 
   private Path dir;
   private Engine engine;
@@ -39,11 +43,17 @@ public class PointReadAb {
     engine = Engine.open(EngineOptions.defaults(dir));
     table = engine.createTable(TableSpec.withDefaults(StressRows.KEYSPACE, StressRows.TABLE,
         UUID.nameUUIDFromBytes("jmh".getBytes())));
+    int files = Integer.parseInt(sstables);
     for (int i = 0; i < n; i++) {
       table.apply(StressRows.update(i, 1_700_000_000_000_000L + i));
+      if (files > 1 && (i + 1) % (n / files) == 0) {
+        table.flush();
+      }
     }
     table.flush();
-    table.compact();
+    if (files == 1) {
+      table.compact();
+    }
     SplittableRandom uniform = new SplittableRandom(42);
     Random gauss = new Random(42);
     readKeys = new byte[1 << 18][];
