@@ -20,8 +20,10 @@ import java.util.UUID;
  * gaussian over the rows, sigma = rows/6) or {@code cold} (uniform). The key sequence is 2^18
  * long and repeats, so caches keyed by partition see stress-like reuse. Example:
  * {@code InterleavedAb A.cp B.cp PointReadAb batch 20000 25 keys=gauss} with {@code -Xmx256m};
- * {@code sstables=3} reads three uncompacted SSTables instead of one, as a stress read between
- * compactions does (fewer than size-tiered compaction's threshold of 4, so none starts).
+ * {@code sstables=3} reads uncompacted SSTables instead of one, as a stress read between
+ * compactions does; but the memtable budget also flushes on its own, at moments that differ
+ * between the two sides, so their tables differ: A/A runs gave 0.79 to 1.47. Use it only with an
+ * A/A run beside it (bench/results/2026-12-02-readindex.md).
  */
 public class PointReadAb {
   public String keys = "cold";
