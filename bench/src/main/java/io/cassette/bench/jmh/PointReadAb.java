@@ -21,9 +21,9 @@ import java.util.UUID;
  * long and repeats, so caches keyed by partition see stress-like reuse. Example:
  * {@code InterleavedAb A.cp B.cp PointReadAb batch 20000 25 keys=gauss} with {@code -Xmx256m};
  * {@code sstables=3} reads uncompacted SSTables instead of one, as a stress read between
- * compactions does; but the memtable budget also flushes on its own, at moments that differ
- * between the two sides, so their tables differ: A/A runs gave 0.79 to 1.47. Use it only with an
- * A/A run beside it (bench/results/2026-12-02-readindex.md).
+ * compactions does; but its A/A runs (one revision on both sides) gave 0.79 to 1.47, so the two
+ * sides' tables differ somehow (flushes by the memtable budget at other moments, perhaps: not
+ * checked). Use it only with an A/A run beside it (bench/results/2026-12-02-readindex.md).
  */
 public class PointReadAb {
   public String keys = "cold";
