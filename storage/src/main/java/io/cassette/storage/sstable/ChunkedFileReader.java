@@ -27,6 +27,8 @@ final class ChunkedFileReader implements DataReader {
   /** This reader's pooled buffer that chunks are decoded into. */
   private byte[] decoded;
   private byte[] compressed;
+  /** {@link #compressed} as a ByteBuffer for positional reads, made once per buffer. */
+  private ByteBuffer compressedView;
   private long chunkOffset = -1; // file offset of the loaded chunk
   private int chunkLength; // uncompressed bytes in it
   /**
@@ -295,7 +297,16 @@ final class ChunkedFileReader implements DataReader {
       mapped.get((int) offset, into, at, length);
       return;
     }
-    ByteBuffer b = ByteBuffer.wrap(into, at, length);
+    ByteBuffer b;
+    if (into == compressed) { // the reader's own buffer, wrapped once: no ByteBuffer per chunk read
+      b = compressedView;
+      if (b == null || b.array() != into) {
+        b = compressedView = ByteBuffer.wrap(into);
+      }
+      b.limit(at + length).position(at);
+    } else {
+      b = ByteBuffer.wrap(into, at, length);
+    }
     while (b.hasRemaining()) {
       int n = channel.read(b, offset);
       if (n < 0) {

@@ -48,6 +48,8 @@ public final class SSTableReader {
   private final long cacheId = NEXT_CACHE_ID.incrementAndGet();
   private volatile ChunkCache cache;
   private volatile ChunkCache indexCache;
+  /** Data positions of partitions read lately (no row index): a hit skips the index. */
+  private KeyCache keyCache = KeyCache.SHARED;
 
   /**
    * Point reads of this SSTable keep data chunks in {@code cache} and index chunks in
@@ -219,6 +221,16 @@ public final class SSTableReader {
     }
   }
 
+  /** This open SSTable's id in its key cache: for tests. */
+  long keyCacheId() {
+    return cacheId;
+  }
+
+  /** Tests only, before any read: another key cache than the JVM's. */
+  void useKeyCache(KeyCache keyCache) {
+    this.keyCache = keyCache;
+  }
+
   public SSTableDescriptor descriptor() {
     return descriptor;
   }
@@ -250,6 +262,16 @@ public final class SSTableReader {
   public PartitionSource partition(DecoratedKey key) {
     if (!mightContain(key)) {
       return null;
+    }
+    long cached = keyCache.get(cacheId, key.token());
+    if (cached >= 0) {
+      ChunkedFileReader data = ChunkedFileReader.forPointRead(dataPath, dataChannel,
+          dataMap, stats.dataLength(), compressor, chunkLength, cache, cacheId * 2);
+      data.seek(cached);
+      if (data.compareLengthPrefixed(key.key(), io.cassette.storage.partition.PartitionSerializer.MAX_VALUE_LENGTH) == 0) {
+        return new SSTablePartition(data, key, cached, null, true);
+      }
+      data.close(); // another key with the same token: the index says where this one is
     }
     int i = floorSummary(key.token(), key.key(), false);
     ChunkCache chunkCache = cache;
@@ -300,6 +322,9 @@ public final class SSTableReader {
     if (dataPosition < 0) {
       bloomFalsePositives.incrementAndGet();
       return null;
+    }
+    if (rowIndex == null) {
+      keyCache.put(cacheId, key.token(), dataPosition);
     }
     ChunkedFileReader data = ChunkedFileReader.forPointRead(dataPath, dataChannel,
         dataMap, stats.dataLength(), compressor, chunkLength, chunkCache, cacheId * 2);
