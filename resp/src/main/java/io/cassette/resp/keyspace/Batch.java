@@ -96,7 +96,7 @@ public final class Batch {
   /** Kept in step with the members this batch writes and deletes; null for none. */
   private final MemberSets members;
   /** Collections whose member sets this batch changes: forgotten if the write fails. */
-  private long[] touched = new long[4];
+  private long[] touched;
   private int touchedCount;
 
   Batch(RedisTable table, long timestamp, long nowSeconds, SubRowCache subRows, MemberSets members) {
@@ -162,7 +162,9 @@ public final class Batch {
   private long touch(KeyMeta meta) {
     long id = meta.cacheId();
     if (touchedCount == 0 || touched[touchedCount - 1] != id) {
-      if (touchedCount == touched.length) {
+      if (touched == null) {
+        touched = new long[4]; // made by collection writes only
+      } else if (touchedCount == touched.length) {
         touched = java.util.Arrays.copyOf(touched, touchedCount * 2);
       }
       touched[touchedCount++] = id;
