@@ -345,6 +345,9 @@ final class StringCommands {
 
   private static void incrBy(CommandContext c, long by) {
     Database db = c.db();
+    if (db.incrCached(c.arg(1), by, c.reply()::integer)) {
+      return; // a cached counter: no KeyMeta, boxed long or string on the way
+    }
     KeyMeta m = Keys.typed(c, c.arg(1), KeyType.STRING);
     long current = 0;
     if (m != null) {

@@ -5,10 +5,12 @@ import io.cassette.storage.DeletionTime;
 import io.cassette.storage.LivenessInfo;
 import io.cassette.storage.Mutation;
 import io.cassette.storage.PartitionUpdate;
+import io.cassette.storage.RangeTombstone;
 import io.cassette.storage.Row;
 import io.cassette.storage.Slice;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,23 +26,67 @@ public final class Batch {
   private final RedisTable table;
   private final long timestamp;
   private final long nowSeconds;
-  private final Map<ByteBuffer, PartitionOps> partitions = new LinkedHashMap<>();
+  /**
+   * The first partition written. Most commands (SET, INCR, a one-field HSET) write one row of
+   * one partition: that case allocates no map, list or iterator of its own (it was about a third
+   * of an unpipelined SET's allocation); {@link #more} is made for a second partition only.
+   */
+  private PartitionOps first;
+  /** The partitions after {@link #first}, in the order first written; null until needed. */
+  private Map<ByteBuffer, PartitionOps> more;
   /** Runs after the mutation is applied (cache updates must not run ahead of storage). */
-  private final List<Runnable> afterCommit = new ArrayList<>();
+  private Runnable firstAfterCommit;
+  /** The actions after {@link #firstAfterCommit}; null until a second one. */
+  private List<Runnable> afterCommit;
 
   /**
    * The writes to one partition. A row written twice keeps only the last write: with one
    * timestamp per batch, a delete and a re-insert of the same row would otherwise tie, and
-   * a tie goes to the tombstone.
+   * a tie goes to the tombstone. The first row is held in a field, a map is made for a second.
    */
   private static final class PartitionOps {
     final byte[] key;
     DeletionTime partitionDeletion = DeletionTime.LIVE;
-    final List<Slice> ranges = new ArrayList<>();
-    final Map<ByteBuffer, Row> rows = new LinkedHashMap<>();
+    List<Slice> ranges;
+    Row oneRow;
+    Map<ByteBuffer, Row> rows;
 
     PartitionOps(byte[] key) {
       this.key = key;
+    }
+
+    void put(Row row) {
+      if (rows == null) {
+        if (oneRow == null || Arrays.equals(oneRow.clustering(), row.clustering())) {
+          oneRow = row;
+          return;
+        }
+        rows = new LinkedHashMap<>();
+        rows.put(ByteBuffer.wrap(oneRow.clustering()), oneRow);
+        oneRow = null;
+      }
+      rows.put(ByteBuffer.wrap(row.clustering()), row);
+    }
+
+    void clearRows() {
+      oneRow = null;
+      rows = null;
+      ranges = null;
+    }
+
+    PartitionUpdate update(String table, long timestamp, long nowSeconds) {
+      List<RangeTombstone> tombstones = List.of();
+      if (ranges != null) {
+        DeletionTime d = new DeletionTime(timestamp - 1, nowSeconds);
+        List<RangeTombstone> l = new ArrayList<>(ranges.size());
+        for (Slice range : ranges) {
+          l.add(new RangeTombstone(range, d));
+        }
+        tombstones = l;
+      }
+      List<Row> list = rows != null ? new ArrayList<>(rows.values())
+          : oneRow != null ? List.of(oneRow) : List.of();
+      return new PartitionUpdate(RedisLayout.KEYSPACE, table, key, partitionDeletion, tombstones, list);
     }
   }
 
@@ -50,7 +96,7 @@ public final class Batch {
   /** Kept in step with the members this batch writes and deletes; null for none. */
   private final MemberSets members;
   /** Collections whose member sets this batch changes: forgotten if the write fails. */
-  private long[] touched = new long[4];
+  private long[] touched;
   private int touchedCount;
 
   Batch(RedisTable table, long timestamp, long nowSeconds, SubRowCache subRows, MemberSets members) {
@@ -62,16 +108,26 @@ public final class Batch {
   }
 
   private PartitionOps partition(byte[] key) {
-    return partitions.computeIfAbsent(ByteBuffer.wrap(key), k -> new PartitionOps(key));
+    if (first == null) {
+      first = new PartitionOps(key);
+      return first;
+    }
+    if (Arrays.equals(first.key, key)) {
+      return first;
+    }
+    if (more == null) {
+      more = new LinkedHashMap<>();
+    }
+    return more.computeIfAbsent(ByteBuffer.wrap(key), k -> new PartitionOps(key));
   }
 
   void putRow(byte[] partitionKey, byte[] clustering, byte[] value) {
-    partition(partitionKey).rows.put(ByteBuffer.wrap(clustering), Row.of(clustering,
+    partition(partitionKey).put(Row.of(clustering,
         List.of(Cell.live(RedisLayout.COLUMN, value, timestamp))));
   }
 
   void deleteRow(byte[] partitionKey, byte[] clustering) {
-    partition(partitionKey).rows.put(ByteBuffer.wrap(clustering), new Row(clustering,
+    partition(partitionKey).put(new Row(clustering,
         LivenessInfo.EMPTY, new DeletionTime(timestamp - 1, nowSeconds), List.of()));
   }
 
@@ -79,12 +135,15 @@ public final class Batch {
   void deletePartition(byte[] partitionKey) {
     PartitionOps p = partition(partitionKey);
     p.partitionDeletion = new DeletionTime(timestamp - 1, nowSeconds);
-    p.rows.clear();
-    p.ranges.clear();
+    p.clearRows();
   }
 
   void deleteRange(byte[] partitionKey, Slice slice) {
-    partition(partitionKey).ranges.add(slice);
+    PartitionOps p = partition(partitionKey);
+    if (p.ranges == null) {
+      p.ranges = new ArrayList<>(2);
+    }
+    p.ranges.add(slice);
   }
 
   /** Writes a sub-row of the collection {@code meta}. */
@@ -103,7 +162,9 @@ public final class Batch {
   private long touch(KeyMeta meta) {
     long id = meta.cacheId();
     if (touchedCount == 0 || touched[touchedCount - 1] != id) {
-      if (touchedCount == touched.length) {
+      if (touched == null) {
+        touched = new long[4]; // made by collection writes only
+      } else if (touchedCount == touched.length) {
         touched = java.util.Arrays.copyOf(touched, touchedCount * 2);
       }
       touched[touchedCount++] = id;
@@ -162,35 +223,44 @@ public final class Batch {
   }
 
   void afterCommit(Runnable action) {
+    if (firstAfterCommit == null) {
+      firstAfterCommit = action;
+      return;
+    }
+    if (afterCommit == null) {
+      afterCommit = new ArrayList<>();
+    }
     afterCommit.add(action);
   }
 
+  private void clearAfterCommit() {
+    firstAfterCommit = null;
+    afterCommit = null;
+  }
+
   public boolean isEmpty() {
-    return partitions.isEmpty();
+    return first == null;
   }
 
   /** Applies everything written so far; the batch may be reused afterwards. */
   public void commit() {
-    if (partitions.isEmpty()) {
-      afterCommit.clear();
+    if (first == null) {
+      clearAfterCommit();
       touchedCount = 0;
       return;
     }
-    List<PartitionUpdate> updates = new ArrayList<>(partitions.size());
-    for (PartitionOps p : partitions.values()) {
-      PartitionUpdate.Builder b = PartitionUpdate.builder(RedisLayout.KEYSPACE, table.name(), p.key);
-      if (!p.partitionDeletion.isLive()) {
-        b.deletePartition(p.partitionDeletion);
+    List<PartitionUpdate> updates;
+    if (more == null) {
+      updates = List.of(first.update(table.name(), timestamp, nowSeconds));
+    } else {
+      updates = new ArrayList<>(1 + more.size());
+      updates.add(first.update(table.name(), timestamp, nowSeconds));
+      for (PartitionOps p : more.values()) {
+        updates.add(p.update(table.name(), timestamp, nowSeconds));
       }
-      for (Slice range : p.ranges) {
-        b.deleteRange(range, new DeletionTime(timestamp - 1, nowSeconds));
-      }
-      for (Row r : p.rows.values()) {
-        b.row(r);
-      }
-      updates.add(b.build());
     }
-    partitions.clear();
+    first = null;
+    more = null;
     try {
       table.write(new Mutation(updates));
     } catch (RuntimeException e) {
@@ -199,14 +269,21 @@ public final class Batch {
         members.forget(touched[i]);
       }
       touchedCount = 0;
-      afterCommit.clear();
+      clearAfterCommit();
       throw e;
     }
     touchedCount = 0;
     KeyChanges.wroteSomething();
-    for (Runnable r : afterCommit) {
-      r.run();
+    Runnable one = firstAfterCommit;
+    List<Runnable> rest = afterCommit;
+    clearAfterCommit();
+    if (one != null) {
+      one.run();
     }
-    afterCommit.clear();
+    if (rest != null) {
+      for (Runnable r : rest) {
+        r.run();
+      }
+    }
   }
 }

@@ -203,6 +203,94 @@ public final class Database {
     return true;
   }
 
+  /** Receives INCR's new value. */
+  public interface LongSink {
+    void accept(long value);
+  }
+
+  /**
+   * INCRBY's fast path: when {@code key}'s metadata is cached, is an unexpired string holding
+   * an integer (as {@link io.cassette.resp.command.Args#parseLongOrNull} reads it) and adding
+   * {@code by} does not overflow, writes the new value's row straight from the cache entry
+   * (no {@link KeyMeta}, boxed long or string on the way), hands the result to {@code sink}
+   * and returns true. False, having done nothing, otherwise (not cached, another type,
+   * expired, not an integer, an overflow, keyspace notifications on): the caller takes the
+   * general path, which gives Redis's errors. The key exists and keeps its expiry, so neither
+   * the key count nor the expiry index changes.
+   */
+  public boolean incrCached(byte[] key, long by, LongSink sink) {
+    if (KeyChanges.active() || !router.executesHere(key)) {
+      return false;
+    }
+    byte[] e = cache.entry(slot, key);
+    if (e == null) {
+      return false;
+    }
+    int off = MetaCache.metaOffset(e, key.length);
+    if (e[off] != (byte) KeyType.STRING.code) {
+      return false;
+    }
+    long expireAtMs = KeyMeta.getLong(e, off + 1);
+    if (expireAtMs != 0 && expireAtMs <= clock.nowMillis()) {
+      return false;
+    }
+    int from = off + KeyMeta.HEADER;
+    long current;
+    if (e.length - from == 1 && e[from] == '0') {
+      current = 0;
+    } else {
+      current = parseCanonicalLong(e, from, e.length);
+      if (current == 0) {
+        return false; // not an integer (a canonical non-zero one never parses to 0)
+      }
+    }
+    long result = current + by;
+    if (((current ^ result) & (by ^ result)) < 0) {
+      return false; // overflow: the general path answers it
+    }
+    byte[] encoded = KeyMeta.encodeLong(result, expireAtMs);
+    Batch b = batch();
+    b.putRow(RedisLayout.metaKey(key), RedisLayout.META_CLUSTERING, encoded);
+    b.afterCommit(() -> cache.putEncoded(slot, key, encoded));
+    b.commit();
+    sink.accept(result);
+    return true;
+  }
+
+  /**
+   * The integer in {@code s[from, to)} as Redis's string2ll reads it (no sign but '-', no
+   * leading zero, at most 20 bytes, in range), or 0 when it is not one (callers check "0").
+   */
+  static long parseCanonicalLong(byte[] s, int from, int to) {
+    int len = to - from;
+    if (len == 0 || len > 20) {
+      return 0;
+    }
+    int i = from;
+    boolean negative = s[i] == '-';
+    if (negative) {
+      i++;
+      if (len == 1) {
+        return 0;
+      }
+    }
+    if (s[i] < '1' || s[i] > '9') {
+      return 0;
+    }
+    long v = 0; // accumulated negatively to reach Long.MIN_VALUE
+    for (; i < to; i++) {
+      int d = s[i] - '0';
+      if (d < 0 || d > 9 || v < (Long.MIN_VALUE + d) / 10) {
+        return 0;
+      }
+      v = v * 10 - d;
+    }
+    if (!negative) {
+      return v == Long.MIN_VALUE ? 0 : -v;
+    }
+    return v;
+  }
+
   /** Deletes {@code key} if its TTL has passed (a ring peer's active expiry asked); true if it did. */
   public boolean expireIfDue(byte[] key) {
     KeyMeta m = rawMeta(key);

@@ -95,6 +95,27 @@ public final class KeyMeta {
     return expireAtMs != 0 && expireAtMs <= nowMs;
   }
 
+  /** The row of a string holding {@code value} in decimal (as Long.toString), without a KeyMeta. */
+  static byte[] encodeLong(long value, long expireAtMs) {
+    int digits = 1;
+    for (long v = value; v <= -10 || v >= 10; v /= 10) {
+      digits++;
+    }
+    int len = digits + (value < 0 ? 1 : 0);
+    byte[] out = new byte[HEADER + len];
+    out[0] = (byte) KeyType.STRING.code;
+    putLong(out, 1, expireAtMs);
+    long v = value;
+    for (int i = HEADER + len - 1; i >= HEADER + len - digits; i--) {
+      out[i] = (byte) ('0' + Math.abs(v % 10)); // abs of each digit: Long.MIN_VALUE too
+      v /= 10;
+    }
+    if (value < 0) {
+      out[HEADER] = '-';
+    }
+    return out;
+  }
+
   byte[] encode() {
     if (type == KeyType.STRING) {
       byte[] out = new byte[HEADER + value.length];

@@ -23,8 +23,22 @@ public final class Keyspace {
   private final Request request;
   private KeyRouter router = KeyRouter.LOCAL;
 
-  /** Heap share for the metadata caches of all databases together. */
+  /**
+   * Heap share of the Redis door's caches of all databases together: sub-rows take half of it,
+   * member sets up to all of it, {@link KnownKeys} up to two thirds; the key metadata cache
+   * takes {@link #META_CACHE_HEAP_DIVISOR}'s share instead.
+   */
   public static final int CACHE_HEAP_DIVISOR = 16;
+  /**
+   * Heap share of the key metadata cache. A ninth: redis-benchmark's 200,000 keys (100,000
+   * {@code key:*} strings and 100,000 {@code counter:*} counters, ~52 bytes each with the
+   * table) fit a 128 MiB node's share (123.75 MiB of heap under the serial collector: ~13.7
+   * MiB; the table's 262,144 slots hold 209,715), so INCR and GET read no metadata from
+   * storage. A sixteenth held 104,857: GET -P 16 spent half its CPU, INCR -P 16 almost half,
+   * reading and decoding SSTable chunks for the other half; a tenth held 196,607 of them in
+   * 120 MiB. Measured: bench/results/2026-12-02-respwrite.md.
+   */
+  public static final int META_CACHE_HEAP_DIVISOR = 9;
   private final MetaCache cache;
   private final SubRowCache subRows;
   private final MemberSets memberSets;
@@ -62,7 +76,8 @@ public final class Keyspace {
     this.request = Request.of(consistency);
     // Keys written by other nodes too (a ring without RedisRing): a cache here would serve stale values.
     long budget = keysWrittenHere ? cacheBytes : 0;
-    this.cache = new MetaCache(budget);
+    this.cache = new MetaCache(budget * CACHE_HEAP_DIVISOR / META_CACHE_HEAP_DIVISOR,
+        MetaCache.knownBudget(budget));
     this.subRows = new SubRowCache(budget / 2);
     this.memberSets = new MemberSets(budget);
     // Reopen databases that already have tables, so DBSIZE/INFO and expiry see them.

@@ -57,8 +57,13 @@ final class MetaCache {
   private final KnownKeys knownKeys;
 
   MetaCache(long budgetBytes) {
+    this(budgetBytes, knownBudget(budgetBytes));
+  }
+
+  /** A cache of {@code budgetBytes} with {@link KnownKeys} of up to {@code knownBytes} beside it. */
+  MetaCache(long budgetBytes, long knownBytes) {
     this.budgetBytes = budgetBytes;
-    this.knownKeys = new KnownKeys(knownBudget(budgetBytes));
+    this.knownKeys = new KnownKeys(budgetBytes > 0 ? knownBytes : 0);
     int slots = 0;
     if (budgetBytes > 0) {
       long wanted = Math.max(16, Math.min(1L << 30, budgetBytes / TABLE_SHARE / 9));

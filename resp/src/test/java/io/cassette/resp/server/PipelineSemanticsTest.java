@@ -45,7 +45,7 @@ class PipelineSemanticsTest {
     return out;
   }
 
-  private static void dropCaches(TestServer server) throws Exception {
+  static void dropCaches(TestServer server) throws Exception {
     var ctx = server.server.context();
     ctx.commandThread.submit(ctx.keyspace::dropCaches).get();
   }
