@@ -160,9 +160,13 @@ class CollectionTurnsTest {
       TurnsWitness search = TurnsWitness.whileRunning(big, witness, "GEOSEARCHSTORE", "near", "g", "FROMLONLAT", "0", "0",
           "BYRADIUS", "20000", "km");
       assertThat(search.reply()).isEqualTo(":" + N + "\r\n");
-      int picksServed = srand.served() + hrand.served() + zrand.served() + search.served();
-      // on a fast machine each pick takes a few ms: one PING answered in the middle of any of
-      // them shows the turns (without turns none can be), more is the scheduler's luck
+      // The picks above read 3,000-6,000 elements: on a fast machine each fits in one 10 ms
+      // slice (6-7 ms in a CI run), so one pick of the 120,000-member set shows the turns.
+      TurnsWitness srandBig = TurnsWitness.whileRunning(big, witness, "SRANDMEMBER", "sbig", "5");
+      assertThat(srandBig.reply()).startsWith("*5\r\n$");
+      int picksServed = srand.served() + hrand.served() + zrand.served() + search.served() + srandBig.served();
+      // one PING answered in the middle of any of them shows the turns (without turns none can
+      // be), more is the scheduler's luck
       assertThat(picksServed).as("witness PINGs answered during the random picks and the geo search")
           .isGreaterThanOrEqualTo(1);
 
