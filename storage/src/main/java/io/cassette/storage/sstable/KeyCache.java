@@ -39,10 +39,17 @@ public final class KeyCache {
   /** The JVM's cache: point reads of every engine in it share it (SSTable ids are JVM-wide). */
   static final KeyCache SHARED = new KeyCache(budgetForHeap());
 
+  /** The JVM's cache, for its counters (the engines' metrics). */
+  public static KeyCache shared() {
+    return SHARED;
+  }
+
   private final long[] table;
   private final int setMask;
   private long hits;
   private long misses;
+  /** Ways filled (entries are replaced, never removed). Racy, as the other counters. */
+  private long entries;
 
   public KeyCache(long capacityBytes) {
     long sets = Math.max(1, capacityBytes / (BYTES_PER_ENTRY * WAYS));
@@ -130,6 +137,9 @@ public final class KeyCache {
     A.setOpaque(table, victim + 2, token);
     A.setOpaque(table, victim + 3, position);
     A.setRelease(table, victim, ((seq & ~REFERENCED) + 2) & ~REFERENCED);
+    if (seq == 0) {
+      entries++; // a way never written before
+    }
   }
 
   public long hits() {
@@ -140,7 +150,12 @@ public final class KeyCache {
     return misses;
   }
 
-  /** Bytes of the table (allocated whole when the cache is made). */
+  /** Partitions held (Cassandra's entry_count): each takes {@link #BYTES_PER_ENTRY}. */
+  public long entries() {
+    return entries;
+  }
+
+  /** Bytes of the table (allocated whole when the cache is made): the capacity. */
   public long sizeBytes() {
     return (long) table.length * 8;
   }
