@@ -375,14 +375,19 @@ final class ChunkedFileReader implements DataReader {
    * data position (varlong), row-index block count (varint, 0 for a one-block partition).
    */
   int skipIndexEntriesBelow(long token, int max) {
-    if (decodedTo < chunkLength && chunk != null) {
-      decodeTo(chunkLength); // the walk may cross much of it (index chunks are cached whole anyway)
-    }
     byte[] c = chunk;
+    if (c == null) {
+      return 0;
+    }
     int end = chunkLength;
     int p = pos;
     int n = 0;
     while (n < max && end - p >= 11) { // the smallest entry: 8 + 1 + 1 + 1 bytes
+      // a chunk the cache did not take is decoded only as far as the walk goes (a miss walks
+      // ~8 entries, ~230 bytes, of a 4 KiB chunk): up to the token and key length here...
+      if (p + 10 > decodedTo) {
+        decodeTo(p + 10);
+      }
       if ((long) LONG.get(c, p) >= token) {
         break;
       }
@@ -397,6 +402,9 @@ final class ChunkedFileReader implements DataReader {
       }
       q += keyLength;
       int limit = Math.min(end, q + 10);
+      if (limit > decodedTo && decodedTo < end) { // ...then past the key, the position and the row count
+        decodeTo(limit);
+      }
       while (q < limit && c[q] < 0) {
         q++;
       }
