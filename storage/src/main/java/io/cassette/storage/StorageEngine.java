@@ -7,6 +7,7 @@ import io.cassette.storage.commitlog.MutationSerializer;
 import io.cassette.storage.io.ByteArrayWriter;
 import io.cassette.storage.io.FileTree;
 import io.cassette.storage.memtable.Memtable;
+import io.cassette.storage.sstable.KeyCache;
 import io.cassette.storage.sstable.SSTableReader;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -561,12 +562,14 @@ final class StorageEngine implements Engine {
 
   @Override
   public StorageMetrics metrics() {
+    KeyCache keys = KeyCache.shared();
     return new StorageMetrics(memory.writeStalls.sum(), memory.writeStallMicros.sum(), memory.usedBytes(),
         memory.budgetBytes(), memory.pendingFlushes(), commitLog.syncCount(), commitLog.syncMicrosMax(),
         commitLog.syncMicrosTotal(), commitLog.backPressureWaits(), commitLog.backPressureMicros(),
         commitLog.bytesAppended(), commitLog.segments().size(), flushes.sum(), compaction.completed.sum(),
         compaction.bytesWritten.sum(), chunkCache.hits() + indexChunkCache.hits(),
-        chunkCache.misses() + indexChunkCache.misses(), chunkCache.sizeBytes() + indexChunkCache.sizeBytes());
+        chunkCache.misses() + indexChunkCache.misses(), chunkCache.sizeBytes() + indexChunkCache.sizeBytes(),
+        keys.hits(), keys.misses(), keys.entries(), keys.entries() * KeyCache.BYTES_PER_ENTRY, keys.sizeBytes());
   }
 
   /** The message a client sees after nodetool drain (no file names: it reaches clients). */

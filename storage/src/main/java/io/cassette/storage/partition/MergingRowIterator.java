@@ -25,7 +25,12 @@ public final class MergingRowIterator implements Iterator<Row> {
   @SuppressWarnings("unchecked")
   public MergingRowIterator(List<Iterator<Row>> sources, boolean descending) {
     this.direction = descending ? -1 : 1;
-    this.sources = sources.toArray(new Iterator[0]);
+    // copied by index: toArray(new Iterator[0]) makes its array by reflection
+    // (Array.newInstance, a native call under C1) on every point read
+    this.sources = new Iterator[sources.size()];
+    for (int i = 0; i < this.sources.length; i++) {
+      this.sources[i] = sources.get(i);
+    }
     this.heads = new Row[this.sources.length];
     for (int i = 0; i < heads.length; i++) {
       heads[i] = this.sources[i].hasNext() ? this.sources[i].next() : null;

@@ -1,7 +1,7 @@
 package io.cassette.storage.sstable;
 
+import io.cassette.storage.SharedArrays;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Decompressed, already verified SSTable chunks, bounded in bytes, without a lock: a table of
@@ -60,7 +60,8 @@ public final class ChunkCache {
   }
 
   private final long capacityBytes;
-  private final AtomicReferenceArray<Entry> slots;
+  /** Entries, read with acquire and set by CAS (SharedArrays: an AtomicReferenceArray costs two casts a read under C1). */
+  private final Entry[] slots;
   private final int mask;
   private final AtomicLong sizeBytes = new AtomicLong();
   /** CLOCK's hand: the next slot looked at for eviction. Racy: two evicting threads may share a stretch. */
@@ -73,13 +74,18 @@ public final class ChunkCache {
     this.capacityBytes = capacityBytes;
     long wanted = Math.max(4L * PROBE, capacityBytes / BYTES_PER_SLOT);
     int n = Integer.highestOneBit((int) Math.min(1 << 20, wanted - 1)) << 1;
-    this.slots = new AtomicReferenceArray<>(n);
+    this.slots = new Entry[n];
     this.mask = n - 1;
   }
 
   /** The bytes all chunk caches together may hold in the running JVM. */
   public static long budgetForHeap() {
     return Math.min(MAX_BYTES, Runtime.getRuntime().maxMemory() / HEAP_FRACTION);
+  }
+
+  /** Acquire: an entry is built whole before the CAS that publishes it, so its fields are seen. */
+  private Entry slot(int i) {
+    return (Entry) SharedArrays.getAcquire(slots, i);
   }
 
   private int home(long sstable, long chunkOffset) {
@@ -95,7 +101,7 @@ public final class ChunkCache {
     recordLookup(sstable, chunkOffset);
     int i = home(sstable, chunkOffset);
     for (int k = 0; k < PROBE; k++) {
-      Entry e = slots.get((i + k) & mask);
+      Entry e = slot((i + k) & mask);
       if (e != null && e.chunkOffset == chunkOffset && e.sstable == sstable) {
         if (!e.referenced) {
           e.referenced = true;
@@ -141,8 +147,8 @@ public final class ChunkCache {
    */
   private Entry nextVictim() {
     int h = hand;
-    for (int n = 0, limit = 2 * slots.length(); n < limit; n++, h++) {
-      Entry e = slots.get(h & mask);
+    for (int n = 0, limit = 2 * slots.length; n < limit; n++, h++) {
+      Entry e = slot(h & mask);
       if (e == null) {
         continue;
       }
@@ -184,13 +190,13 @@ public final class ChunkCache {
     int replace = -1;
     for (int k = 0; k < PROBE; k++) {
       int slot = (i + k) & mask;
-      Entry e = slots.get(slot);
+      Entry e = slot(slot);
       if (e == null) {
-        if (slots.compareAndSet(slot, null, fresh)) {
+        if (SharedArrays.compareAndSet(slots, slot, null, fresh)) {
           sizeBytes.addAndGet(length);
           return;
         }
-        e = slots.get(slot);
+        e = slot(slot);
         if (e == null) {
           continue;
         }
@@ -203,8 +209,8 @@ public final class ChunkCache {
       }
     }
     // every slot of its window taken: it replaces one (an unreferenced one if there is)
-    Entry old = slots.get(replace);
-    if (old != null && slots.compareAndSet(replace, old, fresh)) {
+    Entry old = slot(replace);
+    if (old != null && SharedArrays.compareAndSet(slots, replace, old, fresh)) {
       sizeBytes.addAndGet(length - old.data.length);
     }
   }
@@ -213,7 +219,7 @@ public final class ChunkCache {
     int i = home(e.sstable, e.chunkOffset);
     for (int k = 0; k < PROBE; k++) {
       int slot = (i + k) & mask;
-      if (slots.get(slot) == e && slots.compareAndSet(slot, e, null)) {
+      if (slot(slot) == e && SharedArrays.compareAndSet(slots, slot, e, null)) {
         sizeBytes.addAndGet(-e.data.length);
         return;
       }

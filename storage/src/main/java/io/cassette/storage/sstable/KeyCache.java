@@ -1,5 +1,6 @@
 package io.cassette.storage.sstable;
 
+import io.cassette.storage.SharedArrays;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -38,10 +39,17 @@ public final class KeyCache {
   /** The JVM's cache: point reads of every engine in it share it (SSTable ids are JVM-wide). */
   static final KeyCache SHARED = new KeyCache(budgetForHeap());
 
+  /** The JVM's cache, for its counters (the engines' metrics). */
+  public static KeyCache shared() {
+    return SHARED;
+  }
+
   private final long[] table;
   private final int setMask;
   private long hits;
   private long misses;
+  /** Ways filled (entries are replaced, never removed). Racy, as the other counters. */
+  private long entries;
 
   public KeyCache(long capacityBytes) {
     long sets = Math.max(1, capacityBytes / (BYTES_PER_ENTRY * WAYS));
@@ -67,20 +75,21 @@ public final class KeyCache {
     int base = set(sstable, token);
     for (int w = 0; w < WAYS; w++) {
       int e = base + w * LONGS;
-      long seq = (long) A.getAcquire(table, e);
+      // volatile reads (SharedArrays: C1 makes a VarHandle access two casts) keep their order,
+      // so the sequence is read before and after the words, as the seqlock needs
+      long seq = SharedArrays.getAcquire(table, e);
       if ((seq & 1) != 0) {
         continue; // being written: a miss, not a wait
       }
-      long file = (long) A.getOpaque(table, e + 1);
-      long t = (long) A.getOpaque(table, e + 2);
-      long position = (long) A.getOpaque(table, e + 3);
-      VarHandle.loadLoadFence();
-      long again = (long) A.getOpaque(table, e);
+      long file = SharedArrays.getAcquire(table, e + 1);
+      long t = SharedArrays.getAcquire(table, e + 2);
+      long position = SharedArrays.getAcquire(table, e + 3);
+      long again = SharedArrays.getAcquire(table, e);
       if ((again & ~REFERENCED) != (seq & ~REFERENCED) || file != sstable || t != token) {
         continue;
       }
       if ((again & REFERENCED) == 0) {
-        A.compareAndSet(table, e, again, again | REFERENCED); // lost to a racing writer: no matter
+        SharedArrays.compareAndSet(table, e, again, again | REFERENCED); // lost to a racing writer: no matter
       }
       hits++;
       return position;
@@ -128,6 +137,9 @@ public final class KeyCache {
     A.setOpaque(table, victim + 2, token);
     A.setOpaque(table, victim + 3, position);
     A.setRelease(table, victim, ((seq & ~REFERENCED) + 2) & ~REFERENCED);
+    if (seq == 0) {
+      entries++; // a way never written before
+    }
   }
 
   public long hits() {
@@ -138,7 +150,12 @@ public final class KeyCache {
     return misses;
   }
 
-  /** Bytes of the table (allocated whole when the cache is made). */
+  /** Partitions held (Cassandra's entry_count): each takes {@link #BYTES_PER_ENTRY}. */
+  public long entries() {
+    return entries;
+  }
+
+  /** Bytes of the table (allocated whole when the cache is made): the capacity. */
   public long sizeBytes() {
     return (long) table.length * 8;
   }
