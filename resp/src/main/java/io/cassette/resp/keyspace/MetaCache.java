@@ -197,6 +197,38 @@ final class MetaCache {
     return seg;
   }
 
+  /**
+   * Brings the table slots and entries of {@code keys[from, to)} into the CPU's cache, all of
+   * their loads issued before any is waited for: a pipeline's lookups then pay about one
+   * memory latency together instead of two each (a lookup over redis-benchmark's 200,000 keys
+   * is ~2 dependent cache misses, ~300 ns here, against ~40 ns of work when the lines are
+   * cached). Reads only; {@code hashes} holds at least {@code to - from} ints.
+   */
+  void prefetch(int db, byte[][] keys, int from, int to, int[] hashes) {
+    if (maxCount == 0) {
+      return;
+    }
+    long[] table = slots;
+    int m = mask;
+    long sum = 0;
+    for (int k = from; k < to; k++) {
+      int h = hash(db, keys[k]);
+      hashes[k - from] = h;
+      sum += table[h & m];
+    }
+    for (int k = from; k < to; k++) {
+      long s = table[hashes[k - from] & m];
+      if (s != 0) {
+        int loc = (int) s;
+        sum += segments[loc >>> segmentShift][loc & (segmentBytes - 1)];
+      }
+    }
+    prefetched = sum;
+  }
+
+  /** Keeps {@link #prefetch}'s loads from being optimised away. */
+  private long prefetched;
+
   /** Where the last {@link #entry} hit's metadata row starts in its segment. */
   int hitStart() {
     return hitStart;
