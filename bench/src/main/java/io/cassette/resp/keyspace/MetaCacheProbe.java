@@ -46,26 +46,13 @@ public final class MetaCacheProbe {
         sink += e == null ? 1 : e[e.length >> 1];
       }
       long t1 = cpu.getCurrentThreadCpuTime();
-      byte[][] batch = new byte[16][];
-      int[] hashes = new int[16];
-      for (int i = 0; i < ops; i += 16) { // a -P 16 pipeline's GETs: prefetched, then looked up
-        for (int j = 0; j < 16; j++) {
-          batch[j] = keys[order[(i + j) & (order.length - 1)]];
-        }
-        cache.prefetch(0, batch, 0, 16, hashes);
-        for (int j = 0; j < 16; j++) {
-          byte[] e = cache.entry(0, batch[j]);
-          sink += e == null ? 1 : e[e.length >> 1];
-        }
-      }
-      long t1b = cpu.getCurrentThreadCpuTime();
       for (int i = 0; i < ops / 4; i++) {
         int k = order[(i * 7) & (order.length - 1)] | 1; // a counter: same-length value
         cache.putEncoded(0, keys[k], KeyMeta.encodeLong(100_000 + (k >> 1) + (i & 1), 0));
       }
       long t2 = cpu.getCurrentThreadCpuTime();
-      System.out.printf("round %d: lookup %.1f ns, prefetched by 16 %.1f ns, rewrite %.1f ns, held %d%n", r,
-          (t1 - t0) / (double) ops, (t1b - t1) / (double) ops, (t2 - t1b) / (double) (ops / 4), cache.size());
+      System.out.printf("round %d: lookup %.1f ns, rewrite %.1f ns, held %d%n", r,
+          (t1 - t0) / (double) ops, (t2 - t1) / (double) (ops / 4), cache.size());
     }
     System.out.println("sink " + sink);
   }

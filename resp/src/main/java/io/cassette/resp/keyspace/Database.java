@@ -191,7 +191,7 @@ public final class Database {
     if (e == null) {
       return false;
     }
-    int off = cache.hitStart();
+    int off = MetaCache.metaOffset(e, key.length);
     if (e[off] != (byte) KeyType.STRING.code) {
       return false;
     }
@@ -199,7 +199,7 @@ public final class Database {
     if (expireAtMs != 0 && expireAtMs <= clock.nowMillis()) {
       return false;
     }
-    sink.accept(e, off + KeyMeta.HEADER, cache.hitEnd() - off - KeyMeta.HEADER);
+    sink.accept(e, off + KeyMeta.HEADER, e.length - off - KeyMeta.HEADER);
     return true;
   }
 
@@ -226,8 +226,7 @@ public final class Database {
     if (e == null) {
       return false;
     }
-    int off = cache.hitStart();
-    int end = cache.hitEnd();
+    int off = MetaCache.metaOffset(e, key.length);
     if (e[off] != (byte) KeyType.STRING.code) {
       return false;
     }
@@ -237,10 +236,10 @@ public final class Database {
     }
     int from = off + KeyMeta.HEADER;
     long current;
-    if (end - from == 1 && e[from] == '0') {
+    if (e.length - from == 1 && e[from] == '0') {
       current = 0;
     } else {
-      current = parseCanonicalLong(e, from, end);
+      current = parseCanonicalLong(e, from, e.length);
       if (current == 0) {
         return false; // not an integer (a canonical non-zero one never parses to 0)
       }
