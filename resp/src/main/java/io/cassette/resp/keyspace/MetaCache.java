@@ -338,9 +338,9 @@ final class MetaCache {
     int keyLength = readVarint(e, 1);
     int off = 1 + varintSize(keyLength);
     if (e[off + keyLength] == (byte) KeyType.STRING.code) {
-      knownKeys.put(e[0], e, off, keyLength, KnownKeys.STRING);
+      knownKeys.put(e[0] & 0xFF, e, off, keyLength, KnownKeys.STRING);
     } else {
-      knownKeys.forget(e[0], e, off, keyLength);
+      knownKeys.forget(e[0] & 0xFF, e, off, keyLength);
     }
   }
 
