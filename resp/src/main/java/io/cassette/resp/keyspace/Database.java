@@ -309,7 +309,7 @@ public final class Database {
     if (cached != null) {
       return cached;
     }
-    if (cache.known(slot, key) == KnownKeys.ABSENT) {
+    if (cache.knownUncached(slot, key) == KnownKeys.ABSENT) {
       return null; // deleted or found missing by this thread since: no storage read
     }
     PartitionView view = table.read(RedisLayout.metaKey(key),
@@ -385,8 +385,11 @@ public final class Database {
         || !router.executesHere(key)) {
       return false;
     }
-    int known = cache.known(slot, key);
-    if (known == KnownKeys.UNKNOWN || cache.entry(slot, key) != null) {
+    if (cache.entry(slot, key) != null) {
+      return false; // cached: the exact path is as cheap
+    }
+    int known = cache.knownUncached(slot, key);
+    if (known == KnownKeys.UNKNOWN) {
       return false;
     }
     Batch b = batch();

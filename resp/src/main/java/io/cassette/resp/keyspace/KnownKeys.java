@@ -68,10 +68,15 @@ final class KnownKeys {
 
   /** Records that (db, key) holds a string ({@link #STRING}) or nothing ({@link #ABSENT}). */
   void put(int db, byte[] key, int state) {
+    put(db, key, 0, key.length, state);
+  }
+
+  /** As {@link #put(int, byte[], int)} for the key {@code key[from, from + length)}. */
+  void put(int db, byte[] key, int from, int length, int state) {
     if (maxSlots == 0) {
       return;
     }
-    place(tag(db, key) | state);
+    place(tag(db, key, from, length) | state);
     if (count > slots.length * MAX_LOAD && slots.length < maxSlots) {
       grow();
     }
@@ -112,10 +117,15 @@ final class KnownKeys {
 
   /** Forgets (db, key): it may now be a collection, or it is not this node's to know. */
   void forget(int db, byte[] key) {
+    forget(db, key, 0, key.length);
+  }
+
+  /** As {@link #forget(int, byte[])} for the key {@code key[from, from + length)}. */
+  void forget(int db, byte[] key, int from, int length) {
     if (maxSlots == 0) {
       return;
     }
-    long tag = tag(db, key);
+    long tag = tag(db, key, from, length);
     int base = bucket(tag);
     for (int i = base; i < base + BUCKET; i++) {
       if ((slots[i] & ~1L) == tag) {
@@ -147,9 +157,13 @@ final class KnownKeys {
 
   /** A 64-bit hash of (db, key) with bit 1 set (0 is an empty slot) and bit 0 free for the state. */
   private static long tag(int db, byte[] key) {
+    return tag(db, key, 0, key.length);
+  }
+
+  private static long tag(int db, byte[] key, int from, int length) {
     long h = 0xCBF29CE484222325L ^ (db * 0x9E3779B97F4A7C15L);
-    for (byte b : key) {
-      h = (h ^ b) * 0x100000001B3L; // FNV-1a 64, then murmur3's fmix64
+    for (int i = from, end = from + length; i < end; i++) {
+      h = (h ^ key[i]) * 0x100000001B3L; // FNV-1a 64, then murmur3's fmix64
     }
     h ^= h >>> 33;
     h *= 0xFF51AFD7ED558CCDL;
