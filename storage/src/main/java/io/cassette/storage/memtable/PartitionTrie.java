@@ -2,7 +2,8 @@ package io.cassette.storage.memtable;
 
 import io.cassette.storage.Bytes;
 import io.cassette.storage.DecoratedKey;
-import io.cassette.storage.SharedArrays;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
@@ -23,6 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * allocates are reported to the caller, exactly, as they are published.
  */
 final class PartitionTrie {
+  private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(Object[].class);
   private static final int ROOT_BITS = 8;
   private static final int BITS = 4;
   private static final int FANOUT = 1 << BITS;
@@ -56,12 +58,11 @@ final class PartitionTrie {
   }
 
   private static Object slot(Object[] node, int i) {
-    // acquire pairs with the CAS that published the slot's value, built whole before it
-    return SharedArrays.getAcquire(node, i);
+    return SLOT.getAcquire(node, i);
   }
 
   private static boolean cas(Object[] node, int i, Object expected, Object value) {
-    return SharedArrays.compareAndSet(node, i, expected, value);
+    return SLOT.compareAndSet(node, i, expected, value);
   }
 
   /** The partition of {@code key}, or null. */

@@ -1,7 +1,6 @@
 package io.cassette.storage.memtable;
 
 import io.cassette.storage.Bytes;
-import io.cassette.storage.SharedArrays;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -28,6 +27,7 @@ import java.lang.invoke.VarHandle;
  * rows added to the leaf they are in.
  */
 final class RowTree {
+  private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(Object[].class);
   private static final VarHandle ROOT;
 
   static {
@@ -80,7 +80,7 @@ final class RowTree {
   }
 
   private static Object slot(Object[] node, int i) {
-    return SharedArrays.getAcquire(node, i); // pairs with the release stores below
+    return SLOT.getAcquire(node, i);
   }
 
   /** The pair in an inner node whose child may hold {@code key}: the last with a first key at most key (or the first). */
@@ -164,7 +164,7 @@ final class RowTree {
 
   /** Writer only: replaces the row at {@code found}, in place. */
   void replace(int found, byte[] row) {
-    SharedArrays.setRelease(foundLeaf, (found << 1) + 1, row);
+    SLOT.setRelease(foundLeaf, (found << 1) + 1, row);
   }
 
   /**
@@ -181,7 +181,7 @@ final class RowTree {
       if (foundParent == null) {
         ROOT.setRelease(this, copy);
       } else {
-        SharedArrays.setRelease(foundParent, (foundSlot << 1) + 1, copy);
+        SLOT.setRelease(foundParent, (foundSlot << 1) + 1, copy);
       }
       grew = nodeBytes(pairs + 1) - nodeBytes(pairs);
     } else {
@@ -245,7 +245,7 @@ final class RowTree {
         if (depth == 0) {
           ROOT.setRelease(this, grown);
         } else {
-          SharedArrays.setRelease(path[depth - 1], (slots[depth - 1] << 1) + 1, grown);
+          SLOT.setRelease(path[depth - 1], (slots[depth - 1] << 1) + 1, grown);
         }
         return grew;
       }

@@ -1,7 +1,7 @@
 package io.cassette.storage.sstable;
 
-import io.cassette.storage.SharedArrays;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Decompressed, already verified SSTable chunks, bounded in bytes, without a lock: a table of
@@ -60,8 +60,7 @@ public final class ChunkCache {
   }
 
   private final long capacityBytes;
-  /** Entries, read with acquire and set by CAS (SharedArrays: an AtomicReferenceArray costs two casts a read under C1). */
-  private final Entry[] slots;
+  private final AtomicReferenceArray<Entry> slots;
   private final int mask;
   private final AtomicLong sizeBytes = new AtomicLong();
   /** CLOCK's hand: the next slot looked at for eviction. Racy: two evicting threads may share a stretch. */
@@ -74,18 +73,13 @@ public final class ChunkCache {
     this.capacityBytes = capacityBytes;
     long wanted = Math.max(4L * PROBE, capacityBytes / BYTES_PER_SLOT);
     int n = Integer.highestOneBit((int) Math.min(1 << 20, wanted - 1)) << 1;
-    this.slots = new Entry[n];
+    this.slots = new AtomicReferenceArray<>(n);
     this.mask = n - 1;
   }
 
   /** The bytes all chunk caches together may hold in the running JVM. */
   public static long budgetForHeap() {
     return Math.min(MAX_BYTES, Runtime.getRuntime().maxMemory() / HEAP_FRACTION);
-  }
-
-  /** Acquire: an entry is built whole before the CAS that publishes it, so its fields are seen. */
-  private Entry slot(int i) {
-    return (Entry) SharedArrays.getAcquire(slots, i);
   }
 
   private int home(long sstable, long chunkOffset) {
@@ -101,7 +95,7 @@ public final class ChunkCache {
     recordLookup(sstable, chunkOffset);
     int i = home(sstable, chunkOffset);
     for (int k = 0; k < PROBE; k++) {
-      Entry e = slot((i + k) & mask);
+      Entry e = slots.get((i + k) & mask);
       if (e != null && e.chunkOffset == chunkOffset && e.sstable == sstable) {
         if (!e.referenced) {
           e.referenced = true;
@@ -147,8 +141,8 @@ public final class ChunkCache {
    */
   private Entry nextVictim() {
     int h = hand;
-    for (int n = 0, limit = 2 * slots.length; n < limit; n++, h++) {
-      Entry e = slot(h & mask);
+    for (int n = 0, limit = 2 * slots.length(); n < limit; n++, h++) {
+      Entry e = slots.get(h & mask);
       if (e == null) {
         continue;
       }
@@ -190,13 +184,13 @@ public final class ChunkCache {
     int replace = -1;
     for (int k = 0; k < PROBE; k++) {
       int slot = (i + k) & mask;
-      Entry e = slot(slot);
+      Entry e = slots.get(slot);
       if (e == null) {
-        if (SharedArrays.compareAndSet(slots, slot, null, fresh)) {
+        if (slots.compareAndSet(slot, null, fresh)) {
           sizeBytes.addAndGet(length);
           return;
         }
-        e = slot(slot);
+        e = slots.get(slot);
         if (e == null) {
           continue;
         }
@@ -209,8 +203,8 @@ public final class ChunkCache {
       }
     }
     // every slot of its window taken: it replaces one (an unreferenced one if there is)
-    Entry old = slot(replace);
-    if (old != null && SharedArrays.compareAndSet(slots, replace, old, fresh)) {
+    Entry old = slots.get(replace);
+    if (old != null && slots.compareAndSet(replace, old, fresh)) {
       sizeBytes.addAndGet(length - old.data.length);
     }
   }
@@ -219,7 +213,7 @@ public final class ChunkCache {
     int i = home(e.sstable, e.chunkOffset);
     for (int k = 0; k < PROBE; k++) {
       int slot = (i + k) & mask;
-      if (slot(slot) == e && SharedArrays.compareAndSet(slots, slot, e, null)) {
+      if (slots.get(slot) == e && slots.compareAndSet(slot, e, null)) {
         sizeBytes.addAndGet(-e.data.length);
         return;
       }

@@ -67,8 +67,8 @@ final class ChunkedFileReader implements DataReader {
    * chunk of the same open file (ids are never reused, files never change), by any thread,
    * costs no lookup.
    */
-  /** Readers to reuse: CAS in and out, read with acquire (SharedArrays: C1-cheap). */
-  private static final ChunkedFileReader[] FREE = new ChunkedFileReader[8];
+  private static final java.util.concurrent.atomic.AtomicReferenceArray<ChunkedFileReader> FREE =
+      new java.util.concurrent.atomic.AtomicReferenceArray<>(8);
 
   ChunkedFileReader(Path path, io.cassette.storage.io.ReadChannel channel, ByteBuffer mapped, long fileLength, Compressor compressor,
                     int chunkSize) {
@@ -108,8 +108,8 @@ final class ChunkedFileReader implements DataReader {
     int compressedLength = ChunkedFileWriter.CHUNK_OVERHEAD + compressor.maxCompressedLength(chunkSize);
     ChunkedFileReader fit = null;
     int fitSlot = -1;
-    for (int i = 0; i < FREE.length; i++) {
-      ChunkedFileReader r = (ChunkedFileReader) io.cassette.storage.SharedArrays.getAcquire(FREE, i);
+    for (int i = 0; i < FREE.length(); i++) {
+      ChunkedFileReader r = FREE.get(i);
       if (r != null && r.decoded.length == chunkSize && r.compressed.length == compressedLength) {
         fit = r;
         fitSlot = i;
@@ -118,7 +118,7 @@ final class ChunkedFileReader implements DataReader {
         }
       }
     }
-    if (fit == null || !io.cassette.storage.SharedArrays.compareAndSet(FREE, fitSlot, fit, null)) { // none, or another read took it first
+    if (fit == null || !FREE.compareAndSet(fitSlot, fit, null)) { // none, or another read took it first
       ChunkedFileReader r = new ChunkedFileReader(path, channel, mapped, fileLength, compressor, chunkSize, cache, cacheId, true, true);
       r.lazyDecode = true;
       return r;
@@ -153,8 +153,8 @@ final class ChunkedFileReader implements DataReader {
     if (reusable && decoded != null) {
       channel = null; // the file may be closed before this reader is taken again
       mapped = null;
-      for (int i = 0; i < FREE.length; i++) {
-        if ((ChunkedFileReader) io.cassette.storage.SharedArrays.getAcquire(FREE, i) == null && io.cassette.storage.SharedArrays.compareAndSet(FREE, i, null, this)) {
+      for (int i = 0; i < FREE.length(); i++) {
+        if (FREE.get(i) == null && FREE.compareAndSet(i, null, this)) {
           return;
         }
       }

@@ -1,6 +1,5 @@
 package io.cassette.storage.sstable;
 
-import io.cassette.storage.SharedArrays;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -75,21 +74,20 @@ public final class KeyCache {
     int base = set(sstable, token);
     for (int w = 0; w < WAYS; w++) {
       int e = base + w * LONGS;
-      // volatile reads (SharedArrays: C1 makes a VarHandle access two casts) keep their order,
-      // so the sequence is read before and after the words, as the seqlock needs
-      long seq = SharedArrays.getAcquire(table, e);
+      long seq = (long) A.getAcquire(table, e);
       if ((seq & 1) != 0) {
         continue; // being written: a miss, not a wait
       }
-      long file = SharedArrays.getAcquire(table, e + 1);
-      long t = SharedArrays.getAcquire(table, e + 2);
-      long position = SharedArrays.getAcquire(table, e + 3);
-      long again = SharedArrays.getAcquire(table, e);
+      long file = (long) A.getOpaque(table, e + 1);
+      long t = (long) A.getOpaque(table, e + 2);
+      long position = (long) A.getOpaque(table, e + 3);
+      VarHandle.loadLoadFence();
+      long again = (long) A.getOpaque(table, e);
       if ((again & ~REFERENCED) != (seq & ~REFERENCED) || file != sstable || t != token) {
         continue;
       }
       if ((again & REFERENCED) == 0) {
-        SharedArrays.compareAndSet(table, e, again, again | REFERENCED); // lost to a racing writer: no matter
+        A.compareAndSet(table, e, again, again | REFERENCED); // lost to a racing writer: no matter
       }
       hits++;
       return position;

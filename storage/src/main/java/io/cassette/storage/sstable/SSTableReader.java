@@ -71,7 +71,7 @@ public final class SSTableReader {
     this.summaryTokens = summaryTokens;
     this.summaryKeys = summaryKeys;
     this.summaryPositions = summaryPositions;
-    this.subSummaries = new long[summaryPositions.length][];
+    this.subSummaries = new java.util.concurrent.atomic.AtomicReferenceArray<>(summaryPositions.length);
     this.compressor = compressor;
     this.chunkLength = chunkLength;
     this.indexChunkLength = indexChunkLength;
@@ -340,15 +340,14 @@ public final class SSTableReader {
    */
   static final int SUB_INTERVAL = 16;
   /** Per summary block, once built: the marked entries' tokens, then their encoded positions. */
-  private final long[][] subSummaries;
+  private final java.util.concurrent.atomic.AtomicReferenceArray<long[]> subSummaries;
 
   /**
    * Summary block {@code i}'s sub-summary, built by walking the block the first time it is asked
    * for (racing builders build the same array; one is kept). Leaves {@code index} anywhere.
    */
   private long[] subSummary(int i, ChunkedFileReader index) {
-    // acquire pairs with the CAS below: a reader sees the array filled
-    long[] sub = (long[]) io.cassette.storage.SharedArrays.getAcquire(subSummaries, i);
+    long[] sub = subSummaries.get(i);
     if (sub != null) {
       return sub;
     }
@@ -370,8 +369,8 @@ public final class SSTableReader {
     sub = new long[2 * marked];
     System.arraycopy(tokens, 0, sub, 0, marked);
     System.arraycopy(positions, 0, sub, marked, marked);
-    io.cassette.storage.SharedArrays.compareAndSet(subSummaries, i, null, sub); // volatile: publishes the filled array
-    return (long[]) io.cassette.storage.SharedArrays.getAcquire(subSummaries, i);
+    subSummaries.compareAndSet(i, null, sub); // published with release semantics: readers see the filled array
+    return subSummaries.get(i);
   }
 
   /**
