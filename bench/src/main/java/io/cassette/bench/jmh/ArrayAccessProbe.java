@@ -9,7 +9,7 @@ import java.lang.reflect.Field;
  * What one element read of a shared array costs by each way of reading it, under the JIT it
  * runs with (the board's: {@code -XX:TieredStopAtLevel=1}): AtomicReferenceArray.get, an array
  * VarHandle's getAcquire/getOpaque (Object[] and a typed array), a plain read, and
- * sun.misc.Unsafe.getObjectVolatile with a bounds check (what storage's SharedArrays does).
+ * sun.misc.Unsafe.getObjectVolatile with a bounds check (what storage's SharedArrays did in 88365b9, reverted: the gain did not show beyond a memtable get).
  * 65,536 random reads of a 4,096-element array per call, the ways alternating, ns per read of
  * the last 300 of 400 rounds, by the thread's CPU time (run it twice).
  * {@code java -XX:TieredStopAtLevel=1 -cp bench/target/classes io.cassette.bench.jmh.ArrayAccessProbe}
