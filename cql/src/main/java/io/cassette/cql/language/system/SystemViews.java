@@ -15,8 +15,8 @@ import java.util.TreeMap;
 /**
  * Rows of the system_views tables tools read (Cassandra 5.0's virtual tables): settings (the
  * keys Cassette shares with cassandra.yaml, values as Cassandra prints them), system_properties,
- * clients (the open CQL connections) and caches (Cassette keeps no key, row or counter cache:
- * the three rows Cassandra lists, all zero).
+ * clients (the open CQL connections) and caches (the three rows Cassandra lists: the key
+ * cache's figures from storage's KeyCache; Cassette keeps no row or counter cache, so those are zero).
  */
 public final class SystemViews {
   /** The system properties Cassandra 5.0 lists (its table holds the JVM's and its own). */
@@ -105,21 +105,28 @@ public final class SystemViews {
   }
 
   static List<Map<String, byte[]>> caches() {
+    io.cassette.storage.sstable.KeyCache keys = io.cassette.storage.sstable.KeyCache.shared();
     List<Map<String, byte[]>> out = new ArrayList<>();
-    for (String name : List.of("counters", "keys", "rows")) {
-      Map<String, byte[]> r = new HashMap<>();
-      r.put("name", Values.ofText(name));
-      r.put("capacity_bytes", Values.ofLong(0));
-      r.put("entry_count", Values.ofInt(0));
-      r.put("hit_count", Values.ofLong(0));
-      r.put("hit_ratio", Values.ofDouble(Double.NaN));
-      r.put("recent_hit_rate_per_second", Values.ofLong(0));
-      r.put("recent_request_rate_per_second", Values.ofLong(0));
-      r.put("request_count", Values.ofLong(0));
-      r.put("size_bytes", Values.ofLong(0));
-      out.add(r);
-    }
+    out.add(cache("counters", 0, 0, 0, 0));
+    out.add(cache("keys", keys.sizeBytes(), keys.entries(), keys.hits(), keys.hits() + keys.misses()));
+    out.add(cache("rows", 0, 0, 0, 0));
     return out;
+  }
+
+  /** One cache's row; the key cache's entries each take {@link io.cassette.storage.sstable.KeyCache#BYTES_PER_ENTRY}. */
+  private static Map<String, byte[]> cache(String name, long capacityBytes, long entries, long hits, long requests) {
+    Map<String, byte[]> r = new HashMap<>();
+    r.put("name", Values.ofText(name));
+    r.put("capacity_bytes", Values.ofLong(capacityBytes));
+    r.put("entry_count", Values.ofInt((int) Math.min(Integer.MAX_VALUE, entries)));
+    r.put("hit_count", Values.ofLong(hits));
+    r.put("hit_ratio", Values.ofDouble(requests == 0 ? Double.NaN : (double) hits / requests));
+    // Cassandra's recent rates are 15-minute moving averages; none is kept here
+    r.put("recent_hit_rate_per_second", Values.ofLong(0));
+    r.put("recent_request_rate_per_second", Values.ofLong(0));
+    r.put("request_count", Values.ofLong(requests));
+    r.put("size_bytes", Values.ofLong(entries * io.cassette.storage.sstable.KeyCache.BYTES_PER_ENTRY));
+    return r;
   }
 
   private static void putText(Map<String, byte[]> r, String column, String value) {
