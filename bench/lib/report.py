@@ -101,6 +101,14 @@ def cpu_us(m, system, phase):
     return ticks / hz * 1e6 / ops
 
 
+def load_busy(m, system, phase):
+    """How busy the load generator kept its own core during one load phase, in % of a core."""
+    cpu, wall = num(m.get((system, "load_cpu_ms_" + phase))), num(m.get((system, "wall_ms_" + phase)))
+    if cpu is None or not wall:
+        return None
+    return 100.0 * cpu / wall
+
+
 def cpu_resolution(m):
     """The fewest clock ticks any CPU-per-op figure rests on, as a note under the table."""
     ticks = [(num(v), k) for k, v in m.items() if k[1].startswith("cpu_ticks_")]
@@ -265,6 +273,12 @@ def build(out):
         t.add("server CPU per op, stress %s (us)" % op,
               {s: cpu_us(m, s, "stress_" + op) for s in ok}, versus="cassandra",
               target=5.0, target_text="<= 1/5")
+
+    # The load generator's share of its core: near 100% it, not the server, sets the op/s.
+    for op in ("write", "read"):
+        ok = {s for s in ("cassette", "cassandra") if parse_stress(os.path.join(raw, s, "stress-%s.txt" % op))}
+        t.add("stress client's core busy, %s (%%)" % op,
+              {s: load_busy(m, s, "stress_" + op) for s in ok}, versus="cassandra")
 
     row_bytes, n = val("run", "stress_row_bytes"), val("run", "stress_n")
     wear = {}

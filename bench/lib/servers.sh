@@ -132,19 +132,40 @@ cpu_ticks() {
 
 # cpu_phase SYSTEM PID PHASE OPS COMMAND...: runs COMMAND (a bounded load step) and records
 # the server's CPU ticks spent during it and the operations it asked for, for report.py's
-# "server CPU per operation" rows. Returns COMMAND's exit status.
+# "server CPU per operation" rows; and the load generator's own CPU time and the step's wall
+# time (a generator near a whole core of its own is the bound, not the server). Returns
+# COMMAND's exit status.
 cpu_phase() {
-  local system=$1 pid=$2 phase=$3 ops=$4 before after rc
+  local system=$1 pid=$2 phase=$3 ops=$4 before after rc t0 t1 load_before load_after
   shift 4
   before=$(cpu_ticks "$pid")
+  children_cpu_ms
+  load_before=$CHILDREN_MS
+  t0=$(date +%s%N)
   "$@"
   rc=$?
+  t1=$(date +%s%N)
+  children_cpu_ms
+  load_after=$CHILDREN_MS
   after=$(cpu_ticks "$pid")
   if [ -n "$before" ] && [ -n "$after" ]; then
     metric "$system" "cpu_ticks_$phase" "$((after - before))"
     metric "$system" "cpu_ops_$phase" "$ops"
   fi
+  metric "$system" "load_cpu_ms_$phase" "$((load_after - load_before))"
+  metric "$system" "wall_ms_$phase" "$(((t1 - t0) / 1000000))"
   return "$rc"
+}
+
+# children_cpu_ms: sets CHILDREN_MS to the user + system milliseconds of this shell's
+# waited-for children so far (the load steps run as its children: bounded waits for them).
+# Call it as a command, never in $(...): `times` in a subshell counts the subshell's children.
+children_cpu_ms() {
+  times > "$OUT/raw/.times"
+  CHILDREN_MS=$(sed -n 2p "$OUT/raw/.times" | awk '{
+    t = 0
+    for (i = 1; i <= 2; i++) { split($i, a, "m"); sub("s", "", a[2]); t += a[1] * 60 + a[2] }
+    printf "%d\n", t * 1000 }')
 }
 
 # The environment every server starts with: the fsync shim loaded but switched off.
