@@ -846,7 +846,10 @@ public final class SelectStatement implements Executable {
       return 0;
     }
     int taken = 0;
-    for (Row row : pv.rows()) {
+    // indexed, not for-each: under C1 (the board's JIT) an iterator per partition read is an allocation
+    List<Row> rows = pv.rows() instanceof java.util.RandomAccess ? pv.rows() : new ArrayList<>(pv.rows());
+    for (int i = 0, n = rows.size(); i < n; i++) {
+      Row row = rows.get(i);
       if (taken >= ppl || out.done) {
         break;
       }
@@ -1145,11 +1148,13 @@ public final class SelectStatement implements Executable {
         }
         return;
       }
-      List<byte[]> values = new ArrayList<>(selection.selectors.size());
-      for (Selection.Sel s : selection.selectors) {
-        values.add(s.value(r, ctx));
+      // Indexed, into an array: under C1 (the board's JIT) an iterator or a growing list is an allocation per row.
+      List<Selection.Sel> selectors = selection.selectors;
+      byte[][] values = new byte[selectors.size()][];
+      for (int i = 0; i < values.length; i++) {
+        values[i] = selectors.get(i).value(r, ctx);
       }
-      List<ByteBuffer> row = toBuffers(values);
+      List<ByteBuffer> row = toBuffers(Arrays.asList(values));
       rows.add(row);
       counted(row);
       remaining--;
