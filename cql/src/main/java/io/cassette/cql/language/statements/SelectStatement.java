@@ -263,8 +263,8 @@ public final class SelectStatement implements Executable {
 
   @Override
   public Result execute(QueryContext ctx) {
-    for (io.cassette.cql.language.schema.ColumnMask m : selection.masks) {
-      m.checkArguments();
+    for (int i = 0, n = selection.masks.size(); i < n; i++) { // indexed: no iterator per request (C1)
+      selection.masks.get(i).checkArguments();
     }
     if (!maskedRestricted.isEmpty() && !ctx.services.masking().mayQueryMasked(ctx, table)) {
       // Cassandra 5.0's SelectStatement.authorize; the column list as Java prints a list
@@ -280,7 +280,18 @@ public final class SelectStatement implements Executable {
     // thread waits for them (PrefetchedReads). Scans and index queries read and wait.
     PrefetchedReads reads = new PrefetchedReads();
     ctx.prefetched(reads);
-    java.util.concurrent.CompletableFuture<Result> answer = attempt(ctx, reads, io.cassette.cql.ClientWarnings.current());
+    java.util.concurrent.CompletableFuture<Result> answer;
+    try {
+      // The first run on this thread, into this thread's capture of warnings: when every read is
+      // answered at once (one node, a local read) that is all, with no future and no capture handed over.
+      return run(ctx);
+    } catch (PrefetchedReads.Pending p) {
+      List<String> warnings = io.cassette.cql.ClientWarnings.current(); // what the runs to come add to
+      answer = p.read.thenCompose(view -> {
+        reads.arrived(view);
+        return attempt(ctx, reads, warnings);
+      });
+    }
     if (!answer.isDone()) {
       ctx.laterResult(answer);
       return null;
