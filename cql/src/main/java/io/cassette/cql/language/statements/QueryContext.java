@@ -160,8 +160,7 @@ public final class QueryContext {
   public Request request() {
     if (request == null) {
       request = new Request(level(options.consistency()), level(options.serialConsistency()),
-          Request.DEFAULT_TIMEOUT, state == null ? ClientContext.INTERNAL
-              : new ClientContext(state.remoteAddress(), state.user(), state.clientOptions()));
+          Request.DEFAULT_TIMEOUT, state == null ? ClientContext.INTERNAL : state.coordinatorContext());
     }
     return request;
   }
