@@ -38,6 +38,9 @@ public final class QueryContext {
   private String readColumns = "*";
   /** The row limit a SELECT's read asked before the size bound cut it (0: none); a warning prints it. */
   private int askedRowLimit;
+  /** A SELECT's partition keys for these values and the restrictions they were made from (SelectStatement's). */
+  List<byte[]> partitionKeys;
+  Object partitionKeysOf;
 
   public QueryContext(QueryOptions options, ClientState state, Services services, List<ByteBuffer> values) {
     this.options = options;

@@ -272,7 +272,7 @@ public final class SelectStatement implements Executable {
           + " has no UNMASK nor SELECT_MASKED permission on table " + table.keyspace + "." + table.name
           + ", cannot query masked columns " + maskedOrder());
     }
-    List<byte[]> keys = ctx.answersLater() && !table.virtual && annColumn == null ? where.partitionKeys(ctx) : null;
+    List<byte[]> keys = ctx.answersLater() && !table.virtual && annColumn == null ? partitionKeys(ctx) : null;
     if (keys == null || keys.size() > MAX_KEYS_ANSWERED_LATER) {
       return run(ctx);
     }
@@ -326,6 +326,20 @@ public final class SelectStatement implements Executable {
     }
   }
 
+  /**
+   * The partition keys the WHERE clause names with this request's values (null: a range), made
+   * once per request: execute() asks to decide how to read, and every run asks again.
+   */
+  private List<byte[]> partitionKeys(QueryContext ctx) {
+    if (ctx.partitionKeysOf == where) {
+      return ctx.partitionKeys;
+    }
+    List<byte[]> keys = where.partitionKeys(ctx);
+    ctx.partitionKeys = keys;
+    ctx.partitionKeysOf = where;
+    return keys;
+  }
+
   private Result run(QueryContext ctx) {
     int userLimit = positiveInt(limit, ctx, "LIMIT");
     int ppl = positiveInt(perPartitionLimit, ctx, "PER PARTITION LIMIT");
@@ -333,7 +347,7 @@ public final class SelectStatement implements Executable {
     int pageSize = ctx.options.pageSize() > 0 && !grouped ? ctx.options.pageSize() : Integer.MAX_VALUE;
     PagingState state = ctx.options.pagingState() == null || grouped ? null
         : PagingState.deserialize(ctx.options.pagingState());
-    List<byte[]> keys = where.partitionKeys(ctx);
+    List<byte[]> keys = partitionKeys(ctx);
     if ((selection.aggregate || !groupBy.isEmpty()) && !table.virtual) {
       if (keys == null) {
         io.cassette.cql.ClientWarnings.add("Aggregation query used without partition key");
@@ -359,7 +373,8 @@ public final class SelectStatement implements Executable {
       pageSize = Integer.MAX_VALUE;
     }
     Collector out = new Collector(ctx, grouped, pageSize, state == null ? userLimit : state.remaining());
-    out.tokens = () -> readTokens(keys, ctx);
+    out.readKeys = keys; // what a read-size failure names (no lambda per run)
+    out.readKeysKnown = true;
     ctx.readColumns(readColumns());
     TableReader t = source.open(table, ctx);
     if (annColumn != null) {
@@ -1041,7 +1056,14 @@ public final class SelectStatement implements Executable {
     /** The heap the rows collected take (estimated as {@link ResultSizeLimits} says). */
     long bytes;
     /** What a read-size failure names (computed only then). */
-    java.util.function.Supplier<String> tokens = () -> "token range: (" + Long.MIN_VALUE + ", " + Long.MIN_VALUE + ")";
+    List<byte[]> readKeys;
+    /** {@link #readKeys} was set (null keys then mean a range read): else the failure names no range. */
+    boolean readKeysKnown;
+
+    private String tokens() {
+      return readKeysKnown ? readTokens(readKeys, ctx)
+          : "token range: (" + Long.MIN_VALUE + ", " + Long.MIN_VALUE + ")";
+    }
     /** Stored rows read so far and their estimated heap size: how many one read may fetch. */
     long readRows;
     long readBytes;
@@ -1131,7 +1153,7 @@ public final class SelectStatement implements Executable {
       // The first row always passes: a value the door accepted (up to the frame limit) must
       // read back, paged or not; bench/hostile's read at the limit failed READ_SIZE without this.
       if (bytes > failBytes && countedRows > 1) {
-        throw readSizeFailure(ctx, failBytes, tokens.get());
+        throw readSizeFailure(ctx, failBytes, tokens());
       }
     }
 
