@@ -53,8 +53,8 @@ import org.slf4j.LoggerFactory;
  * coordinator with Cassandra 5.0's semantics, messages and error codes. Thread-safe.
  *
  * <p>Prepared statements are kept by id (MD5 of keyspace + query text, as Cassandra) in a
- * bounded LRU; each remembers the schema epoch it was compiled against and is recompiled
- * transparently after a schema change.
+ * bounded cache that evicts the least recently used (CLOCK, see PreparedCache); each remembers
+ * the schema epoch it was compiled against and is recompiled transparently after a schema change.
  */
 public final class CqlLanguage implements QueryHandler {
   private static final Logger LOG = LoggerFactory.getLogger(CqlLanguage.class);
@@ -62,7 +62,7 @@ public final class CqlLanguage implements QueryHandler {
   private static final int FAILURE_REASON_UNKNOWN = 0;
   /** What each statement of a BATCH message costs of the request's token bound besides its text. */
   static final int TOKENS_PER_BATCH_STATEMENT = 8;
-  /** Prepared statements kept; the least recently used is evicted beyond this. */
+  /** Prepared statements kept; beyond this one not executed lately is evicted (PreparedCache). */
   public static final int MAX_PREPARED = 10_000;
   /**
    * Heap the prepared statements may take (estimated, see {@link PreparedCache}): a sixteenth
