@@ -120,4 +120,20 @@ public final class ClientState {
   public void setClientOptions(java.util.Map<String, String> options) {
     this.clientOptions = options == null ? java.util.Map.of() : java.util.Map.copyOf(options);
   }
+
+  /** The client as the coordinator sees it, made again only when user or options changed, not per request. */
+  private volatile io.cassette.coordinator.ClientContext coordinatorContext;
+
+  /** This client as the coordinator's requests carry it (address, user, STARTUP options). */
+  public io.cassette.coordinator.ClientContext coordinatorContext() {
+    io.cassette.coordinator.ClientContext c = coordinatorContext;
+    String u = user;
+    java.util.Map<String, String> o = clientOptions;
+    // the options are immutable, and ClientContext keeps such a map as it is: compared by identity
+    if (c == null || !java.util.Objects.equals(c.user(), u) || c.options() != o) {
+      c = new io.cassette.coordinator.ClientContext(remoteAddress, u, o);
+      coordinatorContext = c;
+    }
+    return c;
+  }
 }

@@ -53,8 +53,8 @@ import org.slf4j.LoggerFactory;
  * coordinator with Cassandra 5.0's semantics, messages and error codes. Thread-safe.
  *
  * <p>Prepared statements are kept by id (MD5 of keyspace + query text, as Cassandra) in a
- * bounded LRU; each remembers the schema epoch it was compiled against and is recompiled
- * transparently after a schema change.
+ * bounded cache that evicts the least recently used (CLOCK, see PreparedCache); each remembers
+ * the schema epoch it was compiled against and is recompiled transparently after a schema change.
  */
 public final class CqlLanguage implements QueryHandler {
   private static final Logger LOG = LoggerFactory.getLogger(CqlLanguage.class);
@@ -62,7 +62,7 @@ public final class CqlLanguage implements QueryHandler {
   private static final int FAILURE_REASON_UNKNOWN = 0;
   /** What each statement of a BATCH message costs of the request's token bound besides its text. */
   static final int TOKENS_PER_BATCH_STATEMENT = 8;
-  /** Prepared statements kept; the least recently used is evicted beyond this. */
+  /** Prepared statements kept; beyond this one not executed lately is evicted (PreparedCache). */
   public static final int MAX_PREPARED = 10_000;
   /**
    * Heap the prepared statements may take (estimated, see {@link PreparedCache}): a sixteenth
@@ -253,68 +253,76 @@ public final class CqlLanguage implements QueryHandler {
 
   @Override
   public Result execute(byte[] id, byte[] resultMetadataId, QueryOptions options, ClientState state) {
-    return executePrepared(id, options, state, null);
+    Executable e = null; // known once the access check passed: what a storage failure is reported as
+    try {
+      Prepared p = lookupPrepared(id);
+      access.check(state, p.parsed(), p.keyspace());
+      e = p.compiled();
+      Result r = e.execute(bind(id, e, options, state));
+      access.afterSchemaChange(state, r);
+      return r;
+    } catch (RuntimeException | StackOverflowError x) {
+      throw failure(x, options, e == null ? null : writeTypeOf(e));
+    }
   }
 
-  /** A plain write's answer completes from the replicas' acknowledgements (see QueryHandler). */
+  /**
+   * A plain write's answer completes from the replicas' acknowledgements (see QueryHandler).
+   * Every EXECUTE comes here: no lambda, array or second future per request on the way, only for
+   * an answer that is still to come.
+   */
   @Override
   public java.util.concurrent.CompletableFuture<Result> executeAsync(byte[] id, byte[] resultMetadataId,
                                                                      QueryOptions options, ClientState state) {
-    String[] writeType = {null};
-    QueryContext[] context = {null};
-    Result r = executePrepared(id, options, state, context);
-    java.util.concurrent.CompletableFuture<Result> answer = context[0] == null ? null : context[0].pendingResult();
+    Executable e = null;
+    QueryContext ctx;
+    Result r;
+    try {
+      // one lookup per EXECUTE (lock-free): the entry lookup returns is the one checked
+      Prepared p = lookupPrepared(id);
+      access.check(state, p.parsed(), p.keyspace());
+      e = p.compiled();
+      ctx = bind(id, e, options, state);
+      ctx.answerLater();
+      r = e.execute(ctx);
+      access.afterSchemaChange(state, r);
+    } catch (RuntimeException | StackOverflowError x) {
+      throw failure(x, options, e == null ? null : writeTypeOf(e));
+    }
+    java.util.concurrent.CompletableFuture<Result> answer = ctx.pendingResult();
     if (answer != null) {
       // A SELECT whose reads complete from the replicas' answers: a read timeout is its failure.
       return answer.handle((result, failure) -> {
         if (failure == null) {
           return result;
         }
-        Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
-            ? failure.getCause() : failure;
-        return guard(options, new String[1], () -> {
-          throw cause instanceof RuntimeException re ? re : new IllegalStateException(cause);
-        });
+        throw failure(cause(failure), options, null);
       });
     }
-    java.util.concurrent.CompletableFuture<Void> pending = context[0] == null ? null : context[0].pending();
-    if (pending == null) {
+    java.util.concurrent.CompletableFuture<Void> pending = ctx.pending();
+    if (pending == null || (pending.isDone() && !pending.isCompletedExceptionally())) {
       return java.util.concurrent.CompletableFuture.completedFuture(r);
     }
-    writeType[0] = "SIMPLE";
     return pending.handle((v, failure) -> {
       if (failure == null) {
         return r;
       }
-      Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
-          ? failure.getCause() : failure;
-      return guard(options, writeType, () -> {
-        throw cause instanceof RuntimeException re ? re : new IllegalStateException(cause);
-      });
+      throw failure(cause(failure), options, "SIMPLE");
     });
   }
 
-  /** @param later null: the write completes before this returns; else receives the context, whose write may be pending */
-  private Result executePrepared(byte[] id, QueryOptions options, ClientState state, QueryContext[] later) {
-    String[] writeType = {null};
-    return guard(options, writeType, () -> {
-      // one lookup per EXECUTE (a synchronized LRU map): the entry lookup returns is the one checked
-      Prepared p = lookupPrepared(id);
-      access.check(state, p.parsed(), p.keyspace());
-      Executable e = p.compiled();
-      writeType[0] = writeTypeOf(e);
-      List<ByteBuffer> values = orderValues(e, options);
-      checkCount(e, values);
-      traceExecute(id, e, values);
-      QueryContext ctx = new QueryContext(options, state, services, values);
-      if (later != null) {
-        ctx.answerLater();
-        later[0] = ctx;
-      }
-      Result r = e.execute(ctx);
-      access.afterSchemaChange(state, r);
-      return r;
-    });
+  /** What a future's failure carries: its cause when the future wrapped it. */
+  private static Throwable cause(Throwable failure) {
+    return failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+        ? failure.getCause() : failure;
+  }
+
+  /** The context of a prepared statement's execution with {@code options}' values, checked against its markers. */
+  private QueryContext bind(byte[] id, Executable e, QueryOptions options, ClientState state) {
+    List<ByteBuffer> values = orderValues(e, options);
+    checkCount(e, values);
+    traceExecute(id, e, values);
+    return new QueryContext(options, state, services, values);
   }
 
   /** Cassandra's parameters of a traced EXECUTE: the statement's text and each bound value. */
@@ -500,52 +508,67 @@ public final class CqlLanguage implements QueryHandler {
   private <T> T guard(QueryOptions options, String[] writeType, Body<T> body) {
     try {
       return body.run();
+    } catch (RuntimeException | StackOverflowError e) {
+      throw failure(e, options, writeType[0]);
+    }
+  }
+
+  /**
+   * What {@link #guard} throws for {@code t} (returned, for the caller to throw).
+   *
+   * @param writeType the write type, or null for a read (or when not known yet)
+   */
+  private RuntimeException failure(Throwable t, QueryOptions options, String writeType) {
+    try {
+      throw t;
     } catch (CqlException e) {
-      throw e;
+      return e;
     } catch (CoordinatorException.Unavailable e) {
-      throw new CqlException.Unavailable(Consistency.fromCode(e.consistency.code), e.required, e.alive,
+      return new CqlException.Unavailable(Consistency.fromCode(e.consistency.code), e.required, e.alive,
           e.getMessage());
     } catch (CoordinatorException.Invalid e) {
-      throw Errors.invalid(e.getMessage());
+      return Errors.invalid(e.getMessage());
     } catch (CoordinatorException.UnknownTable e) {
-      throw Errors.invalid(e.getMessage());
+      return Errors.invalid(e.getMessage());
     } catch (io.cassette.coordinator.metadata.MetadataUnavailableException e) {
       // The ring's metadata service has no quorum: DDL fails, reads and writes go on.
-      throw new CqlException(ErrorCode.SERVER_ERROR, e.getMessage());
+      return new CqlException(ErrorCode.SERVER_ERROR, e.getMessage());
     } catch (CoordinatorException.Timeout e) {
       Consistency cl = Consistency.fromCode(e.consistency.code);
       if (e.writeType == null) {
-        throw new io.cassette.cql.ReplicaException.ReadTimeout(cl, e.received, e.blockFor, e.dataPresent, e.getMessage());
+        return new io.cassette.cql.ReplicaException.ReadTimeout(cl, e.received, e.blockFor, e.dataPresent, e.getMessage());
       }
-      throw new io.cassette.cql.ReplicaException.WriteTimeout(cl, e.received, e.blockFor, e.writeType, 0,
+      return new io.cassette.cql.ReplicaException.WriteTimeout(cl, e.received, e.blockFor, e.writeType, 0,
           e.getMessage());
     } catch (CoordinatorException.Failure e) {
       // A replica answered with a failure (the ring): Cassandra's READ_FAILURE / WRITE_FAILURE.
       Consistency cl = Consistency.fromCode(e.consistency.code);
       if (e.writeType == null) {
-        throw new ReplicaException.ReadFailure(cl, e.received, e.blockFor, e.failures, false, e.getMessage());
+        return new ReplicaException.ReadFailure(cl, e.received, e.blockFor, e.failures, false, e.getMessage());
       }
-      throw new ReplicaException.WriteFailure(cl, e.received, e.blockFor, e.failures, e.writeType, e.getMessage());
+      return new ReplicaException.WriteFailure(cl, e.received, e.blockFor, e.failures, e.writeType, e.getMessage());
     } catch (StorageException e) {
       LOG.warn("Storage failure executing a CQL request: {}", e.getMessage(), e);
       Consistency cl = options == null ? Consistency.ONE : options.consistency();
       Map<InetAddress, Integer> failures = Map.of(services.node().listenAddress(), FAILURE_REASON_UNKNOWN);
       String message = "Operation failed - received 0 responses and 1 failures: UNKNOWN from /"
           + services.node().listenAddress().getHostAddress();
-      if (writeType[0] == null && options != null) {
-        throw new ReplicaException.ReadFailure(cl, 0, 1, failures, false, message);
+      if (writeType == null && options != null) {
+        return new ReplicaException.ReadFailure(cl, 0, 1, failures, false, message);
       }
-      throw new ReplicaException.WriteFailure(cl, 0, 1, failures,
-          writeType[0] == null ? "SIMPLE" : writeType[0], message);
+      return new ReplicaException.WriteFailure(cl, 0, 1, failures,
+          writeType == null ? "SIMPLE" : writeType, message);
     } catch (RuntimeException | StackOverflowError e) {
       if (e instanceof StackOverflowError) {
         // The parser bounds nesting, so this is a path it does not cover: a client error all the same.
         LOG.warn("Statement too deeply nested for the thread stack; add the case to the parser's nesting bound", e);
-        throw Errors.invalid("Statement too deeply nested to be processed");
+        return Errors.invalid("Statement too deeply nested to be processed");
       }
       LOG.error("Unexpected error executing a CQL request", e);
-      throw new CqlException(ErrorCode.SERVER_ERROR, "Unexpected error while executing the request; "
+      return new CqlException(ErrorCode.SERVER_ERROR, "Unexpected error while executing the request; "
           + "the node's log has the details");
+    } catch (Throwable e) { // a future's checked exception or Error: unexpected, as before
+      return failure(new IllegalStateException(e), options, writeType);
     }
   }
 

@@ -1,15 +1,20 @@
 package io.cassette.cql.language;
 
+import java.util.ArrayDeque;
 import java.util.Arrays;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Prepared statements by id, least recently used evicted first, bounded in number and in the
- * heap they are estimated to take. Cassandra bounds its cache in bytes
- * ({@code prepared_statements_cache_size}); a count alone lets a client preparing ten thousand
- * unique statements of a megabyte each run a small heap out. Thread-safe (one lock).
+ * Prepared statements by id, bounded in number and in the heap they are estimated to take.
+ * Cassandra bounds its cache in bytes ({@code prepared_statements_cache_size}); a count alone
+ * lets a client preparing ten thousand unique statements of a megabyte each run a small heap
+ * out. Thread-safe.
+ *
+ * <p>Every EXECUTE looks its statement up, so {@link #get} takes no lock and moves nothing: it
+ * sets the entry's used bit. Eviction (in {@link #put}, under the lock) is CLOCK, the usual
+ * approximation of least recently used: entries in insertion order; one used since the hand
+ * last passed gets its bit cleared and goes round again, one not used is evicted. The entry a
+ * put has just added is never the one evicted (it must be executable once its PREPARE is answered).
  *
  * @param <V> what is kept per statement
  */
@@ -19,12 +24,30 @@ final class PreparedCache<V> {
   /** Weight of a statement besides its text (objects of even the shortest statement). */
   static final int BASE_WEIGHT = 1024;
 
-  private record Entry<V>(V value, long weight) {}
+  /** One statement: its value replaced in place when it is recompiled (so the clock holds it once). */
+  private static final class Entry<V> {
+    final Key key;
+    volatile V value;
+    /** Under the cache's lock. */
+    long weight;
+    /** Set by get (racy on purpose: a lost set only makes the eviction a little less exact). */
+    boolean used;
+    /** Removed from the map; the clock drops it when its hand comes by (under the lock). */
+    boolean removed;
+
+    Entry(Key key, V value, long weight) {
+      this.key = key;
+      this.value = value;
+      this.weight = weight;
+    }
+  }
 
   private final int maxCount;
   private long maxWeight;
   private long weight;
-  private final LinkedHashMap<Key, Entry<V>> entries = new LinkedHashMap<>(256, 0.75f, true);
+  private final ConcurrentHashMap<Key, Entry<V>> entries = new ConcurrentHashMap<>(256);
+  /** The clock: entries in insertion order, head next under the hand (under the lock). */
+  private final ArrayDeque<Entry<V>> clock = new ArrayDeque<>(256);
 
   PreparedCache(int maxCount, long maxWeight) {
     this.maxCount = maxCount;
@@ -44,30 +67,63 @@ final class PreparedCache<V> {
     return BASE_WEIGHT + (long) TEXT_WEIGHT * textLength;
   }
 
-  synchronized V get(byte[] id) {
+  /** Lock-free. */
+  V get(byte[] id) {
     Entry<V> e = entries.get(new Key(id));
-    return e == null ? null : e.value();
+    if (e == null) {
+      return null;
+    }
+    if (!e.used) {
+      e.used = true; // written only when clear: a hot entry's cache line is not dirtied per read
+    }
+    return e.value;
   }
 
-  /** Keeps {@code value}, then evicts the least recently used until both bounds hold. */
+  /** Keeps {@code value}, then evicts until both bounds hold (the newest entry is always kept). */
   synchronized void put(byte[] id, V value, long valueWeight) {
-    Entry<V> old = entries.put(new Key(id), new Entry<>(value, valueWeight));
-    weight += valueWeight - (old == null ? 0 : old.weight());
-    Iterator<Map.Entry<Key, Entry<V>>> eldest = entries.entrySet().iterator();
+    Key key = new Key(id);
+    Entry<V> old = entries.get(key);
+    Entry<V> kept = old;
+    if (old != null) {
+      old.value = value;
+      weight += valueWeight - old.weight;
+      old.weight = valueWeight;
+      old.used = true;
+    } else {
+      Entry<V> e = new Entry<>(key, value, valueWeight);
+      kept = e;
+      entries.put(key, e);
+      clock.addLast(e);
+      weight += valueWeight;
+    }
     while ((entries.size() > maxCount || weight > maxWeight) && entries.size() > 1) {
-      weight -= eldest.next().getValue().weight();
-      eldest.remove();
+      Entry<V> e = clock.pollFirst();
+      if (e.removed) {
+        continue;
+      }
+      if (e.used || e == kept) {
+        e.used = false;
+        clock.addLast(e);
+        continue;
+      }
+      entries.remove(e.key);
+      e.removed = true;
+      weight -= e.weight;
+    }
+    if (clock.size() > 2 * entries.size() + 64) {
+      clock.removeIf(e -> e.removed); // removed entries wait for the hand; never more than this
     }
   }
 
   synchronized void remove(byte[] id) {
     Entry<V> old = entries.remove(new Key(id));
     if (old != null) {
-      weight -= old.weight();
+      old.removed = true;
+      weight -= old.weight;
     }
   }
 
-  synchronized int size() {
+  int size() {
     return entries.size();
   }
 

@@ -354,13 +354,41 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
    */
   private boolean dispatch(ChannelHandlerContext ctx, Envelope envelope, long reserved) {
     inFlight++;
-    waiting.add(new Pending(envelope, reserved));
+    waiting.add(new Pending(ctx, envelope, reserved));
     pump(ctx);
     return true;
   }
 
-  /** A decoded request waiting for an execution slot, with the bytes the decoder reserved for it. */
-  private record Pending(Envelope envelope, long reserved) {}
+  /**
+   * A decoded request waiting for an execution slot, with the bytes the decoder reserved for it;
+   * started, it is itself the worker's task (no second object per request).
+   */
+  private final class Pending implements Runnable {
+    private final ChannelHandlerContext ctx;
+    private final Envelope envelope;
+    private final long reserved;
+    /** When it was handed to the worker pool (set by start()). */
+    long startedAtNanos;
+
+    Pending(ChannelHandlerContext ctx, Envelope envelope, long reserved) {
+      this.ctx = ctx;
+      this.envelope = envelope;
+      this.reserved = reserved;
+    }
+
+    Envelope envelope() {
+      return envelope;
+    }
+
+    long reserved() {
+      return reserved;
+    }
+
+    @Override
+    public void run() {
+      process(ctx, envelope, startedAtNanos, reserved);
+    }
+  }
 
   /**
    * On the event loop: starts parked requests while this connection is under
@@ -380,8 +408,7 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
     }
     boolean writable = ctx.channel().isWritable() && !pausedForNode;
     while (!waiting.isEmpty() && submitted < Math.min(maxInFlight, MAX_SUBMITTED_PER_CONNECTION) && writable) {
-      Pending next = waiting.poll();
-      start(ctx, next.envelope(), next.reserved());
+      start(ctx, waiting.poll());
     }
     var config = ctx.channel().config();
     if (inFlight >= maxInFlight || !writable) {
@@ -393,13 +420,15 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
     }
   }
 
-  /** {@code bytes}: what the decoder reserved for the request; released once it is answered. */
-  private void start(ChannelHandlerContext ctx, Envelope envelope, long bytes) {
+  /** The request's reserved bytes are released once it is answered. */
+  private void start(ChannelHandlerContext ctx, Pending request) {
     submitted++;
     try {
-      long decodedAt = System.nanoTime();
-      executor.execute(() -> process(ctx, envelope, decodedAt, bytes));
+      request.startedAtNanos = System.nanoTime();
+      executor.execute(request);
     } catch (RejectedExecutionException e) {
+      Envelope envelope = request.envelope();
+      long bytes = request.reserved();
       envelope.body().release();
       respond(ctx, envelope, Opcode.ERROR, ErrorEncoder.encode(ctx.alloc(),
           new CqlException(ErrorCode.OVERLOADED, "Server is shutting down"), envelope.version()), List.of(), null,
@@ -441,7 +470,7 @@ final class CqlConnectionHandler extends ChannelInboundHandlerAdapter {
       budget.release(bytes);
       return;
     }
-    waiting.addFirst(new Pending(envelope, bytes));
+    waiting.addFirst(new Pending(ctx, envelope, bytes));
     pump(ctx);
   }
 

@@ -47,4 +47,23 @@ class PreparedCacheTest {
     assertThat(cache.weight()).isEqualTo(30);
     assertThat(cache.get(id(9))).isEqualTo("again");
   }
+
+  @Test
+  void anExecutedStatementOutlivesOlderAndNewerOnesNobodyExecutes() {
+    PreparedCache<String> cache = new PreparedCache<>(3, Long.MAX_VALUE);
+    cache.put(id(0), "hot", 10);
+    for (int i = 1; i <= 50; i++) {
+      assertThat(cache.get(id(0))).isEqualTo("hot"); // executed between every two PREPAREs
+      cache.put(id(i), "s" + i, 10);
+      assertThat(cache.size()).isEqualTo(Math.min(3, i + 1));
+    }
+    assertThat(cache.get(id(50))).isEqualTo("s50"); // just prepared: never the one evicted
+    assertThat(cache.get(id(0))).isEqualTo("hot");
+    assertThat(cache.get(id(1))).isNull();
+    cache.remove(id(0));
+    cache.put(id(0), "back", 10); // removed and prepared again: one entry, weight exact
+    assertThat(cache.get(id(0))).isEqualTo("back");
+    assertThat(cache.size()).isEqualTo(3);
+    assertThat(cache.weight()).isEqualTo(30);
+  }
 }

@@ -21,6 +21,8 @@ public final class TableMetadata {
   public final UUID id;
   public final List<ColumnMetadata> partitionKey;
   public final List<ColumnMetadata> clustering;
+  private final List<CqlType> clusteringTypes;
+  private final List<Boolean> clusteringDescending;
   public final List<ColumnMetadata> columns;
   public final Map<String, ColumnMetadata> byName;
   public final TableOptions options;
@@ -78,6 +80,14 @@ public final class TableMetadata {
     rest.sort((a, b) -> a.isStatic() != b.isStatic() ? (a.isStatic() ? -1 : 1) : a.name().compareTo(b.name()));
     this.partitionKey = List.copyOf(pk);
     this.clustering = List.copyOf(ck);
+    List<CqlType> types = new ArrayList<>();
+    List<Boolean> descending = new ArrayList<>();
+    for (ColumnMetadata c : this.clustering) {
+      types.add(c.type());
+      descending.add(c.descending());
+    }
+    this.clusteringTypes = List.copyOf(types);
+    this.clusteringDescending = List.copyOf(descending);
     List<ColumnMetadata> all = new ArrayList<>(pk);
     all.addAll(ck);
     all.addAll(rest);
@@ -144,20 +154,14 @@ public final class TableMetadata {
     return columns.subList(partitionKey.size() + clustering.size(), columns.size());
   }
 
+  /** The clustering columns' types, in order (made once: every row a read returns asks). Unmodifiable. */
   public List<CqlType> clusteringTypes() {
-    List<CqlType> ts = new ArrayList<>();
-    for (ColumnMetadata c : clustering) {
-      ts.add(c.type());
-    }
-    return ts;
+    return clusteringTypes;
   }
 
+  /** Whether each clustering column is DESC, in order (made once, as {@link #clusteringTypes}). Unmodifiable. */
   public List<Boolean> clusteringDescending() {
-    List<Boolean> ds = new ArrayList<>();
-    for (ColumnMetadata c : clustering) {
-      ds.add(c.descending());
-    }
-    return ds;
+    return clusteringDescending;
   }
 
   public TableMetadata with(List<ColumnMetadata> newColumns, TableOptions newOptions,

@@ -67,7 +67,11 @@ public final class KeyCodec {
   /** The empty clustering (zero bytes: nothing can change it, so one array serves all). */
   private static final byte[] NO_CLUSTERING = new byte[0];
 
+  /** The clustering values of a row's clustering bytes; of a table without clustering columns, one shared empty list. */
   public static List<byte[]> splitClustering(TableMetadata t, byte[] clustering) {
+    if (t.clustering.isEmpty()) {
+      return List.of();
+    }
     return ComparableEncoding.decode(clustering, t.clusteringTypes(), t.clusteringDescending());
   }
 }

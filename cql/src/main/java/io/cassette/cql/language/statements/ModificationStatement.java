@@ -361,7 +361,9 @@ public final class ModificationStatement implements Executable {
   /** Adds this statement's partition updates to {@code out} (batches; no conditions). */
   void collect(QueryContext ctx, long ts, List<PartitionUpdate> out) {
     TableReader t = needsRead || table.isCounter ? source.open(table, ctx) : null;
-    for (byte[] key : where.partitionKeys(ctx)) {
+    List<byte[]> keys = where.partitionKeys(ctx);
+    for (int i = 0, n = keys.size(); i < n; i++) { // indexed: no iterator per write (C1)
+      byte[] key = keys.get(i);
       collectFor(ctx, ts, key, t == null ? null : q -> t.read(key, q), out);
     }
   }
@@ -392,26 +394,36 @@ public final class ModificationStatement implements Executable {
     // A table without clustering columns has the one empty clustering (no restriction to evaluate).
     List<List<byte[]>> clusterings = table.clustering.isEmpty() ? ONE_EMPTY_CLUSTERING
         : onlyStatic ? List.of() : where.clusteringPrefixes(ctx);
-    List<Cell> staticCells = new ArrayList<>();
+    List<Cell> staticCells = null; // made at the first static cell
     boolean staticDone = false;
-    for (List<byte[]> ck : clusterings.isEmpty() ? List.<List<byte[]>>of(List.of()) : clusterings) {
+    if (clusterings.isEmpty()) {
+      clusterings = ONE_EMPTY_CLUSTERING;
+    }
+    // indexed loops: under C1 (the board's JIT) every iterator is an allocation per write
+    for (int c = 0, nc = clusterings.size(); c < nc; c++) {
+      List<byte[]> ck = clusterings.get(c);
       byte[] clustering = onlyStatic ? new byte[0] : checkClustering(ck);
-      RowWriter w = new RowWriter(ctx, ts, ttlSeconds, now);
+      RowWriter w = new RowWriter(ctx, ts, ttlSeconds, now, ops.size());
       if (needsRead || table.isCounter) {
         PartitionView pv = SelectStatement.normalize(table, current.read(ReadQuery.row(clustering, now)));
         w.current = pv.rows().isEmpty() ? null : pv.rows().get(0);
         w.currentStatic = pv.staticRow();
       }
-      for (ColumnOperation o : ops) {
+      for (int i = 0, n = ops.size(); i < n; i++) {
+        ColumnOperation o = ops.get(i);
         if (o.column().isStatic() && staticDone) {
           continue;
         }
         o.apply(w);
       }
-      staticCells.addAll(w.staticCells);
+      if (!w.staticCells().isEmpty()) {
+        staticCells = staticCells == null ? new ArrayList<>() : staticCells;
+        staticCells.addAll(w.staticCells());
+      }
       staticDone = true;
       boolean isStaticRow = clustering.length == 0 && !table.clustering.isEmpty();
       if (isStaticRow) {
+        staticCells = staticCells == null ? new ArrayList<>() : staticCells;
         staticCells.addAll(w.cells);
         continue;
       }
@@ -422,7 +434,7 @@ public final class ModificationStatement implements Executable {
         b.row(new Row(clustering, liveness, DeletionTime.LIVE, sorted(w.cells)));
       }
     }
-    if (!staticCells.isEmpty()) {
+    if (staticCells != null && !staticCells.isEmpty()) {
       b.row(new Row(new byte[0], LivenessInfo.EMPTY, DeletionTime.LIVE, sorted(staticCells)));
     }
     PartitionUpdate built = b.build();

@@ -31,14 +31,29 @@ final class PrefetchedReads {
     }
   }
 
-  private final List<byte[]> keys = new ArrayList<>(1);
-  private final List<PartitionView> views = new ArrayList<>(1);
-  /**
-   * What this node's own part of each read counted ({@link ReadStats}: tombstones, SSTables),
-   * done on the thread of the run that started it: counted again on each later run, so the
-   * tombstone thresholds see it as a waiting read would.
-   */
-  private final List<long[]> counted = new ArrayList<>(1);
+  /** One read: its partition, what this node counted for it, and its answer once arrived. */
+  private static final class Slot {
+    final byte[] key;
+    /**
+     * What this node's own part of the read counted ({@link ReadStats}: tombstones, SSTables),
+     * done on the thread of the run that started it: counted again on each later run, so the
+     * tombstone thresholds see it as a waiting read would.
+     */
+    final long tombstones;
+    final long sstables;
+    PartitionView view;
+
+    Slot(byte[] key, long tombstones, long sstables) {
+      this.key = key;
+      this.tombstones = tombstones;
+      this.sstables = sstables;
+    }
+  }
+
+  /** The reads started, in call order (one list of one object per read: a point read makes one). */
+  private final List<Slot> slots = new ArrayList<>(1);
+  /** How many of {@link #slots} have their answer. */
+  private int answered;
   private int next;
 
   /** Starts a run: reads are answered from the first again. */
@@ -48,25 +63,26 @@ final class PrefetchedReads {
 
   /** Adds the answer of the read that stopped the last run. */
   void arrived(PartitionView view) {
-    views.add(view);
+    slots.get(answered++).view = view;
   }
 
   /** The answer of this run's next read, or {@link Pending} with the read started. */
   PartitionView read(Coordinator coordinator, String keyspace, String table, byte[] key, ReadQuery query,
                      Request request) {
-    if (next < views.size()) {
-      if (!Arrays.equals(keys.get(next), key)) {
+    if (next < answered) {
+      Slot slot = slots.get(next);
+      if (!Arrays.equals(slot.key, key)) {
         throw new IllegalStateException("a run read another partition than the run before it");
       }
-      long[] c = counted.get(next);
-      ReadStats.countTombstones((int) Math.min(Integer.MAX_VALUE, c[0]));
-      ReadStats.countSstables((int) c[1]);
-      return views.get(next++);
+      ReadStats.countTombstones((int) Math.min(Integer.MAX_VALUE, slot.tombstones));
+      ReadStats.countSstables((int) slot.sstables);
+      next++;
+      return slot.view;
     }
     CompletableFuture<PartitionView> read = coordinator.readAsync(keyspace, table, key, query, request);
-    keys.add(key);
     ReadStats stats = ReadStats.current();
-    counted.add(stats == null ? new long[2] : new long[] {stats.tombstones(), stats.sstables()});
+    Slot slot = stats == null ? new Slot(key, 0, 0) : new Slot(key, stats.tombstones(), stats.sstables());
+    slots.add(slot);
     if (!read.isDone()) {
       next++;
       throw new Pending(read);
@@ -74,12 +90,12 @@ final class PrefetchedReads {
     // Answered at once (one node, a local read): no second run for it.
     try {
       PartitionView view = read.join();
-      views.add(view);
+      slot.view = view;
+      answered++;
       next++;
       return view;
     } catch (java.util.concurrent.CompletionException e) {
-      keys.remove(keys.size() - 1);
-      counted.remove(counted.size() - 1);
+      slots.remove(slots.size() - 1);
       throw e.getCause() instanceof RuntimeException re ? re : e;
     }
   }

@@ -38,6 +38,9 @@ public final class QueryContext {
   private String readColumns = "*";
   /** The row limit a SELECT's read asked before the size bound cut it (0: none); a warning prints it. */
   private int askedRowLimit;
+  /** A SELECT's partition keys for these values and the restrictions they were made from (SelectStatement's). */
+  List<byte[]> partitionKeys;
+  Object partitionKeysOf;
 
   public QueryContext(QueryOptions options, ClientState state, Services services, List<ByteBuffer> values) {
     this.options = options;
@@ -160,8 +163,7 @@ public final class QueryContext {
   public Request request() {
     if (request == null) {
       request = new Request(level(options.consistency()), level(options.serialConsistency()),
-          Request.DEFAULT_TIMEOUT, state == null ? ClientContext.INTERNAL
-              : new ClientContext(state.remoteAddress(), state.user(), state.clientOptions()));
+          Request.DEFAULT_TIMEOUT, state == null ? ClientContext.INTERNAL : state.coordinatorContext());
     }
     return request;
   }

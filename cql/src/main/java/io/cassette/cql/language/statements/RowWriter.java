@@ -18,10 +18,13 @@ final class RowWriter {
   final long now;
   Row current;
   Row currentStatic;
-  final List<Cell> cells = new ArrayList<>();
-  final List<Cell> staticCells = new ArrayList<>();
+  final List<Cell> cells;
+  /** Made at the first static cell: most writes have none. */
+  private List<Cell> staticCells;
 
-  RowWriter(QueryContext ctx, long ts, int ttl, long now) {
+  /** @param expectedCells the row's cells as far as known (the statement's operations): the list is made that size */
+  RowWriter(QueryContext ctx, long ts, int ttl, long now, int expectedCells) {
+    this.cells = new ArrayList<>(expectedCells);
     this.ctx = ctx;
     this.ts = ts;
     this.ttl = ttl;
@@ -29,7 +32,18 @@ final class RowWriter {
   }
 
   List<Cell> target(ColumnMetadata c) {
-    return c.isStatic() ? staticCells : cells;
+    if (!c.isStatic()) {
+      return cells;
+    }
+    if (staticCells == null) {
+      staticCells = new ArrayList<>();
+    }
+    return staticCells;
+  }
+
+  /** The static cells written, possibly none. */
+  List<Cell> staticCells() {
+    return staticCells == null ? List.of() : staticCells;
   }
 
   Row currentOf(ColumnMetadata c) {

@@ -263,8 +263,8 @@ public final class SelectStatement implements Executable {
 
   @Override
   public Result execute(QueryContext ctx) {
-    for (io.cassette.cql.language.schema.ColumnMask m : selection.masks) {
-      m.checkArguments();
+    for (int i = 0, n = selection.masks.size(); i < n; i++) { // indexed: no iterator per request (C1)
+      selection.masks.get(i).checkArguments();
     }
     if (!maskedRestricted.isEmpty() && !ctx.services.masking().mayQueryMasked(ctx, table)) {
       // Cassandra 5.0's SelectStatement.authorize; the column list as Java prints a list
@@ -272,7 +272,7 @@ public final class SelectStatement implements Executable {
           + " has no UNMASK nor SELECT_MASKED permission on table " + table.keyspace + "." + table.name
           + ", cannot query masked columns " + maskedOrder());
     }
-    List<byte[]> keys = ctx.answersLater() && !table.virtual && annColumn == null ? where.partitionKeys(ctx) : null;
+    List<byte[]> keys = ctx.answersLater() && !table.virtual && annColumn == null ? partitionKeys(ctx) : null;
     if (keys == null || keys.size() > MAX_KEYS_ANSWERED_LATER) {
       return run(ctx);
     }
@@ -280,7 +280,18 @@ public final class SelectStatement implements Executable {
     // thread waits for them (PrefetchedReads). Scans and index queries read and wait.
     PrefetchedReads reads = new PrefetchedReads();
     ctx.prefetched(reads);
-    java.util.concurrent.CompletableFuture<Result> answer = attempt(ctx, reads, io.cassette.cql.ClientWarnings.current());
+    java.util.concurrent.CompletableFuture<Result> answer;
+    try {
+      // The first run on this thread, into this thread's capture of warnings: when every read is
+      // answered at once (one node, a local read) that is all, with no future and no capture handed over.
+      return run(ctx);
+    } catch (PrefetchedReads.Pending p) {
+      List<String> warnings = io.cassette.cql.ClientWarnings.current(); // what the runs to come add to
+      answer = p.read.thenCompose(view -> {
+        reads.arrived(view);
+        return attempt(ctx, reads, warnings);
+      });
+    }
     if (!answer.isDone()) {
       ctx.laterResult(answer);
       return null;
@@ -315,6 +326,20 @@ public final class SelectStatement implements Executable {
     }
   }
 
+  /**
+   * The partition keys the WHERE clause names with this request's values (null: a range), made
+   * once per request: execute() asks to decide how to read, and every run asks again.
+   */
+  private List<byte[]> partitionKeys(QueryContext ctx) {
+    if (ctx.partitionKeysOf == where) {
+      return ctx.partitionKeys;
+    }
+    List<byte[]> keys = where.partitionKeys(ctx);
+    ctx.partitionKeys = keys;
+    ctx.partitionKeysOf = where;
+    return keys;
+  }
+
   private Result run(QueryContext ctx) {
     int userLimit = positiveInt(limit, ctx, "LIMIT");
     int ppl = positiveInt(perPartitionLimit, ctx, "PER PARTITION LIMIT");
@@ -322,7 +347,7 @@ public final class SelectStatement implements Executable {
     int pageSize = ctx.options.pageSize() > 0 && !grouped ? ctx.options.pageSize() : Integer.MAX_VALUE;
     PagingState state = ctx.options.pagingState() == null || grouped ? null
         : PagingState.deserialize(ctx.options.pagingState());
-    List<byte[]> keys = where.partitionKeys(ctx);
+    List<byte[]> keys = partitionKeys(ctx);
     if ((selection.aggregate || !groupBy.isEmpty()) && !table.virtual) {
       if (keys == null) {
         io.cassette.cql.ClientWarnings.add("Aggregation query used without partition key");
@@ -348,7 +373,8 @@ public final class SelectStatement implements Executable {
       pageSize = Integer.MAX_VALUE;
     }
     Collector out = new Collector(ctx, grouped, pageSize, state == null ? userLimit : state.remaining());
-    out.tokens = () -> readTokens(keys, ctx);
+    out.readKeys = keys; // what a read-size failure names (no lambda per run)
+    out.readKeysKnown = true;
     ctx.readColumns(readColumns());
     TableReader t = source.open(table, ctx);
     if (annColumn != null) {
@@ -846,7 +872,10 @@ public final class SelectStatement implements Executable {
       return 0;
     }
     int taken = 0;
-    for (Row row : pv.rows()) {
+    // indexed, not for-each: under C1 (the board's JIT) an iterator per partition read is an allocation
+    List<Row> rows = pv.rows() instanceof java.util.RandomAccess ? pv.rows() : new ArrayList<>(pv.rows());
+    for (int i = 0, n = rows.size(); i < n; i++) {
+      Row row = rows.get(i);
       if (taken >= ppl || out.done) {
         break;
       }
@@ -1027,7 +1056,14 @@ public final class SelectStatement implements Executable {
     /** The heap the rows collected take (estimated as {@link ResultSizeLimits} says). */
     long bytes;
     /** What a read-size failure names (computed only then). */
-    java.util.function.Supplier<String> tokens = () -> "token range: (" + Long.MIN_VALUE + ", " + Long.MIN_VALUE + ")";
+    List<byte[]> readKeys;
+    /** {@link #readKeys} was set (null keys then mean a range read): else the failure names no range. */
+    boolean readKeysKnown;
+
+    private String tokens() {
+      return readKeysKnown ? readTokens(readKeys, ctx)
+          : "token range: (" + Long.MIN_VALUE + ", " + Long.MIN_VALUE + ")";
+    }
     /** Stored rows read so far and their estimated heap size: how many one read may fetch. */
     long readRows;
     long readBytes;
@@ -1117,7 +1153,7 @@ public final class SelectStatement implements Executable {
       // The first row always passes: a value the door accepted (up to the frame limit) must
       // read back, paged or not; bench/hostile's read at the limit failed READ_SIZE without this.
       if (bytes > failBytes && countedRows > 1) {
-        throw readSizeFailure(ctx, failBytes, tokens.get());
+        throw readSizeFailure(ctx, failBytes, tokens());
       }
     }
 
@@ -1145,11 +1181,13 @@ public final class SelectStatement implements Executable {
         }
         return;
       }
-      List<byte[]> values = new ArrayList<>(selection.selectors.size());
-      for (Selection.Sel s : selection.selectors) {
-        values.add(s.value(r, ctx));
+      // Indexed, into an array: under C1 (the board's JIT) an iterator or a growing list is an allocation per row.
+      List<Selection.Sel> selectors = selection.selectors;
+      byte[][] values = new byte[selectors.size()][];
+      for (int i = 0; i < values.length; i++) {
+        values[i] = selectors.get(i).value(r, ctx);
       }
-      List<ByteBuffer> row = toBuffers(values);
+      List<ByteBuffer> row = toBuffers(Arrays.asList(values));
       rows.add(row);
       counted(row);
       remaining--;

@@ -45,7 +45,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
   /** Bytes reserved for the frame or envelope being received; 0 when none. */
   private long reservedForCurrent;
   /** Reservations of emitted envelopes not yet taken by the handler, in emission order. */
-  private final java.util.ArrayDeque<Long> reservations = new java.util.ArrayDeque<>();
+  private final Reservations reservations = new Reservations();
   /** Reading is paused until the admission wakes us up. */
   private boolean awaitingAdmission;
   private ChannelHandlerContext context;
@@ -90,8 +90,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
 
   /** The reservation of the oldest emitted envelope not yet taken (0 if it had none). Event loop only. */
   public long takeReservation() {
-    Long r = reservations.poll();
-    return r == null ? 0 : r;
+    return reservations.isEmpty() ? 0 : reservations.poll();
   }
 
   /**
@@ -564,9 +563,8 @@ public final class FrameDecoder extends ByteToMessageDecoder {
   private void releaseAll() {
     awaitingAdmission = false;
     releaseCurrent();
-    Long r;
-    while ((r = reservations.poll()) != null) {
-      admission.release(r);
+    while (!reservations.isEmpty()) {
+      admission.release(reservations.poll());
     }
   }
 
@@ -585,5 +583,36 @@ public final class FrameDecoder extends ByteToMessageDecoder {
       v |= (long) buf.getUnsignedByte(index + i) << (8 * i);
     }
     return v;
+  }
+
+  /** A FIFO of longs, grown by doubling: an ArrayDeque of Long boxed every frame's reservation. */
+  private static final class Reservations {
+    private long[] ring = new long[16];
+    private int head;
+    private int size;
+
+    boolean isEmpty() {
+      return size == 0;
+    }
+
+    void add(long r) {
+      if (size == ring.length) {
+        long[] bigger = new long[ring.length * 2];
+        for (int i = 0; i < size; i++) {
+          bigger[i] = ring[(head + i) & (ring.length - 1)];
+        }
+        ring = bigger;
+        head = 0;
+      }
+      ring[(head + size++) & (ring.length - 1)] = r;
+    }
+
+    /** The oldest; call only when not empty. */
+    long poll() {
+      long r = ring[head];
+      head = (head + 1) & (ring.length - 1);
+      size--;
+      return r;
+    }
   }
 }

@@ -109,7 +109,9 @@ public final class ResultEncoder {
    */
   private static int rowsSizeEstimate(Result.Rows rows, List<List<ByteBuffer>> data, int columns) {
     long size = 64;
-    for (ColumnSpec c : rows.columns()) {
+    List<ColumnSpec> specs = rows.columns();
+    for (int i = 0, n = specs.size(); i < n; i++) { // indexed: no iterator per answer (C1)
+      ColumnSpec c = specs.get(i);
       size += 32 + 3L * (c.name().length() + (c.keyspace() == null ? 0 : c.keyspace().length())
           + (c.table() == null ? 0 : c.table().length()));
     }
