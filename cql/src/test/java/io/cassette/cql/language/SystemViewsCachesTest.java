@@ -5,14 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
-import io.cassette.cql.transport.CqlServer;
-import io.cassette.cql.transport.CqlServerOptions;
-import io.cassette.storage.Engine;
-import io.cassette.storage.EngineOptions;
-import java.net.InetAddress;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,19 +22,15 @@ class SystemViewsCachesTest {
 
   @Test
   void theKeyCacheRowCountsPointReadsOfFlushedPartitions() throws Exception {
-    try (Engine engine = Engine.open(EngineOptions.defaults(dir))) {
-      CqlLanguage language = new CqlLanguage(io.cassette.coordinator.local.LocalCoordinator.open(engine, null),
-          NodeInfo.singleNode("test", InetAddress.getByName("127.0.0.1"), 9042, UUID.randomUUID(), List.of(0L)),
-          new io.cassette.cql.language.statements.TombstoneThresholds(1000, 100_000));
-      try (CqlServer server = new CqlServer(CqlServerOptions.defaults("127.0.0.1", 0), language);
-           CqlSession s = DifferentialCorpusTest.session(server.start())) {
+    try (LocalCqlNode node = new LocalCqlNode(dir);
+         CqlSession s = DifferentialCorpusTest.session(node.address)) {
         s.execute("CREATE KEYSPACE kc WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
         s.execute("CREATE TABLE kc.t (k int PRIMARY KEY, v text)");
         PreparedStatement insert = s.prepare("INSERT INTO kc.t (k, v) VALUES (?, ?)");
         for (int k = 0; k < PARTITIONS; k++) {
           s.execute(insert.bind(k, "value " + k));
         }
-        engine.flush(); // the key cache remembers positions in SSTables, not in memtables
+        node.engine.flush(); // the key cache remembers positions in SSTables, not in memtables
 
         Row before = keys(s);
         PreparedStatement read = s.prepare("SELECT v FROM kc.t WHERE k = ?");
@@ -67,7 +56,6 @@ class SystemViewsCachesTest {
           assertThat(r.getLong("request_count")).as(r.getString("name")).isZero();
           assertThat(r.getDouble("hit_ratio")).as(r.getString("name")).isNaN();
         }
-      }
     }
   }
 

@@ -8,11 +8,6 @@ import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.data.CqlVector;
 import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
-import io.cassette.cql.transport.CqlServer;
-import io.cassette.cql.transport.CqlServerOptions;
-import io.cassette.storage.Engine;
-import io.cassette.storage.EngineOptions;
-import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -20,7 +15,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,80 +34,75 @@ class VectorSearchDriverTest {
 
   @Test
   void saiAndVectorSearchThroughTheDriver() throws Exception {
-    try (Engine engine = Engine.open(EngineOptions.defaults(dir))) {
-      CqlLanguage language = new CqlLanguage(io.cassette.coordinator.local.LocalCoordinator.open(engine, null),
-          NodeInfo.singleNode("test", InetAddress.getByName("127.0.0.1"), 9042, UUID.randomUUID(), List.of(0L)),
-          new io.cassette.cql.language.statements.TombstoneThresholds(1000, 100_000));
-      try (CqlServer server = new CqlServer(CqlServerOptions.defaults("127.0.0.1", 0), language);
-           CqlSession s = DifferentialCorpusTest.session(server.start())) {
-        s.execute("CREATE KEYSPACE vs WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
-        s.execute("CREATE TABLE vs.items (id int PRIMARY KEY, category text, price int,"
-            + " embedding vector<float, " + DIMENSION + ">)");
-        s.execute("CREATE INDEX ON vs.items (price) USING 'sai'");
-        s.execute("CREATE INDEX ON vs.items (category) USING 'sai'");
-        s.execute("CREATE CUSTOM INDEX ON vs.items (embedding) USING 'StorageAttachedIndex'"
-            + " WITH OPTIONS = {'similarity_function': 'cosine'}");
-        Random random = new Random(22);
-        List<float[]> vectors = new ArrayList<>();
-        PreparedStatement insert = s.prepare("INSERT INTO vs.items (id, category, price, embedding) VALUES (?, ?, ?, ?)");
-        for (int id = 0; id < ROWS; id++) {
-          float[] v = randomVector(random);
-          vectors.add(v);
-          s.execute(insert.bind(id, "c" + (id % 3), id, vector(v)));
-        }
-
-        // SAI: a numeric range and an equality, combined, with no ALLOW FILTERING
-        PreparedStatement range = s.prepare("SELECT id FROM vs.items WHERE price >= ? AND price < ? AND category = ?");
-        Set<Integer> got = new HashSet<>();
-        for (Row r : s.execute(range.bind(40, 70, "c1"))) {
-          got.add(r.getInt("id"));
-        }
-        Set<Integer> expected = new HashSet<>();
-        for (int id = 40; id < 70; id++) {
-          if (id % 3 == 1) {
-            expected.add(id);
-          }
-        }
-        assertThat(got).isEqualTo(expected);
-
-        // ANN: the k nearest by cosine, in order, as an exact client-side ranking gives them
-        float[] query = randomVector(random);
-        PreparedStatement ann = s.prepare("SELECT id, similarity_cosine(embedding, ?) AS score FROM vs.items"
-            + " ORDER BY embedding ANN OF ? LIMIT ?");
-        List<Integer> ids = new ArrayList<>();
-        for (Row r : s.execute(ann.bind(vector(query), vector(query), 10))) {
-          ids.add(r.getInt("id"));
-          assertThat((double) r.getFloat("score")).isCloseTo(cosineScore(query, vectors.get(r.getInt("id"))),
-              org.assertj.core.data.Offset.offset(1e-5));
-        }
-        assertThat(ids).isEqualTo(nearest(query, vectors, 10, id -> true));
-
-        // ANN restricted by an SAI-indexed column
-        PreparedStatement filtered = s.prepare("SELECT id FROM vs.items WHERE price > ? ORDER BY embedding ANN OF ? LIMIT 5");
-        List<Integer> fids = new ArrayList<>();
-        for (Row r : s.execute(filtered.bind(90, vector(query)))) {
-          fids.add(r.getInt("id"));
-        }
-        assertThat(fids).isEqualTo(nearest(query, vectors, 5, id -> id > 90));
-
-        assertThatThrownBy(() -> s.execute("SELECT id FROM vs.items ORDER BY embedding ANN OF [1,2,3,4,5,6,7,8]"))
-            .isInstanceOf(InvalidQueryException.class)
-            .hasMessageContaining("Top-K queries must have a limit specified");
-
-        // system_views.clients lists this driver's connections
-        boolean seen = false;
-        for (Row r : s.execute("SELECT driver_name, protocol_version, connection_stage FROM system_views.clients")) {
-          seen |= "Apache Cassandra Java Driver".equals(r.getString("driver_name")) && r.getInt("protocol_version") == 5
-              && "ready".equals(r.getString("connection_stage"));
-        }
-        assertThat(seen).isTrue();
-
-        // user-defined functions are off, as in Cassandra 5.0's default cassandra.yaml
-        assertThatThrownBy(() -> s.execute("CREATE FUNCTION vs.f(x int) RETURNS NULL ON NULL INPUT RETURNS int"
-            + " LANGUAGE java AS 'return x;'"))
-            .isInstanceOf(InvalidQueryException.class)
-            .hasMessage("User-defined functions are disabled in cassandra.yaml - set user_defined_functions_enabled=true to enable");
+    try (LocalCqlNode node = new LocalCqlNode(dir);
+         CqlSession s = DifferentialCorpusTest.session(node.address)) {
+      s.execute("CREATE KEYSPACE vs WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+      s.execute("CREATE TABLE vs.items (id int PRIMARY KEY, category text, price int,"
+          + " embedding vector<float, " + DIMENSION + ">)");
+      s.execute("CREATE INDEX ON vs.items (price) USING 'sai'");
+      s.execute("CREATE INDEX ON vs.items (category) USING 'sai'");
+      s.execute("CREATE CUSTOM INDEX ON vs.items (embedding) USING 'StorageAttachedIndex'"
+          + " WITH OPTIONS = {'similarity_function': 'cosine'}");
+      Random random = new Random(22);
+      List<float[]> vectors = new ArrayList<>();
+      PreparedStatement insert = s.prepare("INSERT INTO vs.items (id, category, price, embedding) VALUES (?, ?, ?, ?)");
+      for (int id = 0; id < ROWS; id++) {
+        float[] v = randomVector(random);
+        vectors.add(v);
+        s.execute(insert.bind(id, "c" + (id % 3), id, vector(v)));
       }
+
+      // SAI: a numeric range and an equality, combined, with no ALLOW FILTERING
+      PreparedStatement range = s.prepare("SELECT id FROM vs.items WHERE price >= ? AND price < ? AND category = ?");
+      Set<Integer> got = new HashSet<>();
+      for (Row r : s.execute(range.bind(40, 70, "c1"))) {
+        got.add(r.getInt("id"));
+      }
+      Set<Integer> expected = new HashSet<>();
+      for (int id = 40; id < 70; id++) {
+        if (id % 3 == 1) {
+          expected.add(id);
+        }
+      }
+      assertThat(got).isEqualTo(expected);
+
+      // ANN: the k nearest by cosine, in order, as an exact client-side ranking gives them
+      float[] query = randomVector(random);
+      PreparedStatement ann = s.prepare("SELECT id, similarity_cosine(embedding, ?) AS score FROM vs.items"
+          + " ORDER BY embedding ANN OF ? LIMIT ?");
+      List<Integer> ids = new ArrayList<>();
+      for (Row r : s.execute(ann.bind(vector(query), vector(query), 10))) {
+        ids.add(r.getInt("id"));
+        assertThat((double) r.getFloat("score")).isCloseTo(cosineScore(query, vectors.get(r.getInt("id"))),
+            org.assertj.core.data.Offset.offset(1e-5));
+      }
+      assertThat(ids).isEqualTo(nearest(query, vectors, 10, id -> true));
+
+      // ANN restricted by an SAI-indexed column
+      PreparedStatement filtered = s.prepare("SELECT id FROM vs.items WHERE price > ? ORDER BY embedding ANN OF ? LIMIT 5");
+      List<Integer> fids = new ArrayList<>();
+      for (Row r : s.execute(filtered.bind(90, vector(query)))) {
+        fids.add(r.getInt("id"));
+      }
+      assertThat(fids).isEqualTo(nearest(query, vectors, 5, id -> id > 90));
+
+      assertThatThrownBy(() -> s.execute("SELECT id FROM vs.items ORDER BY embedding ANN OF [1,2,3,4,5,6,7,8]"))
+          .isInstanceOf(InvalidQueryException.class)
+          .hasMessageContaining("Top-K queries must have a limit specified");
+
+      // system_views.clients lists this driver's connections
+      boolean seen = false;
+      for (Row r : s.execute("SELECT driver_name, protocol_version, connection_stage FROM system_views.clients")) {
+        seen |= "Apache Cassandra Java Driver".equals(r.getString("driver_name")) && r.getInt("protocol_version") == 5
+            && "ready".equals(r.getString("connection_stage"));
+      }
+      assertThat(seen).isTrue();
+
+      // user-defined functions are off, as in Cassandra 5.0's default cassandra.yaml
+      assertThatThrownBy(() -> s.execute("CREATE FUNCTION vs.f(x int) RETURNS NULL ON NULL INPUT RETURNS int"
+          + " LANGUAGE java AS 'return x;'"))
+          .isInstanceOf(InvalidQueryException.class)
+          .hasMessage("User-defined functions are disabled in cassandra.yaml - set user_defined_functions_enabled=true to enable");
     }
   }
 
@@ -168,23 +157,18 @@ class VectorSearchDriverTest {
     try (var in = VectorSearchDriverTest.class.getResourceAsStream("python_sai_check.py")) {
       java.nio.file.Files.write(script, in.readAllBytes());
     }
-    try (Engine engine = Engine.open(EngineOptions.defaults(dir))) {
-      CqlLanguage language = new CqlLanguage(io.cassette.coordinator.local.LocalCoordinator.open(engine, null),
-          NodeInfo.singleNode("test", InetAddress.getByName("127.0.0.1"), 9042, UUID.randomUUID(), List.of(0L)),
-          new io.cassette.cql.language.statements.TombstoneThresholds(1000, 100_000));
-      try (CqlServer server = new CqlServer(CqlServerOptions.defaults("127.0.0.1", 0), language)) {
-        java.net.InetSocketAddress address = server.start();
-        Process p = new ProcessBuilder(python, script.toString(), "127.0.0.1", String.valueOf(address.getPort()))
-            .redirectErrorStream(true).start();
-        boolean finished = p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS);
-        String output = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        if (!finished) {
-          p.destroyForcibly();
-        }
-        assertThat(finished).as("python driver finished: %s", output).isTrue();
-        assertThat(p.exitValue()).as("python output: %s", output).isZero();
-        assertThat(output).contains("SAI 20 rows").contains("ANN [").contains("REFUSED InvalidRequest").contains("DONE");
+    try (LocalCqlNode node = new LocalCqlNode(dir)) {
+      java.net.InetSocketAddress address = node.address;
+      Process p = new ProcessBuilder(python, script.toString(), "127.0.0.1", String.valueOf(address.getPort()))
+          .redirectErrorStream(true).start();
+      boolean finished = p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS);
+      String output = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      if (!finished) {
+        p.destroyForcibly();
       }
+      assertThat(finished).as("python driver finished: %s", output).isTrue();
+      assertThat(p.exitValue()).as("python output: %s", output).isZero();
+      assertThat(output).contains("SAI 20 rows").contains("ANN [").contains("REFUSED InvalidRequest").contains("DONE");
     }
   }
 }

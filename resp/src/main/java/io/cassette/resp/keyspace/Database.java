@@ -188,19 +188,28 @@ public final class Database {
    */
   public boolean cachedString(byte[] key, BytesSink sink) {
     byte[] e = cache.entry(slot, key);
-    if (e == null) {
+    int from = e == null ? -1 : liveStringValue(e, key.length);
+    if (from < 0) {
       return false;
     }
-    int off = MetaCache.metaOffset(e, key.length);
+    sink.accept(e, from, e.length - from);
+    return true;
+  }
+
+  /**
+   * Where the value starts in cache entry {@code e} of a key {@code keyLength} bytes long, if
+   * the entry is a string that has not expired; -1 otherwise (another type, or expired).
+   */
+  private int liveStringValue(byte[] e, int keyLength) {
+    int off = MetaCache.metaOffset(e, keyLength);
     if (e[off] != (byte) KeyType.STRING.code) {
-      return false;
+      return -1;
     }
     long expireAtMs = KeyMeta.getLong(e, off + 1);
     if (expireAtMs != 0 && expireAtMs <= clock.nowMillis()) {
-      return false;
+      return -1;
     }
-    sink.accept(e, off + KeyMeta.HEADER, e.length - off - KeyMeta.HEADER);
-    return true;
+    return off + KeyMeta.HEADER;
   }
 
   /** Receives INCR's new value. */
@@ -223,18 +232,11 @@ public final class Database {
       return false;
     }
     byte[] e = cache.entry(slot, key);
-    if (e == null) {
+    int from = e == null ? -1 : liveStringValue(e, key.length);
+    if (from < 0) {
       return false;
     }
-    int off = MetaCache.metaOffset(e, key.length);
-    if (e[off] != (byte) KeyType.STRING.code) {
-      return false;
-    }
-    long expireAtMs = KeyMeta.getLong(e, off + 1);
-    if (expireAtMs != 0 && expireAtMs <= clock.nowMillis()) {
-      return false;
-    }
-    int from = off + KeyMeta.HEADER;
+    long expireAtMs = KeyMeta.getLong(e, from - KeyMeta.HEADER + 1);
     long current;
     if (e.length - from == 1 && e[from] == '0') {
       current = 0;
