@@ -180,7 +180,7 @@ start_cassette() {
   mkdir -p "$OUT/raw/cassette"
   local java_opts=""
   if [ "$PROFILE" = board ]; then
-    java_opts="-XX:ActiveProcessorCount=1"
+    java_opts="-XX:ActiveProcessorCount=1 ${BENCH_CASSETTE_EXTRA:-}"
     heap=(--heap 128m)
   fi
   [ -n "$java_opts" ] && opts=(CASSETTE_JAVA_OPTS="$java_opts")
