@@ -162,27 +162,11 @@ class MaterializedViewDriverTest {
   /** The same as an application using the Python driver sees it (skipped where it is not installed). */
   @Test
   void thePythonDriverUsesAView(@TempDir Path tmp) throws Exception {
-    String python = "/usr/bin/python3";
-    org.junit.jupiter.api.Assumptions.assumeTrue(new java.io.File(python).canExecute(), "no python3");
-    Process probe = new ProcessBuilder(python, "-c", "import cassandra.cluster").redirectErrorStream(true).start();
-    org.junit.jupiter.api.Assumptions.assumeTrue(probe.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)
-        && probe.exitValue() == 0, "python3-cassandra not installed");
-    Path script = tmp.resolve("python_view_check.py");
-    try (var in = MaterializedViewDriverTest.class.getResourceAsStream("python_view_check.py")) {
-      java.nio.file.Files.write(script, in.readAllBytes());
-    }
+    PythonDriverScript.assumeInstalled();
     try (Engine engine = Engine.open(EngineOptions.defaults(dir))) {
       try (CqlServer server = new CqlServer(CqlServerOptions.defaults("127.0.0.1", 0), language(engine, true))) {
-        java.net.InetSocketAddress address = server.start();
-        Process p = new ProcessBuilder(python, script.toString(), "127.0.0.1", String.valueOf(address.getPort()))
-            .redirectErrorStream(true).start();
-        boolean finished = p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS);
-        String output = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        if (!finished) {
-          p.destroyForcibly();
-        }
-        assertThat(finished).as("python driver finished: %s", output).isTrue();
-        assertThat(p.exitValue()).as("python output: %s", output).isZero();
+        String output = PythonDriverScript.run(MaterializedViewDriverTest.class, "python_view_check.py", tmp,
+            server.start(), 120);
         assertThat(output)
             .contains("WARNINGS ['Materialized views are experimental and are not recommended for production use.']")
             .contains("BUILT 15 active").contains("IN STEP banned=['u0'] active=13")

@@ -2,7 +2,6 @@ package io.cassette.cql.language;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
@@ -22,17 +21,13 @@ import io.cassette.cql.transport.CqlServer;
 import io.cassette.cql.transport.CqlServerOptions;
 import io.cassette.storage.Engine;
 import io.cassette.storage.EngineOptions;
-import java.io.File;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -313,23 +308,8 @@ class ParityDriverTest {
 
   @Test
   void thePythonDriverReadsTracesWarningsAndSpeaksV6Beta(@TempDir Path tmp) throws Exception {
-    String python = "/usr/bin/python3";
-    assumeTrue(new File(python).canExecute(), "no python3");
-    Process probe = new ProcessBuilder(python, "-c", "import cassandra.cluster").redirectErrorStream(true).start();
-    assumeTrue(probe.waitFor(30, TimeUnit.SECONDS) && probe.exitValue() == 0, "python3-cassandra not installed");
-    Path script = tmp.resolve("python_parity_check.py");
-    try (var in = ParityDriverTest.class.getResourceAsStream("python_parity_check.py")) {
-      Files.write(script, in.readAllBytes());
-    }
-    Process p = new ProcessBuilder(python, script.toString(), "127.0.0.1", String.valueOf(address.getPort()))
-        .redirectErrorStream(true).start();
-    boolean finished = p.waitFor(90, TimeUnit.SECONDS);
-    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (!finished) {
-      p.destroyForcibly();
-    }
-    assertThat(finished).as("python driver finished: %s", output).isTrue();
-    assertThat(p.exitValue()).as("python output: %s", output).isZero();
+    PythonDriverScript.assumeInstalled();
+    String output = PythonDriverScript.run(ParityDriverTest.class, "python_parity_check.py", tmp, address, 90);
     assertThat(output).contains("TRACE Execute CQL3 query").contains("EVENT Parsing SELECT * FROM p.t WHERE k = 1")
         .contains("WARN Read 0 live rows and 15 tombstone cells")
         .contains("FAIL ReadFailure").contains("message=\"Operation failed - received 0 responses and 1 failures:"

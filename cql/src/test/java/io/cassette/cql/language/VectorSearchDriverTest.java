@@ -148,26 +148,9 @@ class VectorSearchDriverTest {
   /** The same as an application using the Python driver sees it (skipped where it is not installed). */
   @Test
   void thePythonDriverRunsSaiAndAnnQueries(@TempDir Path tmp) throws Exception {
-    String python = "/usr/bin/python3";
-    org.junit.jupiter.api.Assumptions.assumeTrue(new java.io.File(python).canExecute(), "no python3");
-    Process probe = new ProcessBuilder(python, "-c", "import cassandra.cluster").redirectErrorStream(true).start();
-    org.junit.jupiter.api.Assumptions.assumeTrue(probe.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)
-        && probe.exitValue() == 0, "python3-cassandra not installed");
-    Path script = tmp.resolve("python_sai_check.py");
-    try (var in = VectorSearchDriverTest.class.getResourceAsStream("python_sai_check.py")) {
-      java.nio.file.Files.write(script, in.readAllBytes());
-    }
+    PythonDriverScript.assumeInstalled();
     try (LocalCqlNode node = new LocalCqlNode(dir)) {
-      java.net.InetSocketAddress address = node.address;
-      Process p = new ProcessBuilder(python, script.toString(), "127.0.0.1", String.valueOf(address.getPort()))
-          .redirectErrorStream(true).start();
-      boolean finished = p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS);
-      String output = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-      if (!finished) {
-        p.destroyForcibly();
-      }
-      assertThat(finished).as("python driver finished: %s", output).isTrue();
-      assertThat(p.exitValue()).as("python output: %s", output).isZero();
+      String output = PythonDriverScript.run(VectorSearchDriverTest.class, "python_sai_check.py", tmp, node.address, 120);
       assertThat(output).contains("SAI 20 rows").contains("ANN [").contains("REFUSED InvalidRequest").contains("DONE");
     }
   }
