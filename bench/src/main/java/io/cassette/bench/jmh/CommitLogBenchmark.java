@@ -87,4 +87,14 @@ public class CommitLogBenchmark {
     log.append(buf.buffer(), length, TABLES);
     return length;
   }
+
+  /** 10,000 {@link #append}s, then the segments dropped: one call of {@code InterleavedAb}. */
+  public long appendMany() {
+    long bytes = 0;
+    for (int i = 0; i < 10_000; i++) {
+      bytes += append();
+    }
+    log.discardSegments(s -> true);
+    return bytes;
+  }
 }

@@ -30,12 +30,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class CommitLog implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(CommitLog.class);
-  /**
-   * Longest time an acknowledged record may wait in the segment's write buffer before it is
-   * handed to the OS, so that a process crash (not a power loss) in periodic mode loses at
-   * most this much, far inside the sync period the contract allows.
-   */
-  static final long WRITE_BEHIND_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
   /** While the log cannot write, how often the sync thread tries again (and tests for space). */
   static final long RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
@@ -56,14 +50,6 @@ public final class CommitLog implements AutoCloseable {
   private long writtenBytes; // guarded by lock: total appended since open
   private long syncedBytes; // guarded by lock: total known durable
   private long lastSyncNanos = System.nanoTime(); // guarded by lock
-  private boolean writeBehindScheduled; // guarded by lock
-  private long bufferedSinceNanos; // guarded by lock: when the current buffer got its first record
-  private final java.util.concurrent.ScheduledExecutorService writeBehind =
-      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "commitlog-write-behind");
-        t.setDaemon(true);
-        return t;
-      });
   private boolean closed; // guarded by lock
   /** Why writes are refused; null while the log writes. Guarded by lock. */
   private StorageException writeFailure;
@@ -181,13 +167,11 @@ public final class CommitLog implements AutoCloseable {
         waitForBacklog();
         checkWritable();
       }
-      boolean wasEmpty;
       try {
         if (current.isSealed()
             || (current.length() + length > segmentBytes && current.length() > CommitLogDescriptor.HEADER_SIZE)) {
           roll();
         }
-        wasEmpty = !current.hasBuffered();
         current.append(record, length);
       } catch (StorageException e) {
         failed(e);
@@ -195,21 +179,11 @@ public final class CommitLog implements AutoCloseable {
       }
       if (mode == CommitLogSync.PERIODIC) {
         current.acknowledged();
-      }
-      if (mode == CommitLogSync.PERIODIC && current.hasBuffered()) {
-        long now = System.nanoTime();
-        if (wasEmpty) {
-          bufferedSinceNanos = now;
-        } else if (now - bufferedSinceNanos >= WRITE_BEHIND_NANOS) {
-          // Busy writers write the buffer out themselves: under contention the timer below
-          // may not win this monitor for a long time (monitors are not fair).
-          writeOutQuietly();
-        }
-        if (current.hasBuffered() && !writeBehindScheduled) {
-          // Not on the sync thread: it may be stuck in a slow fsync for seconds.
-          writeBehindScheduled = true;
-          writeBehind.schedule(this::writeBehind, WRITE_BEHIND_NANOS, TimeUnit.NANOSECONDS);
-        }
+        // Acknowledged means handed to the OS: a process crash (kill -9, the OOM killer) then
+        // loses nothing, as with Cassandra's mapped segments and Redis's write before its reply;
+        // only a power loss may take the unsynced period. A record left buffered by a failed
+        // write is written by the sync thread's retries (or into the reserve's space).
+        writeOutQuietly();
       }
       if (tables instanceof List<UUID> list) {
         for (int i = 0; i < list.size(); i++) { // indexed: no iterator per write
@@ -556,15 +530,6 @@ public final class CommitLog implements AutoCloseable {
     writeFailure = null;
   }
 
-  private void writeBehind() {
-    synchronized (lock) {
-      writeBehindScheduled = false;
-      if (!closed && current.hasBuffered()) {
-        writeOutQuietly();
-      }
-    }
-  }
-
   /**
    * Requires: lock held. Writes the current segment's buffer out; on failure see
    * {@link #failed}. False if records are still waiting in the buffer.
@@ -697,7 +662,6 @@ public final class CommitLog implements AutoCloseable {
       closed = true;
       lock.notifyAll();
     }
-    writeBehind.shutdownNow();
     try {
       syncThread.join(TimeUnit.SECONDS.toMillis(30));
     } catch (InterruptedException e) {
