@@ -610,6 +610,8 @@ public final class RedisRing implements KeyRouter {
         ? err.getCause() : err;
     String text = e instanceof RequestTimeoutException
         ? "ERR timeout: the node that owns the key did not answer in time"
+        : e instanceof RequestFailureException f && f.reason() == io.cassette.cluster.net.RequestFailureReason.UNKNOWN_VERB
+        ? "TRYAGAIN the node that owns the key is starting (its Redis door is not open yet); the command was not run"
         : e instanceof RequestFailureException ? "ERR the node that owns the key failed: " + e.getMessage()
         : "CLUSTERDOWN the node that owns the key cannot be reached: " + e.getMessage();
     return ("-" + text.replace('\r', ' ').replace('\n', ' ') + "\r\n").getBytes(StandardCharsets.UTF_8);
