@@ -177,6 +177,9 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
     reply.maxBytes(hard > 0 ? hard : Long.MAX_VALUE);
     int executed = 0;
     long turnStart = System.nanoTime();
+    // The pipeline's writes reach the commit log's file in one call, before its replies leave
+    // (ServerContext.write flushes the batch; so does its end): a process crash loses none.
+    io.cassette.storage.AckBatch.open();
     try {
       Object item;
       while (s.blocked == null && !s.closeAfterReply && !s.closed
@@ -231,6 +234,7 @@ public final class CommandDispatcher implements ServerContext.CommandRunner {
         }
       }
     } finally {
+      io.cassette.storage.AckBatch.close();
       reply.target(null);
       reply.maxBytes(Long.MAX_VALUE);
       finish(s, buf);

@@ -206,6 +206,8 @@ public final class ServerContext {
    * {@link OutputLimits#RESUME_BYTES}, {@code onResume} runs (may be null).
    */
   public void write(Session s, ByteBuf buf, Runnable onResume) {
+    // Replies acknowledge writes: those of this thread's batch reach the OS first.
+    io.cassette.storage.AckBatch.flush();
     long n = buf.readableBytes();
     stats.netOutputBytes.addAndGet(n);
     s.pendingOutput.addAndGet(n);

@@ -182,8 +182,11 @@ public final class CommitLog implements AutoCloseable {
         // Acknowledged means handed to the OS: a process crash (kill -9, the OOM killer) then
         // loses nothing, as with Cassandra's mapped segments and Redis's write before its reply;
         // only a power loss may take the unsynced period. A record left buffered by a failed
-        // write is written by the sync thread's retries (or into the reserve's space).
-        writeOutQuietly();
+        // write is written by the sync thread's retries (or into the reserve's space). A door
+        // answering a batch of requests writes them out once, before its replies (AckBatch).
+        if (!io.cassette.storage.AckBatch.defer(this)) {
+          writeOutQuietly();
+        }
       }
       if (tables instanceof List<UUID> list) {
         for (int i = 0; i < list.size(); i++) { // indexed: no iterator per write
@@ -214,6 +217,18 @@ public final class CommitLog implements AutoCloseable {
 
     BatchWaiter(long target) {
       this.target = target;
+    }
+  }
+
+  /**
+   * Hands every record appended so far to the OS (no fsync), for {@link io.cassette.storage.AckBatch}:
+   * a periodic-mode writer in a batch acknowledges only after this.
+   */
+  public void writeOutAcknowledged() {
+    synchronized (lock) {
+      if (!closed && current.hasBuffered()) {
+        writeOutQuietly();
+      }
     }
   }
 
