@@ -68,26 +68,4 @@ class AckBatchTest {
       assertThat(logBytes()).as("a write after the batch").isGreaterThan(closed + 100);
     }
   }
-
-  @Test
-  void writesOfADeferringThreadReachTheFileWithTheNextFlushOfAnyThread() throws Exception {
-    try (Engine e = open()) {
-      Table t = e.createTable(TableSpec.withDefaults("ks", "t", UUID.randomUUID()));
-      long before = logBytes();
-      Thread worker = new Thread(() -> {
-        AckBatch.deferOnThisThread(); // as a CQL worker
-        for (int i = 0; i < 8; i++) {
-          t.apply(put("w" + i, 100));
-        }
-      });
-      worker.start();
-      worker.join();
-      assertThat(logBytes()).as("before any reply's flush").isEqualTo(before);
-      AckBatch.beforeReplies(); // the event loop, before it flushes the answers
-      long flushed = logBytes();
-      assertThat(flushed).as("after the flush").isGreaterThan(before + 8 * 100);
-      t.apply(put("here", 100)); // this thread does not defer: written at once
-      assertThat(logBytes()).isGreaterThan(flushed + 100);
-    }
-  }
 }

@@ -107,17 +107,8 @@ public final class CqlServer implements AutoCloseable {
     }
     // The queue is bounded in practice by connections x maxConcurrentRequestsPerConnection:
     // a connection at its limit stops being read.
-    // A worker's writes reach the OS with the next answer's flush (AcksBeforeFlush), together.
     ThreadPoolExecutor pool = new ThreadPoolExecutor(options.workerThreads(), options.workerThreads(),
-        60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), new DefaultThreadFactory("cql-worker", true) {
-          @Override
-          protected Thread newThread(Runnable r, String name) {
-            return super.newThread(() -> {
-              io.cassette.storage.AckBatch.deferOnThisThread();
-              r.run();
-            }, name);
-          }
-        });
+        60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), new DefaultThreadFactory("cql-worker", true));
     workers = pool;
     bossGroup = new NioEventLoopGroup(1, new DefaultThreadFactory("cql-accept", true));
     ioGroup = new NioEventLoopGroup(options.ioThreads(), new DefaultThreadFactory("cql-io", true));
@@ -146,7 +137,6 @@ public final class CqlServer implements AutoCloseable {
             }
             ch.pipeline().addLast("frameDecoder", decoder);
             ch.pipeline().addLast("frameEncoder", encoder);
-            ch.pipeline().addLast("acks", AcksBeforeFlush.INSTANCE);
             ch.pipeline().addLast("connection", new CqlConnectionHandler(handler, workers,
                 options.authenticator(), events, decoder, encoder, options.maxConcurrentRequestsPerConnection(),
                 metrics, slowLog, admission, options.limits().maxValueBytes(),

@@ -51,8 +51,6 @@ public final class CommitLog implements AutoCloseable {
   private long syncedBytes; // guarded by lock: total known durable
   private long lastSyncNanos = System.nanoTime(); // guarded by lock
   private boolean closed; // guarded by lock
-  /** See {@link #unwrittenForReplies()}; written under lock. */
-  private volatile boolean unwrittenForReplies;
   /** Why writes are refused; null while the log writes. Guarded by lock. */
   private StorageException writeFailure;
   /** Batch-mode writers waiting for their fsync, oldest first; guarded by lock. */
@@ -231,24 +229,7 @@ public final class CommitLog implements AutoCloseable {
       if (!closed && current.hasBuffered()) {
         writeOutQuietly();
       }
-      if (closed || !current.hasBuffered()) {
-        unwrittenForReplies = false;
-      }
     }
-  }
-
-  /**
-   * True while records of {@link io.cassette.storage.AckBatch#deferOnThisThread} threads may wait
-   * in the buffer: set with such a record (under the lock), cleared only after a write that
-   * covers them returned.
-   */
-  public boolean unwrittenForReplies() {
-    return unwrittenForReplies;
-  }
-
-  /** For {@link io.cassette.storage.AckBatch#defer}, within {@link #append} (the lock held). */
-  public void markUnwrittenForReplies() {
-    unwrittenForReplies = true;
   }
 
   private void waitForBacklog() {
@@ -571,7 +552,6 @@ public final class CommitLog implements AutoCloseable {
   private boolean writeOutQuietly() {
     try {
       current.writeOut();
-      unwrittenForReplies = false;
       return true;
     } catch (StorageException e) {
       failed(e);
@@ -697,7 +677,6 @@ public final class CommitLog implements AutoCloseable {
       closed = true;
       lock.notifyAll();
     }
-    io.cassette.storage.AckBatch.forget(this);
     try {
       syncThread.join(TimeUnit.SECONDS.toMillis(30));
     } catch (InterruptedException e) {
