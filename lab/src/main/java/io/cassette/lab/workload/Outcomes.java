@@ -25,10 +25,15 @@ public final class Outcomes {
     return Status.INDETERMINATE;
   }
 
-  /** Redis: CLUSTERDOWN is said before the command runs; a timeout or a dropped connection may have run it. */
+  /**
+   * Redis: CLUSTERDOWN is said before the command runs, and so is a TRYAGAIN that says the command
+   * was not run or not applied (no lease, a lease run out, a node still starting); a timeout or
+   * a dropped connection may have run it.
+   */
   public static Status ofRedisWrite(RuntimeException e) {
     String m = String.valueOf(e.getMessage());
-    if (e instanceof redis.clients.jedis.exceptions.JedisDataException && m.startsWith("CLUSTERDOWN")) {
+    if (e instanceof redis.clients.jedis.exceptions.JedisDataException && (m.startsWith("CLUSTERDOWN")
+        || m.startsWith("TRYAGAIN") && (m.contains("was not run") || m.contains("was not applied")))) {
       return Status.FAIL;
     }
     if (e instanceof redis.clients.jedis.exceptions.JedisConnectionException
