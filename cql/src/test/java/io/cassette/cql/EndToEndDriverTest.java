@@ -170,24 +170,9 @@ class EndToEndDriverTest {
 
   @Test
   void pythonDriverReadsMetadataAndPages() throws Exception {
-    Path python = Path.of("/usr/bin/python3");
-    org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isExecutable(python));
-    Process probe = new ProcessBuilder(python.toString(), "-c", "import cassandra.cluster").redirectErrorStream(true).start();
-    org.junit.jupiter.api.Assumptions.assumeTrue(probe.waitFor() == 0, "python3-cassandra is not installed");
-    Path script = dir.resolve("python_language_check.py");
-    try (var in = EndToEndDriverTest.class.getResourceAsStream("python_language_check.py")) {
-      java.nio.file.Files.write(script, in.readAllBytes());
-    }
-    Process p = new ProcessBuilder(python.toString(), script.toString(), "127.0.0.1", String.valueOf(address.getPort()))
-        .redirectErrorStream(true).start();
-    boolean finished = p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS);
-    String output = new String(p.getInputStream().readAllBytes());
-    if (!finished) {
-      p.destroyForcibly();
-    }
-    assertThat(finished).as("python finished: %s", output).isTrue();
+    DriverScript.assumePythonDriver();
+    String output = DriverScript.runPython(EndToEndDriverTest.class, "python_language_check.py", dir, address, 60);
     assertThat(output).as(output).contains("OK");
-    assertThat(p.exitValue()).as(output).isZero();
   }
 
   @Test

@@ -259,9 +259,7 @@ class PasswordAuthDriverTest {
 
   @Test
   void pythonDriverPlainTextAuthProvider(@TempDir Path scriptDir) throws Exception {
-    Process probe = new ProcessBuilder("/usr/bin/python3", "-c", "import cassandra.cluster").redirectErrorStream(true).start();
-    org.junit.jupiter.api.Assumptions.assumeTrue(probe.waitFor(30, TimeUnit.SECONDS) && probe.exitValue() == 0,
-        "python3-cassandra not installed");
+    io.cassette.cql.DriverScript.assumePythonDriver();
     Path script = scriptDir.resolve("auth.py");
     Files.writeString(script, String.join("\n",
         "import sys",
@@ -281,14 +279,8 @@ class PasswordAuthDriverTest {
         "    err = list(e.errors.values())[0]",
         "    print('REFUSED', type(err).__name__, err)",
         ""), StandardCharsets.UTF_8);
-    Process p = new ProcessBuilder("/usr/bin/python3", script.toString(), String.valueOf(address.getPort()))
-        .redirectErrorStream(true).start();
-    boolean finished = p.waitFor(60, TimeUnit.SECONDS);
-    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (!finished) {
-      p.destroyForcibly();
-    }
-    assertThat(finished).as(output).isTrue();
+    String output = io.cassette.cql.DriverScript.run(60, java.util.List.of(io.cassette.cql.DriverScript.PYTHON,
+        script.toString(), String.valueOf(address.getPort()))).output();
     assertThat(output).contains("ROW 10");
     assertThat(output).contains("AuthenticationFailed").contains("Bad credentials")
         .contains("Provided username cassandra and/or password are incorrect");

@@ -162,10 +162,10 @@ class MaterializedViewDriverTest {
   /** The same as an application using the Python driver sees it (skipped where it is not installed). */
   @Test
   void thePythonDriverUsesAView(@TempDir Path tmp) throws Exception {
-    PythonDriverScript.assumeInstalled();
+    io.cassette.cql.DriverScript.assumePythonDriver();
     try (Engine engine = Engine.open(EngineOptions.defaults(dir))) {
       try (CqlServer server = new CqlServer(CqlServerOptions.defaults("127.0.0.1", 0), language(engine, true))) {
-        String output = PythonDriverScript.run(MaterializedViewDriverTest.class, "python_view_check.py", tmp,
+        String output = io.cassette.cql.DriverScript.runPython(MaterializedViewDriverTest.class, "python_view_check.py", tmp,
             server.start(), 120);
         assertThat(output)
             .contains("WARNINGS ['Materialized views are experimental and are not recommended for production use.']")

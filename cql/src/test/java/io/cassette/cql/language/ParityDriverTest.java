@@ -308,8 +308,8 @@ class ParityDriverTest {
 
   @Test
   void thePythonDriverReadsTracesWarningsAndSpeaksV6Beta(@TempDir Path tmp) throws Exception {
-    PythonDriverScript.assumeInstalled();
-    String output = PythonDriverScript.run(ParityDriverTest.class, "python_parity_check.py", tmp, address, 90);
+    io.cassette.cql.DriverScript.assumePythonDriver();
+    String output = io.cassette.cql.DriverScript.runPython(ParityDriverTest.class, "python_parity_check.py", tmp, address, 90);
     assertThat(output).contains("TRACE Execute CQL3 query").contains("EVENT Parsing SELECT * FROM p.t WHERE k = 1")
         .contains("WARN Read 0 live rows and 15 tombstone cells")
         .contains("FAIL ReadFailure").contains("message=\"Operation failed - received 0 responses and 1 failures:"

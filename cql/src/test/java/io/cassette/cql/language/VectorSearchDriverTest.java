@@ -148,9 +148,9 @@ class VectorSearchDriverTest {
   /** The same as an application using the Python driver sees it (skipped where it is not installed). */
   @Test
   void thePythonDriverRunsSaiAndAnnQueries(@TempDir Path tmp) throws Exception {
-    PythonDriverScript.assumeInstalled();
+    io.cassette.cql.DriverScript.assumePythonDriver();
     try (LocalCqlNode node = new LocalCqlNode(dir)) {
-      String output = PythonDriverScript.run(VectorSearchDriverTest.class, "python_sai_check.py", tmp, node.address, 120);
+      String output = io.cassette.cql.DriverScript.runPython(VectorSearchDriverTest.class, "python_sai_check.py", tmp, node.address, 120);
       assertThat(output).contains("SAI 20 rows").contains("ANN [").contains("REFUSED InvalidRequest").contains("DONE");
     }
   }

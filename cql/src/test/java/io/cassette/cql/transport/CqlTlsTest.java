@@ -7,13 +7,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.datastax.oss.driver.api.core.AllNodesFailedException;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.CqlSessionBuilder;
+import io.cassette.cql.DriverScript;
 import io.cassette.tls.ReloadingTlsContext;
 import io.cassette.tls.TlsAcceptor;
 import io.cassette.tls.TlsSettings;
 import io.cassette.tls.certs.HomeRingCertificates;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.time.Duration;
@@ -21,7 +20,6 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
@@ -137,7 +135,7 @@ class CqlTlsTest {
 
   @Test
   void pythonDriverWithSslContext() throws Exception {
-    assumeTrue(PythonDriverTest.driverInstalled(), "python3-cassandra not installed");
+    DriverScript.assumePythonDriver();
     InetSocketAddress a = start(TlsSettings.pem(node.certificatePem(), node.privateKeyPem(), certs.caPem())
         .withClientAuth(TlsSettings.ClientAuthMode.OPTIONAL), false);
     assertThat(python(a, certs.caPem().toString())).contains("OK 5");
@@ -148,7 +146,7 @@ class CqlTlsTest {
   /** require_client_auth: true with the Python driver: refused without a certificate, served with one. */
   @Test
   void pythonDriverWhereAClientCertificateIsRequired() throws Exception {
-    assumeTrue(PythonDriverTest.driverInstalled(), "python3-cassandra not installed");
+    DriverScript.assumePythonDriver();
     InetSocketAddress a = start(TlsSettings.pem(node.certificatePem(), node.privateKeyPem(), certs.caPem())
         .withClientAuth(TlsSettings.ClientAuthMode.REQUIRE), false);
     String refused = pythonExpectingFailure(a, certs.caPem().toString());
@@ -179,59 +177,30 @@ class CqlTlsTest {
   }
 
   private static String node(InetSocketAddress a, int expectedExit, String... tlsArgs) throws Exception {
-    Path script = dir.resolve("node_tls_check.js");
-    try (var in = CqlTlsTest.class.getResourceAsStream("node_tls_check.js")) {
-      Files.write(script, in.readAllBytes());
-    }
-    List<String> cmd = new ArrayList<>(List.of("node", script.toString(), "127.0.0.1", String.valueOf(a.getPort())));
-    cmd.addAll(List.of(tlsArgs));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    boolean finished = p.waitFor(60, TimeUnit.SECONDS);
-    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (!finished) {
-      p.destroyForcibly();
-    }
-    assertThat(finished).as("node driver finished: %s", output).isTrue();
-    assertThat(p.exitValue()).as("node driver output: %s", output).isEqualTo(expectedExit);
-    return output;
+    DriverScript.Run r = script("node", "node_tls_check.js", a, tlsArgs);
+    assertThat(r.exitCode()).as("node driver output: %s", r.output()).isEqualTo(expectedExit);
+    return r.output();
   }
 
   /** The Python check where the connection must fail: its output (exit code not zero). */
   private static String pythonExpectingFailure(InetSocketAddress a, String... tlsArgs) throws Exception {
-    Path script = dir.resolve("python_tls_check.py");
-    try (var in = CqlTlsTest.class.getResourceAsStream("python_tls_check.py")) {
-      Files.write(script, in.readAllBytes());
-    }
-    List<String> cmd = new ArrayList<>(List.of("/usr/bin/python3", script.toString(), "127.0.0.1",
-        String.valueOf(a.getPort())));
-    cmd.addAll(List.of(tlsArgs));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    boolean finished = p.waitFor(60, TimeUnit.SECONDS);
-    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (!finished) {
-      p.destroyForcibly();
-    }
-    assertThat(finished).as("python driver finished: %s", output).isTrue();
-    assertThat(p.exitValue()).as("python driver output: %s", output).isNotZero();
-    return output;
+    DriverScript.Run r = script(DriverScript.PYTHON, "python_tls_check.py", a, tlsArgs);
+    assertThat(r.exitCode()).as("python driver output: %s", r.output()).isNotZero();
+    return r.output();
   }
 
   private static String python(InetSocketAddress a, String... tlsArgs) throws Exception {
-    Path script = dir.resolve("python_tls_check.py");
-    try (var in = CqlTlsTest.class.getResourceAsStream("python_tls_check.py")) {
-      Files.write(script, in.readAllBytes());
-    }
-    List<String> cmd = new ArrayList<>(List.of("/usr/bin/python3", script.toString(), "127.0.0.1",
-        String.valueOf(a.getPort())));
+    DriverScript.Run r = script(DriverScript.PYTHON, "python_tls_check.py", a, tlsArgs);
+    assertThat(r.exitCode()).as("python driver output: %s", r.output()).isZero();
+    return r.output();
+  }
+
+  /** Resource {@code name} run by {@code interpreter} with the node's host, port and the TLS arguments. */
+  private static DriverScript.Run script(String interpreter, String name, InetSocketAddress a, String... tlsArgs)
+      throws Exception {
+    List<String> cmd = new ArrayList<>(List.of(interpreter, DriverScript.copy(CqlTlsTest.class, name, dir).toString(),
+        "127.0.0.1", String.valueOf(a.getPort())));
     cmd.addAll(List.of(tlsArgs));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    boolean finished = p.waitFor(60, TimeUnit.SECONDS);
-    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (!finished) {
-      p.destroyForcibly();
-    }
-    assertThat(finished).as("python driver finished: %s", output).isTrue();
-    assertThat(p.exitValue()).as("python driver output: %s", output).isZero();
-    return output;
+    return DriverScript.run(60, cmd);
   }
 }

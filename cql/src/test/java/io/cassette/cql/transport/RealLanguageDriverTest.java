@@ -196,7 +196,7 @@ class RealLanguageDriverTest {
 
   @Test
   void pythonDriverCreatesWritesAndReadsBack(@TempDir Path scriptDir) throws Exception {
-    org.junit.jupiter.api.Assumptions.assumeTrue(PythonDriverTest.driverInstalled(), "python3-cassandra not installed");
+    io.cassette.cql.DriverScript.assumePythonDriver();
     Path script = scriptDir.resolve("check.py");
     Files.writeString(script, String.join("\n",
         "import sys",
@@ -212,16 +212,10 @@ class RealLanguageDriverTest {
         "assert rows == [(1, 'simple'), (2, 'prepared')], rows",
         "print('OK', c.protocol_version)",
         "c.shutdown()", ""), StandardCharsets.UTF_8);
-    Process p = new ProcessBuilder("/usr/bin/python3", script.toString(), String.valueOf(address.getPort()))
-        .redirectErrorStream(true).start();
-    boolean finished = p.waitFor(60, TimeUnit.SECONDS);
-    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (!finished) {
-      p.destroyForcibly();
-    }
-    assertThat(finished).as(output).isTrue();
-    assertThat(p.exitValue()).as(output).isZero();
-    assertThat(output).contains("OK 5");
+    var run = io.cassette.cql.DriverScript.run(60,
+        List.of(io.cassette.cql.DriverScript.PYTHON, script.toString(), String.valueOf(address.getPort())));
+    assertThat(run.exitCode()).as(run.output()).isZero();
+    assertThat(run.output()).contains("OK 5");
   }
 
   /** DDL, simple and prepared statements, a batch and a read back, in table {@code tx.<table>}. */
